@@ -1,0 +1,93 @@
+// Plain data in, plain data out: the vocabulary of the judge (DESIGN.md, "Claims").
+
+/** A claim name: `diff.frozen`, `tests.regression`, `check:typecheck`, ... */
+export type ClaimName = string;
+
+export type ClaimStatus = "pass" | "fail" | "missing";
+
+/** Why a claim has its status. Every claim result carries one. */
+export type Cause = "passed" | "failed" | "contradicted" | "absent" | "stale";
+
+/** `unsafe`: no retry budget, escalate at once. `incomplete`: everything else. */
+export type FailClass = "unsafe" | "incomplete";
+
+export type VerdictName = "CANDIDATE" | "FAIL" | "PASS";
+
+/** What is being judged. Every piece of evidence is bound to the digest of this. */
+export interface Subject {
+  /** Repository identity: `owner/name`, a URL, or a local path as given. */
+  repository: string;
+  base: string;
+  head: string;
+  baseTree: string;
+  headTree: string;
+  /** `sha256:<hex>` of the policy blob on the base, or null when the base has none. */
+  policy: string | null;
+  task: string | null;
+  /** `sha256:<hex>` of the sandbox profile the measurements ran under, or null when none ran. */
+  sandbox: string | null;
+}
+
+/** One finding behind a claim: a path and what happened to it, a test id and its results, ... */
+export interface Detail {
+  message: string;
+  path?: string;
+  line?: number;
+  /** A short machine-readable tag (`modified`, `symlink`, `self-authored`, ...). */
+  kind?: string;
+}
+
+/** A measurement for one claim, bound to one subject. Produced outside the kernel. */
+export interface Evidence {
+  claim: ClaimName;
+  /** The subject digest this evidence was measured for. */
+  subject: string;
+  outcome: "pass" | "fail";
+  reason: string;
+  details: readonly Detail[];
+  /** Marks a failure unsafe even when the claim's kind is not (a sandbox violation found while testing). */
+  unsafe?: boolean;
+  /** Digests, timings and resource use; carried into the verdict untouched, never decides anything. */
+  meta?: Readonly<Record<string, unknown>>;
+}
+
+export interface GateClaim {
+  name: ClaimName;
+  /** A failure of this claim is class `unsafe`. */
+  unsafe: boolean;
+}
+
+/** The claims a verdict requires. Built only by `makeGate`, which refuses a gate that cannot block. */
+export interface Gate {
+  readonly claims: readonly GateClaim[];
+}
+
+/** A human approval of a head sha. Whether the person qualifies is decided before it reaches here. */
+export interface Approver {
+  login: string;
+  /** The commit the approval was given on. Counts only when it is the subject's head. */
+  sha: string;
+}
+
+export interface ClaimResult {
+  name: ClaimName;
+  status: ClaimStatus;
+  cause: Cause;
+  /** Set when status is `fail`. */
+  class: FailClass | null;
+  reason: string;
+  details: Detail[];
+  /** `sha256:<hex>` of each piece of evidence the result stands on, sorted. */
+  evidence: string[];
+}
+
+export interface Verdict {
+  verdict: VerdictName;
+  class: FailClass | null;
+  subject: Subject & { digest: string };
+  claims: ClaimResult[];
+  /** Claims still without satisfying evidence, `approval.independent` included. */
+  missing: ClaimName[];
+  /** One line per failing or missing claim, in gate order; the first is the headline. */
+  reasons: string[];
+}

@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { isCheckClaim, isKnownClaim } from "../kernel/claims.js";
+
+// The policy file `.github/ranex.yml` and task manifests `.ranex/tasks/<id>.yml`, as zod schemas.
+// Strict everywhere: an unknown key is an error, never silently ignored. The committed JSON schema
+// (schema/ranex.schema.json) is generated from these by `npm run schema`.
+
+const glob = z.string().min(1);
+const globs = z.array(glob);
+
+export const DEFAULT_TEST_FILES = [
+  "tests/**", "test/**", "**/__tests__/**", "**/*.test.*", "**/*.spec.*", "**/test_*.py", "**/*_test.py", "**/*_test.go",
+];
+
+export const DEFAULT_REQUIRE = [
+  "diff.frozen", "diff.scope", "diff.safety", "secrets", "tests.regression", "tests.red_green",
+] as const;
+
+const claimName = z.string().refine((name) => isKnownClaim(name) || name === "edges.covered", {
+  message: "unknown claim: expected diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green, edges.covered or check:<name>",
+});
+
+const AgentsSchema = z.strictObject({
+  /** GitHub logins whose PRs are agent PRs (`copilot-swe-agent[bot]`, `devin-ai-integration[bot]`). */
+  authors: z.array(z.string().min(1)).default([]),
+  /** Labels that mark a PR as an agent's. */
+  labels: z.array(z.string().min(1)).default([]),
+  /** Head branch globs that mark a PR as an agent's (`codex/**`). */
+  branches: globs.default([]),
+  /** People who run the agents: they may not approve the agents' work. */
+  operators: z.array(z.string().min(1)).default([]),
+});
+
+const TestsSchema = z.strictObject({
+  /** What counts as a test file. As of the base they are frozen; new ones become red-then-green targets. */
+  files: globs.default(DEFAULT_TEST_FILES),
+  /** Runs the suite; must write a JUnit XML report to $RANEX_JUNIT. */
+  command: z.string().min(1).optional(),
+  /** Runs before the command, in the same sandbox (installing dependencies, building). */
+  setup: z.string().min(1).optional(),
+  /** Seconds for setup plus command, per run. */
+  timeout: z.number().int().positive().max(6 * 3600).default(600),
+  /** May a PR add new test files? They become targets; `false` makes them a frozen violation. */
+  allow_new: z.boolean().default(true),
+  /** Give `setup` the network (never the command or checks). */
+  setup_network: z.boolean().default(false),
+});
+
+const CheckSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_.-]+$/, "a check name is letters, digits, '.', '_' or '-'"),
+  run: z.string().min(1),
+  timeout: z.number().int().positive().max(6 * 3600).default(300),
+});
+
+const SandboxObject = z.strictObject({
+  /** `bwrap` (default) or `none`. `none` adds an unsafe failing claim, so it can never yield CANDIDATE. */
+  backend: z.enum(["bwrap", "none"]).default("bwrap"),
+  /** Extra host paths mounted read-only (toolchains outside /usr). */
+  readonly: z.array(z.string().startsWith("/", "an absolute path")).default([]),
+  /** Memory limit per run, in MiB. */
+  memory_mb: z.number().int().positive().default(4096),
+  /** Process limit per run. */
+  pids: z.number().int().positive().default(512),
+  /** Output kept per run, in KiB (the tail is kept, the rest counted). */
+  output_kib: z.number().int().positive().default(256),
+});
+
+const SandboxSchema = z.preprocess(
+  (value) => (typeof value === "string" ? { backend: value } : value),
+  SandboxObject,
+);
+
+const ApprovalSchema = z.strictObject({
+  /** Qualifying approvals needed on the head sha. */
+  count: z.number().int().positive().default(1),
+  /** Teams (`org/team`) whose members may approve even without write permission. */
+  teams: z.array(z.string().min(1)).default([]),
+});
+
+export const PolicySchema = z.strictObject({
+  version: z.literal(1),
+  agents: AgentsSchema.default(AgentsSchema.parse({})),
+  tests: TestsSchema.default(TestsSchema.parse({})),
+  /** Frozen globs added to the default frozen set. */
+  frozen: globs.default([]),
+  /** Exact paths taken out of the default frozen set (globs are not accepted here). */
+  unfreeze: z.array(z.string().min(1).refine((p) => !/[*?[\]{}!]/.test(p), "name a path, not a glob")).default([]),
+  scope: z.strictObject({ allow: globs.default(["**"]), deny: globs.default([]) }).default({ allow: ["**"], deny: [] }),
+  require: z.array(claimName).default([...DEFAULT_REQUIRE]),
+  checks: z.array(CheckSchema).default([]),
+  limits: z.strictObject({
+    /** Largest file a PR may add or change, in bytes. */
+    file_bytes: z.number().int().positive().default(5 * 1024 * 1024),
+  }).default({ file_bytes: 5 * 1024 * 1024 }),
+  sandbox: SandboxSchema.default(SandboxObject.parse({})),
+  approval: ApprovalSchema.default(ApprovalSchema.parse({})),
+  /** FAILs of class incomplete a PR may spend before humans are called in. */
+  retries: z.number().int().min(0).default(3),
+  /** Users (`@login`) or teams (`@org/team`) to mention when the retry budget is spent. */
+  escalate: z.array(z.string().min(1)).default([]),
+}).superRefine((policy, ctx) => {
+  const names = new Set(policy.checks.map((c) => c.name));
+  if (names.size !== policy.checks.length) ctx.addIssue({ code: "custom", path: ["checks"], message: "check names must be unique" });
+  policy.require.forEach((claim, i) => {
+    if (isCheckClaim(claim) && !names.has(claim.slice("check:".length))) {
+      ctx.addIssue({ code: "custom", path: ["require", i], message: `${claim} names no entry under checks` });
+    }
+  });
+  const needsTests = policy.require.some((c) => c === "tests.regression" || c === "tests.red_green" || c === "edges.covered");
+  if (needsTests && policy.tests.command === undefined) {
+    ctx.addIssue({ code: "custom", path: ["tests", "command"], message: "tests.command is required while require lists a tests.* claim" });
+  }
+});
+
+export const EdgeSchema = z.strictObject({
+  id: z.string().min(1),
+  from: z.string().min(1),
+  to: z.string().min(1),
+  /** Test ids (`file::name`); at least one must pass on head. */
+  tests: z.array(z.string().min(1)).min(1),
+});
+
+export const TaskSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_.-]+$/),
+  title: z.string().min(1),
+  acceptance: z.array(z.string()).default([]),
+  /** Globs that narrow the policy's scope for this task. */
+  scope: globs.optional(),
+  /** Test ids (`file::name`) that must fail on base and pass on head. */
+  targets: z.array(z.string().min(1)).default([]),
+  edges: z.array(EdgeSchema).default([]),
+});
+
+export type Policy = z.infer<typeof PolicySchema>;
+export type Task = z.infer<typeof TaskSchema>;
+export type Edge = z.infer<typeof EdgeSchema>;
+export type CheckSpec = z.infer<typeof CheckSchema>;
+export type SandboxPolicy = z.infer<typeof SandboxObject>;

@@ -1,0 +1,45 @@
+// The isolated runner's interface. Untrusted code (setup, tests, checks) runs only behind it.
+
+export type SandboxBackend = "bwrap" | "none";
+
+/** How a run is contained. Its digest is part of the subject, so evidence names the profile it ran under. */
+export interface SandboxProfile {
+  backend: SandboxBackend;
+  /** Extra host paths mounted read-only (toolchains outside /usr). */
+  readonly: string[];
+  memoryBytes: number;
+  maxProcesses: number;
+  /** Output kept per run: the tail, the rest is counted. */
+  outputLimitBytes: number;
+}
+
+export interface RunRequest {
+  /** Run with `/bin/sh -c` inside the sandbox, in `/work`. */
+  command: string;
+  /** Host directory mounted read-write at `/work` (a scratch copy of the materialised tree). */
+  workdir: string;
+  /** Host directory mounted read-write at the same path inside (e.g. where the JUnit report goes). */
+  outdir?: string;
+  /** Variables added to the empty environment (RANEX_JUNIT, ...). PATH, HOME, CI are set by the runner. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Only `setup` may get it, and only when the policy says so. */
+  network: boolean;
+}
+
+export interface RunResult {
+  /** Null when the process was killed by a signal or the timeout. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The last `outputLimitBytes` of stdout and stderr interleaved. */
+  outputTail: string;
+  outputBytes: number;
+  outputTruncated: boolean;
+  /** Peak resident memory and CPU time of the run's process tree, when the backend can tell. */
+  peakMemoryBytes: number | null;
+  cpuMs: number | null;
+  /** A containment problem the runner noticed (could not start namespaces, limit hit, ...). */
+  violation: string | null;
+}
