@@ -1,0 +1,44 @@
+import { pathToFileURL } from "node:url";
+import { processIo, UsageError, type CliIo, type Command } from "./io.js";
+
+// Each subcommand lives in its own module, loaded only when asked for.
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
+  judge: { summary: "judge a change: ranex judge --repo <path|url> --base <rev> --head <rev> [--task <id>] [--json]", load: () => import("./commands/judge.js") },
+  init: { summary: "write a starter .github/ranex.yml for the repository here", load: () => import("./commands/init.js") },
+  doctor: { summary: "check that this machine can sandbox measurements", load: () => import("./commands/doctor.js") },
+  keygen: { summary: "create an Ed25519 signing key: ranex keygen [--out <dir>]", load: () => import("./commands/keygen.js") },
+  pubkey: { summary: "print the data dir's public key (PEM)", load: () => import("./commands/pubkey.js") },
+  verify: { summary: "verify a signed verdict: ranex verify <envelope.json> --public-key <pem> [--commit <sha>]", load: () => import("./commands/verify.js") },
+  journal: { summary: "ranex journal verify [--anchor <envelope.json>] | ranex journal show <id>", load: () => import("./commands/journal.js") },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`);
+  return `usage: ranex <command> [options]\n\ncommands:\n${lines.join("\n")}\n`;
+}
+
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    io.stdout(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.stderr(`ranex: unknown command '${name}'\n${usage()}`);
+    return 2;
+  }
+  try {
+    const { run } = await command.load();
+    return await run(rest, io);
+  } catch (err) {
+    // Could not judge (or run) at all: one line, exit 2. Verdicts are never reported this way.
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`ranex ${name}: ${err instanceof UsageError ? "" : "error: "}${message.split("\n")[0]}\n`);
+    return 2;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  process.exitCode = await main(process.argv.slice(2));
+}
