@@ -35,7 +35,15 @@ export function evaluate(gate: Gate, evidence: readonly Evidence[], subject: Sub
 }
 
 function judgeClaim(claim: GateClaim, all: readonly Evidence[], digest: string): ClaimResult {
-  const bound = sortByCanonical(all.filter((e) => e.subject === digest));
+  const forSubject = sortByCanonical(all.filter((e) => e.subject === digest));
+  const bound = forSubject.filter((e) => e.outcome !== "absent");
+  if (bound.length === 0 && forSubject.length > 0) {
+    const absent = forSubject.map((e) => e.reason);
+    return {
+      name: claim.name, status: "missing", cause: "absent", class: "incomplete",
+      reason: unique(absent).join("; "), details: mergeDetails(forSubject), evidence: forSubject.map(evidenceDigest).sort(),
+    };
+  }
   if (bound.length === 0) {
     // Absence blocks (invariant 2); evidence for another subject counts as none (invariant 3).
     const stale = all.length > 0;

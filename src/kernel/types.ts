@@ -42,7 +42,11 @@ export interface Evidence {
   claim: ClaimName;
   /** The subject digest this evidence was measured for. */
   subject: string;
-  outcome: "pass" | "fail";
+  /**
+   * `absent`: measured, and found nothing that could satisfy the claim (no target tests, say). It
+   * counts as no evidence (the claim is `missing`), but its reason tells the person what to add.
+   */
+  outcome: "pass" | "fail" | "absent";
   reason: string;
   details: readonly Detail[];
   /** Marks a failure unsafe even when the claim's kind is not (a sandbox violation found while testing). */
