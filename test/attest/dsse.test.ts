@@ -26,6 +26,10 @@ beforeAll(async () => {
   envelope = await signStatement(statement, key);
 });
 
+function flipBit(bytes: Buffer, index: number, mask: number): void {
+  bytes[index] = (bytes[index] ?? 0) ^ mask;
+}
+
 function withPayload(bytes: Buffer): DsseEnvelope {
   return { ...envelope, payload: bytes.toString("base64") };
 }
@@ -70,7 +74,7 @@ describe("DSSE", () => {
 
     // And they agree on a forgery too.
     const forged = Buffer.from(message);
-    forged[forged.length - 2] ^= 1;
+    flipBit(forged, forged.length - 2, 0x01);
     writeFileSync(join(dir, "pae.bin"), forged);
     expect(nodeVerify(null, forged, createPublicKey(pem), signature)).toBe(false);
     expect(() => execFileSync("openssl", ["pkeyutl", "-verify", "-rawin", "-pubin", "-inkey", "pub.pem", "-sigfile", "sig.bin", "-in", "pae.bin"], { cwd: dir, stdio: "pipe" })).toThrow();
@@ -80,7 +84,7 @@ describe("DSSE", () => {
     const payload = Buffer.from(envelope.payload, "base64");
     for (let i = 0; i < payload.length; i++) {
       const flipped = Buffer.from(payload);
-      flipped[i] ^= 0x01;
+      flipBit(flipped, i, 0x01);
       const result = await verifyEnvelope(withPayload(flipped), pem);
       expect(result.ok, `payload byte ${i}`).toBe(false);
     }
@@ -90,7 +94,7 @@ describe("DSSE", () => {
     const signature = Buffer.from(envelope.signatures[0]!.sig, "base64");
     for (let i = 0; i < signature.length; i++) {
       const flipped = Buffer.from(signature);
-      flipped[i] ^= 0x80;
+      flipBit(flipped, i, 0x80);
       const result = await verifyEnvelope(withSignature(flipped), pem);
       expect(result, `signature byte ${i}`).toEqual({ ok: false, reason: `no signature verifies with key ${key.keyId}` });
     }
