@@ -16,6 +16,9 @@ export const DEFAULT_REQUIRE = [
   "diff.frozen", "diff.scope", "diff.safety", "secrets", "tests.regression", "tests.red_green",
 ] as const;
 
+/** Task ids name files under `.ranex/tasks/`: no separators, no leading dot or dash. */
+export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
 const claimName = z.string().refine((name) => isKnownClaim(name) || name === "edges.covered", {
   message: "unknown claim: expected diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green, edges.covered or check:<name>",
 });
@@ -65,7 +68,8 @@ const SandboxObject = z.strictObject({
   output_kib: z.number().int().positive().default(256),
 });
 
-const SandboxSchema = z.preprocess(
+/** `sandbox: none` is shorthand for `sandbox: { backend: none }`. */
+export const SandboxSchema = z.preprocess(
   (value) => (typeof value === "string" ? { backend: value } : value),
   SandboxObject,
 );
@@ -86,7 +90,8 @@ export const PolicySchema = z.strictObject({
   /** Exact paths taken out of the default frozen set (globs are not accepted here). */
   unfreeze: z.array(z.string().min(1).refine((p) => !/[*?[\]{}!]/.test(p), "name a path, not a glob")).default([]),
   scope: z.strictObject({ allow: globs.default(["**"]), deny: globs.default([]) }).default({ allow: ["**"], deny: [] }),
-  require: z.array(claimName).default([...DEFAULT_REQUIRE]),
+  // An empty list would make a gate that can never block (DESIGN.md, invariant 5): refused here, with its line.
+  require: z.array(claimName).min(1, "require lists no claim, so the gate could never block a change: list at least one claim").default([...DEFAULT_REQUIRE]),
   checks: z.array(CheckSchema).default([]),
   limits: z.strictObject({
     /** Largest file a PR may add or change, in bytes. */
@@ -121,7 +126,7 @@ export const EdgeSchema = z.strictObject({
 });
 
 export const TaskSchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9_.-]+$/),
+  id: z.string().regex(TASK_ID_PATTERN, "a task id is letters, digits, '.', '_' or '-', starting with a letter or digit").refine((id) => !id.includes(".."), "a task id may not contain '..'"),
   title: z.string().min(1),
   acceptance: z.array(z.string()).default([]),
   /** Globs that narrow the policy's scope for this task. */
