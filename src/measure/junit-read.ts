@@ -1,0 +1,107 @@
+// Reads a JUnit report written by untrusted code. Everything that could hurt the reader is refused
+// BEFORE the XML parser sees a byte: symlinks (read anything on the host), huge files, non-UTF-8 text,
+// and DTDs or entities (XXE, billion laughs).
+import { createHash } from "node:crypto";
+import { constants, lstatSync } from "node:fs";
+import { lstat, open } from "node:fs/promises";
+import { isAbsolute, join, normalize, sep } from "node:path";
+import type { TestReport } from "./report-types.js";
+import { JunitError, parseJunit } from "./junit.js";
+import type { ResolveFile } from "./junit-paths.js";
+
+export const JUNIT_MAX_BYTES = 50 * 1024 * 1024;
+
+export async function readJunitReport(file: string, treeDir: string): Promise<{ report: TestReport } | { error: string }> {
+  const bytes = await readGuarded(file);
+  if ("error" in bytes) return bytes;
+  const text = decodeUtf8(bytes.data);
+  if ("error" in text) return text;
+  const refusal = refuseDangerousMarkup(text.text);
+  if (refusal !== null) return { error: refusal };
+  try {
+    const report = parseJunit(text.text, treeResolver(treeDir));
+    // The digest names the bytes on disk, byte order mark and all.
+    return { report: { ...report, digest: `sha256:${createHash("sha256").update(bytes.data).digest("hex")}` } };
+  } catch (error) {
+    if (error instanceof JunitError) return { error: `refused: ${error.message}` };
+    return { error: `refused: the report could not be read (${(error as Error).message})` };
+  }
+}
+
+async function readGuarded(file: string): Promise<{ data: Buffer } | { error: string }> {
+  let info;
+  try {
+    info = await lstat(file);
+  } catch {
+    return { error: "no JUnit report at $RANEX_JUNIT: the test command wrote none" };
+  }
+  if (info.isSymbolicLink()) return { error: "refused: the JUnit report is a symbolic link" };
+  if (!info.isFile()) return { error: "refused: the JUnit report is not a regular file" };
+  if (info.size > JUNIT_MAX_BYTES) return { error: `refused: the JUnit report is ${info.size} bytes, over the 50 MB limit` };
+  // O_NOFOLLOW closes the window between lstat and open: a symlink swapped in now fails to open.
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    return { error: `refused: the JUnit report could not be opened (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) return { error: "refused: the JUnit report is not a regular file" };
+    if (opened.size > JUNIT_MAX_BYTES) return { error: `refused: the JUnit report is ${opened.size} bytes, over the 50 MB limit` };
+    // Read at most one byte past the limit, in case the file grows while we read.
+    const data = Buffer.alloc(Math.min(opened.size, JUNIT_MAX_BYTES) + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(data, length, data.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length === data.length) break;
+    }
+    if (length > JUNIT_MAX_BYTES) return { error: "refused: the JUnit report grew over the 50 MB limit while being read" };
+    return { data: data.subarray(0, length) };
+  } finally {
+    await handle.close();
+  }
+}
+
+function decodeUtf8(data: Buffer): { text: string } | { error: string } {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(data);
+    // NUL is valid UTF-8 but never in XML text: UTF-16 read as UTF-8 looks like this.
+    if (text.includes("\u0000")) return { error: "refused: the JUnit report is not UTF-8 text (it holds NUL bytes)" };
+    return { text };
+  } catch {
+    return { error: "refused: the JUnit report is not valid UTF-8" };
+  }
+}
+
+/** A reason to refuse the text, or null. Plain text checks: no parser has run yet. */
+export function refuseDangerousMarkup(text: string): string | null {
+  if (/<!DOCTYPE/i.test(text)) return "refused: DTD present (a JUnit report needs none; DTDs allow entity attacks)";
+  if (/<!ENTITY/i.test(text)) return "refused: ENTITY declaration present";
+  // Any other markup declaration (<!ELEMENT, <!ATTLIST, ...) is DTD syntax; only comments and CDATA pass.
+  const declaration = /<!(?!--|\[CDATA\[)/.exec(text);
+  if (declaration !== null) return "refused: a markup declaration other than a comment or CDATA is present";
+  const encoding = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/i.exec(text);
+  if (encoding?.[1] !== undefined && !/^(utf-?8|us-ascii|ascii)$/i.test(encoding[1])) {
+    return `refused: the report declares encoding ${encoding[1]}; only UTF-8 is read`;
+  }
+  return null;
+}
+
+/** Whether a relative path names a file inside the tree, without following it out of the tree. */
+export function treeResolver(treeDir: string): ResolveFile {
+  const root = normalize(treeDir);
+  return (candidate) => {
+    if (candidate === "" || isAbsolute(candidate)) return false;
+    const full = normalize(join(root, candidate));
+    if (!full.startsWith(root.endsWith(sep) ? root : root + sep)) return false;
+    try {
+      const info = lstatSync(full);
+      return info.isFile() || info.isSymbolicLink();
+    } catch {
+      return false;
+    }
+  };
+}

@@ -1,0 +1,191 @@
+// Parses a JUnit XML report of any common runner into test cases with stable, readable ids
+// (`<file>::<name>`, like pytest node ids). The report is untrusted: readJunitReport refuses dangerous
+// bytes before this runs; here the testcases are counted one by one, never taken from summaries.
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { createHash } from "node:crypto";
+import type { TestCaseResult, TestReport } from "./report-types.js";
+import { attribute, caseOutcome, children, worse, type XmlNode } from "./junit-case.js";
+import { looksLikePath, resolveDottedClassname, resolveReportedPath, type ResolveFile } from "./junit-paths.js";
+
+export class JunitError extends Error {}
+
+const ARRAY_TAGS = new Set([
+  "testsuite", "testcase", "failure", "error", "skipped", "flakyFailure", "flakyError", "rerunFailure", "rerunError",
+]);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  // Names like `1e3` or `true` stay strings.
+  parseTagValue: false,
+  parseAttributeValue: false,
+  // Only the five XML entities remain possible: DTDs are refused before parsing.
+  processEntities: true,
+  htmlEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  isArray: (tag) => ARRAY_TAGS.has(tag),
+});
+
+/** Suite names that are the runner's own container, not part of any test's identity. */
+const CONTAINER_SUITES = new Set(["pytest"]);
+
+interface Suite {
+  name: string;
+  file: string | undefined;
+}
+
+interface Builder {
+  resolve: ResolveFile;
+  cases: Map<string, TestCaseResult>;
+  duplicates: Set<string>;
+  loadErrors: Set<string>;
+  notes: Set<string>;
+  counted: number;
+}
+
+/**
+ * Parses JUnit XML. `resolveFile` says whether a relative path names a file in the tree the suite ran
+ * in; it is how classnames become files. Throws JunitError when the text is not a JUnit report.
+ */
+export function parseJunit(xml: string, resolveFile: ResolveFile): TestReport {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw new JunitError(`unparsable XML: ${valid.err.msg} (line ${valid.err.line})`);
+  const document = parser.parse(xml) as Record<string, unknown>;
+  const builder: Builder = {
+    resolve: cached(resolveFile), cases: new Map(), duplicates: new Set(), loadErrors: new Set(), notes: new Set(), counted: 0,
+  };
+  const root = rootOf(document);
+  walk(root, [], builder);
+  const declared = attribute(root, "tests");
+  if (declared !== undefined && Number(declared) !== builder.counted) {
+    builder.notes.add(`the report's summary says ${declared} tests; it holds ${builder.counted} testcases (counted)`);
+  }
+  return {
+    cases: [...builder.cases.values()],
+    digest: `sha256:${createHash("sha256").update(xml, "utf8").digest("hex")}`,
+    duplicates: [...builder.duplicates].sort(),
+    loadErrors: [...builder.loadErrors].sort(),
+    notes: [...builder.notes],
+  };
+}
+
+function rootOf(document: Record<string, unknown>): XmlNode {
+  const suites = document["testsuites"];
+  if (suites !== undefined) return typeof suites === "object" && suites !== null ? (suites as XmlNode) : "";
+  // surefire writes a single <testsuite> as the root.
+  const suite = document["testsuite"];
+  if (Array.isArray(suite) && suite.length === 1) return { testsuite: suite };
+  const tags = Object.keys(document).filter((key) => !key.startsWith("?") && key !== "#text");
+  throw new JunitError(`not a JUnit report: the root element is <${tags[0] ?? "nothing"}>, expected <testsuites> or <testsuite>`);
+}
+
+function walk(node: XmlNode, suites: Suite[], builder: Builder): void {
+  for (const testcase of children(node, "testcase")) addCase(testcase, suites, builder);
+  for (const suite of children(node, "testsuite")) {
+    walk(suite, [...suites, { name: attribute(suite, "name") ?? "", file: attribute(suite, "file") }], builder);
+  }
+}
+
+function addCase(testcase: XmlNode, suites: Suite[], builder: Builder): void {
+  builder.counted++;
+  const name = attribute(testcase, "name") ?? "";
+  const classname = attribute(testcase, "classname") ?? "";
+  const outcome = caseOutcome(testcase);
+  if (recordLoadError(name, classname, outcome.result, outcome.message, builder)) return;
+
+  const place = locate(testcase, classname, suites, builder);
+  const suitePath = suites
+    .map((suite) => suite.name)
+    .filter((suiteName) => suiteName !== "" && !namesTheClass(suiteName, classname) && !CONTAINER_SUITES.has(suiteName)
+      && suiteName !== place.file && !(looksLikePath(suiteName) && resolveReportedPath(suiteName, builder.resolve) !== null)
+      // jest-junit's default names already begin with the describe titles.
+      && !name.startsWith(`${suiteName} `));
+  const shownName = name === "" ? "(unnamed)" : name;
+  const id = [place.prefix, ...place.inner, ...suitePath, shownName].join("::");
+  if (outcome.flaky) builder.notes.add(`${id} passed only after a retry (flaky)`);
+  const result: TestCaseResult = {
+    id, file: place.file, name: shownName, result: outcome.result,
+    ...(outcome.flavour !== undefined ? { flavour: outcome.flavour } : {}),
+    ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+  };
+  const earlier = builder.cases.get(id);
+  if (earlier === undefined) {
+    builder.cases.set(id, result);
+    return;
+  }
+  // pytest writes a test a second time when its teardown errors after the call: the same test, not
+  // an ambiguity. Any other repeat cannot be told apart. Either way the worse result stands.
+  if (!(result.result === "errored" && result.message?.startsWith("failed on teardown") === true)) builder.duplicates.add(id);
+  builder.cases.set(id, worse(earlier, result));
+}
+
+// pytest: a collection error is a testcase with an empty classname named after the module.
+// node:test: a file that fails before registering tests is a testcase named by its path.
+function recordLoadError(name: string, classname: string, result: string, message: string | undefined, builder: Builder): boolean {
+  if (classname === "" && result === "errored" && message === "collection failure") {
+    const file = resolveDottedClassname(name, builder.resolve)?.file ?? resolveReportedPath(name, builder.resolve) ?? name;
+    builder.loadErrors.add(file);
+    return true;
+  }
+  if (looksLikePath(name) && name.includes("/")) {
+    const file = resolveReportedPath(name, builder.resolve);
+    if (file === null) return false;
+    if (result === "failed" || result === "errored") builder.loadErrors.add(file);
+    // A file-level entry is not a test, whatever its result.
+    return true;
+  }
+  return false;
+}
+
+interface Place {
+  file: string | null;
+  /** What the id starts with: the file, else the classname. */
+  prefix: string;
+  inner: string[];
+}
+
+function locate(testcase: XmlNode, classname: string, suites: Suite[], builder: Builder): Place {
+  const { resolve, notes } = builder;
+  const fileAttribute = attribute(testcase, "file") ?? [...suites].reverse().find((s) => s.file !== undefined)?.file;
+  if (fileAttribute !== undefined) {
+    const file = resolveReportedPath(fileAttribute, resolve);
+    if (file !== null) {
+      const dotted = resolveDottedClassname(classname, resolve);
+      return { file, prefix: file, inner: dotted?.file === file ? dotted.inner : [] };
+    }
+    notes.add(`file ${fileAttribute} named by the report is not in the tree`);
+  }
+  if (looksLikePath(classname)) {
+    const file = resolveReportedPath(classname, resolve);
+    if (file !== null) return { file, prefix: file, inner: [] };
+  }
+  const dotted = resolveDottedClassname(classname, resolve);
+  if (dotted !== null) return { file: dotted.file, prefix: dotted.file, inner: dotted.inner };
+  for (const suite of [...suites].reverse()) {
+    const file = looksLikePath(suite.name) ? resolveReportedPath(suite.name, resolve) : null;
+    if (file !== null) return { file, prefix: file, inner: [] };
+  }
+  const fallback = classname !== "" ? classname : (suites.at(-1)?.name ?? "");
+  notes.add(fallback === ""
+    ? "some testcases name neither a classname nor a file; their ids are the bare test names"
+    : `could not map classname ${fallback} to a file in the tree; its test ids begin with the classname`);
+  return { file: null, prefix: fallback === "" ? "(unknown)" : fallback, inner: [] };
+}
+
+// surefire, go-junit-report and nextest name the suite after the class, package or binary.
+function namesTheClass(suiteName: string, classname: string): boolean {
+  return classname === suiteName || (classname.startsWith(suiteName) && /^[.$/:]/.test(classname.slice(suiteName.length)));
+}
+
+function cached(resolve: ResolveFile): ResolveFile {
+  const seen = new Map<string, boolean>();
+  return (candidate) => {
+    let known = seen.get(candidate);
+    if (known === undefined) {
+      known = resolve(candidate);
+      seen.set(candidate, known);
+    }
+    return known;
+  };
+}

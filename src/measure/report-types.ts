@@ -1,0 +1,54 @@
+// Plain data handed between the run orchestration and the test claims. The orchestration runs the
+// suites (src/measure/run-*.ts) and builds SuiteRun values; the claims only read them.
+import type { RunResult } from "../sandbox/types.js";
+
+export type CaseResult = "passed" | "failed" | "errored" | "skipped";
+
+/**
+ * pytest's expected-failure outcomes. An xfail is reported as skipped, a strict xpass as failed; the
+ * flavour keeps them apart from a plain skip or failure. Regression treats both as not passing.
+ */
+export type CaseFlavour = "xfail" | "xpass";
+
+export interface TestCaseResult {
+  /** `<file>::<name>` (pytest-style node id), or `<classname>::<name>` when no file could be found. */
+  id: string;
+  /** Path of the test file relative to the tree root, or null when the report does not say. */
+  file: string | null;
+  name: string;
+  result: CaseResult;
+  flavour?: CaseFlavour;
+  /** The first line of the failure, error or skip message, shortened. */
+  message?: string;
+}
+
+export interface TestReport {
+  cases: TestCaseResult[];
+  /** `sha256:<hex>` of the report's bytes. */
+  digest: string;
+  /** Ids that occur more than once: the claims that need them cannot tell which result is whose. */
+  duplicates: string[];
+  /** Test files that failed to load or collect (pytest collection errors, node:test file failures). */
+  loadErrors: string[];
+  /** What a person should know about how the report was read (unmapped classnames, ...). */
+  notes: string[];
+}
+
+/** One run of the suite (the base tree with the PR's new tests overlaid, or the head tree). */
+export interface SuiteRun {
+  label: "base" | "head";
+  setup: RunResult | null;
+  /** Null when setup failed or timed out, so the command never ran. */
+  command: RunResult | null;
+  /** Null when the report is missing or was refused. */
+  report: TestReport | null;
+  /** Why `report` is null ("no JUnit report at $RANEX_JUNIT", "refused: DTD present", ...). */
+  reportError: string | null;
+}
+
+/** A test that must be red on base and green on head. */
+export interface Target {
+  id: string;
+  /** `task`: named by the task manifest; `new-file`: a test in a file the PR adds (self-authored). */
+  origin: "task" | "new-file";
+}
