@@ -81,9 +81,13 @@ export function statementProblem(value: unknown): string | null {
   return null;
 }
 
-/** The verdict predicate's journal position, when the statement is one of ours and carries a well-formed one. */
+/**
+ * The journal position a statement says it extends: `predicate.journal`, whatever the predicate type
+ * (verdicts, approvals and escalations all carry one). Null for the first entry, "absent" when the
+ * statement carries no well-formed position.
+ */
 export function journalPositionOf(statement: InTotoStatement): JournalPosition | null | "absent" {
-  if (statement.predicateType !== VERDICT_PREDICATE_TYPE || !isRecord(statement.predicate)) return "absent";
+  if (!isRecord(statement.predicate) || !("journal" in statement.predicate)) return "absent";
   const position = statement.predicate.journal;
   if (position === null) return null;
   if (!isRecord(position) || !Number.isSafeInteger(position.sequence) || typeof position.hash !== "string") return "absent";
