@@ -1,0 +1,101 @@
+import { canonicalJson, sha256Hex } from "../kernel/index.js";
+import type { RunRequest, SandboxProfile } from "./types.js";
+
+// The bwrap command line is the isolation. Its fixed part is listed here as data so that the
+// profile digest covers it: a change of mounts or flags changes every digest, and evidence
+// measured under the old isolation no longer matches a subject measured under the new one.
+
+/** Bump when the runner's behaviour changes in a way the flag list below does not show. */
+export const RUNNER_LAYOUT_VERSION = 1;
+
+export const SANDBOX_UID = 65534;
+export const SANDBOX_GID = 65534;
+export const SANDBOX_HOME = "/tmp/home";
+export const SANDBOX_WORKDIR = "/work";
+export const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/** Namespaces and privileges. We run as root, so dropping capabilities is what stops a remount of /usr. */
+export const ISOLATION_FLAGS: readonly string[] = [
+  "--unshare-all", "--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_GID),
+  "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
+];
+
+/** The system, read-only. /bin, /lib, ... are merged-/usr symlinks on the hosts we support. */
+export const SYSTEM_MOUNTS: readonly string[] = [
+  "--ro-bind", "/usr", "/usr",
+  "--symlink", "usr/bin", "/bin",
+  "--symlink", "usr/sbin", "/sbin",
+  "--symlink", "usr/lib", "/lib",
+  "--symlink", "usr/lib64", "/lib64",
+  "--proc", "/proc",
+  "--dev", "/dev",
+  "--tmpfs", "/tmp",
+  "--dir", SANDBOX_HOME,
+];
+
+/** Only the /etc files tools need; the rest of the host's /etc (shadow, machine secrets) stays out. */
+export const ETC_FILES: readonly string[] = ["/etc/ld.so.cache", "/etc/alternatives", "/etc/ssl", "/etc/nsswitch.conf", "/etc/localtime"];
+/** Name resolution files: mounted only for a run that is allowed the network. */
+export const NETWORK_ETC_FILES: readonly string[] = ["/etc/resolv.conf", "/etc/hosts", "/etc/host.conf", "/etc/gai.conf"];
+
+/** `/etc/passwd` and `/etc/group` naming only the sandbox user, so tools that look the user up work. */
+export function generatedAccounts(): { passwd: string; group: string } {
+  return {
+    passwd: `root:x:0:0:root:/root:/usr/sbin/nologin\nsandbox:x:${SANDBOX_UID}:${SANDBOX_GID}:ranex sandbox:${SANDBOX_HOME}:/bin/sh\n`,
+    group: `root:x:0:\nsandbox:x:${SANDBOX_GID}:\n`,
+  };
+}
+
+/** The fixed environment every run starts from; request.env is added on top (never replacing these). */
+export function baseEnvironment(home: string, tmp: string): Record<string, string> {
+  return { PATH: SANDBOX_PATH, HOME: home, CI: "true", LANG: "C.UTF-8", TMPDIR: tmp };
+}
+
+/** Variables the request may not override: they are how the runner pins the environment. */
+export const PINNED_ENV_NAMES: readonly string[] = ["PATH", "HOME", "CI", "LANG", "TMPDIR"];
+
+export interface BwrapLayout {
+  /** Host directory holding the generated passwd and group. */
+  accountsDir: string;
+}
+
+/** The full bwrap argument list (after `bwrap`), ending with the command to run. */
+export function bwrapArguments(profile: SandboxProfile, request: RunRequest, layout: BwrapLayout, command: readonly string[]): string[] {
+  const args: string[] = [...ISOLATION_FLAGS];
+  if (request.network) args.push("--share-net");
+  args.push(...SYSTEM_MOUNTS);
+  for (const file of ETC_FILES) args.push("--ro-bind-try", file, file);
+  if (request.network) for (const file of NETWORK_ETC_FILES) args.push("--ro-bind-try", file, file);
+  args.push("--ro-bind", `${layout.accountsDir}/passwd`, "/etc/passwd", "--ro-bind", `${layout.accountsDir}/group`, "/etc/group");
+  for (const path of profile.readonly) args.push("--ro-bind", path, path);
+  args.push("--bind", request.workdir, SANDBOX_WORKDIR);
+  if (request.outdir !== undefined) args.push("--bind", request.outdir, request.outdir);
+  args.push("--chdir", SANDBOX_WORKDIR);
+  const env = { ...request.env, ...baseEnvironment(SANDBOX_HOME, "/tmp") };
+  for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
+  args.push("--", ...command);
+  return args;
+}
+
+/** `sha256:<hex>` over the canonical profile and the runner's fixed isolation, so either changing changes it. */
+export function profileDigest(profile: SandboxProfile): string {
+  const document = {
+    profile: {
+      backend: profile.backend,
+      readonly: [...profile.readonly],
+      memoryBytes: profile.memoryBytes,
+      maxProcesses: profile.maxProcesses,
+      outputLimitBytes: profile.outputLimitBytes,
+    },
+    runner: {
+      version: RUNNER_LAYOUT_VERSION,
+      isolation: profile.backend === "bwrap" ? ISOLATION_FLAGS : [],
+      mounts: profile.backend === "bwrap" ? SYSTEM_MOUNTS : [],
+      etc: profile.backend === "bwrap" ? ETC_FILES : [],
+      networkEtc: profile.backend === "bwrap" ? NETWORK_ETC_FILES : [],
+      accounts: profile.backend === "bwrap" ? generatedAccounts() : null,
+      path: SANDBOX_PATH,
+    },
+  };
+  return `sha256:${sha256Hex(canonicalJson(document))}`;
+}

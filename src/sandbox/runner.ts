@@ -1,0 +1,146 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { assertKeyless } from "./keyless.js";
+import { baseEnvironment, bwrapArguments, generatedAccounts, SANDBOX_PATH } from "./profile.js";
+import { cgroupSupport, createRunCgroup, type RunCgroup } from "./cgroup.js";
+import { launch, type LaunchOutcome } from "./launch.js";
+import type { RunRequest, RunResult, SandboxProfile } from "./types.js";
+
+export interface Sandbox {
+  readonly profile: SandboxProfile;
+  run(request: RunRequest): Promise<RunResult>;
+}
+
+export interface SandboxOptions {
+  /** How memory and process limits are applied. "auto": cgroup v1 when writable here, else prlimit. */
+  limits?: "auto" | "cgroup" | "prlimit";
+}
+
+/** Where bubblewrap may live. Fixed paths, not $PATH: the judge's PATH is not trusted to name it. */
+export const BWRAP_CANDIDATES: readonly string[] = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
+export const BWRAP_FIX = "install bubblewrap (apt-get install -y bubblewrap)";
+
+export function findBwrap(): string | null {
+  return BWRAP_CANDIDATES.find((path) => existsSync(path)) ?? null;
+}
+
+let cgroupDecision: boolean | null = null;
+function cgroupsUsable(): boolean {
+  cgroupDecision ??= cgroupSupport().ok;
+  return cgroupDecision;
+}
+
+function failedToStart(reason: string, durationMs = 0): RunResult {
+  return {
+    exitCode: null, signal: null, timedOut: false, durationMs,
+    outputTail: "", outputBytes: 0, outputTruncated: false,
+    peakMemoryBytes: null, cpuMs: null, violation: reason,
+  };
+}
+
+function requestProblem(request: RunRequest): string | null {
+  for (const [label, dir] of [["workdir", request.workdir], ["outdir", request.outdir]] as const) {
+    if (dir === undefined) continue;
+    if (!isAbsolute(dir)) return `the run's ${label} must be an absolute path, got '${dir}'`;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) return `the run's ${label} ${dir} is not a directory`;
+  }
+  if (!(request.timeoutMs > 0)) return `the run's timeout must be positive, got ${request.timeoutMs}`;
+  return null;
+}
+
+/** prlimit inside the sandbox when no cgroup is available. RLIMIT_NPROC only under a user namespace,
+ * where it counts the sandbox's own processes; on the host it would count all of the uid's. */
+function prlimitPrefix(profile: SandboxProfile, withNproc: boolean): string[] {
+  const prefix = ["/usr/bin/prlimit", `--as=${profile.memoryBytes}`];
+  if (withNproc) prefix.push(`--nproc=${profile.maxProcesses}`);
+  return [...prefix, "--"];
+}
+
+function summarise(outcome: LaunchOutcome, cgroup: RunCgroup | null, profile: SandboxProfile, startedInside: boolean): RunResult {
+  const stats = cgroup?.readStats() ?? { peakMemoryBytes: null, cpuMs: null, pidsLimitHit: false, memoryLimitHit: false };
+  const violations: string[] = [];
+  if (!startedInside && !outcome.timedOut) {
+    const why = outcome.output.text().trim().split("\n").find((line) => line.trim() !== "") ?? "no message";
+    violations.push(`the sandbox could not start (${why}); check that bubblewrap can create namespaces here (run 'ranex doctor')`);
+  }
+  if (stats.memoryLimitHit) violations.push(`the run hit its memory limit of ${profile.memoryBytes} bytes and was killed`);
+  if (stats.pidsLimitHit) violations.push(`the run hit its limit of ${profile.maxProcesses} processes`);
+  let exitCode = outcome.exitCode;
+  let signal = outcome.signal;
+  if (outcome.timedOut) {
+    exitCode = null;
+    signal = "SIGKILL";
+  } else if (!startedInside) {
+    exitCode = null;
+  } else if (typeof outcome.status["exit-code"] === "number") {
+    exitCode = outcome.status["exit-code"];
+  }
+  return {
+    exitCode, signal, timedOut: outcome.timedOut, durationMs: outcome.durationMs,
+    outputTail: outcome.output.text(), outputBytes: outcome.output.total, outputTruncated: outcome.output.truncated,
+    peakMemoryBytes: stats.peakMemoryBytes, cpuMs: stats.cpuMs,
+    violation: violations.length === 0 ? null : violations.join("; "),
+  };
+}
+
+async function runOnce(profile: SandboxProfile, options: SandboxOptions, request: RunRequest): Promise<RunResult> {
+  const problem = requestProblem(request);
+  if (problem !== null) return failedToStart(problem);
+  const bwrap = profile.backend === "bwrap" ? findBwrap() : null;
+  if (profile.backend === "bwrap" && bwrap === null) return failedToStart(`bubblewrap is not installed, so nothing can be measured safely; ${BWRAP_FIX}`);
+
+  const mode = options.limits ?? "auto";
+  const useCgroup = mode === "cgroup" || (mode === "auto" && cgroupsUsable());
+  let cgroup: RunCgroup | null = null;
+  if (useCgroup) {
+    try {
+      cgroup = createRunCgroup(profile);
+    } catch (err) {
+      return failedToStart(`${(err as Error).message}; run 'ranex doctor'`);
+    }
+  }
+  const scratch = mkdtempSync(join(tmpdir(), "ranex-sbx-"));
+  try {
+    const shell = ["/bin/sh", "-c", request.command];
+    const limited = useCgroup ? shell : [...prlimitPrefix(profile, profile.backend === "bwrap"), ...shell];
+    let outcome: LaunchOutcome;
+    if (profile.backend === "bwrap" && bwrap !== null) {
+      const accounts = generatedAccounts();
+      writeFileSync(join(scratch, "passwd"), accounts.passwd);
+      writeFileSync(join(scratch, "group"), accounts.group);
+      const args = ["--json-status-fd", "3", ...bwrapArguments(profile, request, { accountsDir: scratch }, limited)];
+      outcome = await launch({
+        program: [bwrap, ...args], cwd: scratch, env: { PATH: SANDBOX_PATH }, statusWriter: "bwrap",
+        timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup,
+      });
+      return summarise(outcome, cgroup, profile, "exit-code" in outcome.status);
+    }
+    // backend "none": the same empty environment and limits, without namespaces. Never CANDIDATE material.
+    const home = join(scratch, "home");
+    const tmp = join(scratch, "tmp");
+    mkdirSync(home);
+    mkdirSync(tmp);
+    outcome = await launch({
+      program: limited, cwd: request.workdir, env: { ...request.env, ...baseEnvironment(home, tmp) }, statusWriter: "self",
+      timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup,
+    });
+    return summarise(outcome, cgroup, profile, "child-pid" in outcome.status);
+  } finally {
+    await cgroup?.destroy();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+export function createSandbox(profile: SandboxProfile, options: SandboxOptions = {}): Sandbox {
+  const frozen: SandboxProfile = Object.freeze({ ...profile, readonly: Object.freeze([...profile.readonly]) as string[] });
+  return {
+    profile: frozen,
+    async run(request) {
+      // Keyless before anything is spawned: our own environment and arguments, then what we pass in.
+      assertKeyless(process.env, process.argv);
+      assertKeyless(request.env, [request.command]);
+      return runOnce(frozen, options, request);
+    },
+  };
+}
