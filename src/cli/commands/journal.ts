@@ -1,7 +1,101 @@
-import type { Command } from "../io.js";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { PUBLIC_KEY_FILE } from "../../attest/index.js";
+import { JOURNAL_FILE, openJournal, type Journal, type JournalEntry, type JournalHead, type VerifyOptions } from "../../journal/index.js";
+import { dataDirFrom } from "../data-dir.js";
+import { UsageError, type CliIo, type Command } from "../io.js";
+import { readEnvelopeFile, readPublicKeyFile } from "./verify.js";
 
-// Placeholder until its issue lands; replaced by the real command.
-export const run: Command = async (_args, io) => {
-  io.stderr("ranex journal: not built yet\n");
-  return 2;
+const USAGE = "usage: ranex journal verify [--data-dir <d>] [--anchor <envelope.json|sequence:hash>] [--public-key <pem>]\n" +
+  "       ranex journal show <id|sequence> [--data-dir <d>]";
+
+/** `ranex journal verify|show`: exit 0 good, 1 a broken journal or no such entry, 2 could not run. */
+export const run: Command = async (args, io) => {
+  const [sub, ...rest] = args;
+  if (sub === "verify") return verify(rest, io);
+  if (sub === "show") return show(rest, io);
+  throw new UsageError(`${sub === undefined ? "name a journal command" : `unknown journal command '${sub}'`}\n${USAGE}`);
 };
+
+async function verify(args: string[], io: CliIo): Promise<number> {
+  const values = parse(args, { "data-dir": { type: "string" }, anchor: { type: "string" }, "public-key": { type: "string" } }, 0).values;
+  const dataDir = dataDirFrom(args, io.env, io.cwd);
+  const options: VerifyOptions = {};
+  let keyNote: string;
+  if (values["public-key"] !== undefined) {
+    options.publicKeyPem = await readPublicKeyFile(resolve(io.cwd, values["public-key"]));
+    keyNote = `signatures checked against ${values["public-key"]}`;
+  } else if (existsSync(join(dataDir, PUBLIC_KEY_FILE))) {
+    options.publicKeyPem = await readPublicKeyFile(join(dataDir, PUBLIC_KEY_FILE));
+    keyNote = `signatures checked against the data dir's key ${join(dataDir, PUBLIC_KEY_FILE)}`;
+  } else {
+    keyNote = "signatures NOT checked: no public key (pass --public-key <pem>)";
+  }
+  if (values.anchor !== undefined) {
+    const head = headFromText(values.anchor);
+    if (head !== null) options.anchor = head;
+    else options.anchorEnvelope = await readEnvelopeFile(resolve(io.cwd, values.anchor));
+  }
+
+  const result = await withJournal(dataDir, io, (journal) => journal.verify(options));
+  if (!result.ok) {
+    io.stdout(`journal BROKEN at entry ${result.sequence}${result.id === null ? "" : ` (${result.id})`}: ${result.reason}\n`);
+    return 1;
+  }
+  const head = result.head === null ? "empty" : `head is entry ${result.head.sequence} (${result.head.hash})`;
+  const anchored = values.anchor === undefined ? "no anchor given (a truncated journal verifies too)" : `anchor ${values.anchor} found`;
+  io.stdout(`journal ok: ${result.count} entries, ${head}\n${keyNote}\n${anchored}\n`);
+  return 0;
+}
+
+async function show(args: string[], io: CliIo): Promise<number> {
+  const { positionals } = parse(args, { "data-dir": { type: "string" } }, 1);
+  const wanted = positionals[0]!;
+  const entry = await withJournal(dataDirFrom(args, io.env, io.cwd), io, (journal) => find(journal, wanted));
+  if (entry === null) {
+    io.stderr(`ranex journal show: no entry ${wanted}\n`);
+    return 1;
+  }
+  io.stdout(`${JSON.stringify(entry, null, 2)}\n`);
+  return 0;
+}
+
+async function find(journal: Journal, wanted: string): Promise<JournalEntry | null> {
+  if (!/^\d+$/.test(wanted)) return journal.get(wanted);
+  for await (const entry of journal.entries({ after: Number(wanted) - 1, limit: 1 })) {
+    return entry.sequence === Number(wanted) ? entry : null;
+  }
+  return null;
+}
+
+// Postgres when DATABASE_URL is set; else the data dir's SQLite file, which must already exist: a
+// missing journal is not an empty one, and opening would quietly create it.
+async function withJournal<T>(dataDir: string, io: CliIo, work: (journal: Journal) => Promise<T>): Promise<T> {
+  const databaseUrl = io.env.DATABASE_URL;
+  const usePostgres = databaseUrl !== undefined && databaseUrl !== "";
+  if (!usePostgres && !existsSync(join(dataDir, JOURNAL_FILE))) throw new Error(`no journal at ${join(dataDir, JOURNAL_FILE)}`);
+  const journal = await openJournal(usePostgres ? { dataDir, databaseUrl } : { dataDir });
+  try {
+    return await work(journal);
+  } finally {
+    await journal.close();
+  }
+}
+
+function headFromText(text: string): JournalHead | null {
+  const match = /^(\d+):([0-9a-f]{64})$/.exec(text);
+  return match === null ? null : { sequence: Number(match[1]), hash: match[2]! };
+}
+
+type Options = Record<string, { type: "string" }>;
+function parse(args: string[], options: Options, positionals: number) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
+  if (parsed.positionals.length !== positionals) throw new UsageError(`expected ${positionals} argument${positionals === 1 ? "" : "s"}, got ${parsed.positionals.length}\n${USAGE}`);
+  return parsed;
+}
