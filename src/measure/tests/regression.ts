@@ -1,0 +1,116 @@
+// tests.regression: nothing that passed on base breaks on head, and the head run is trustworthy
+// enough to say so (present, non-empty, unambiguous, its exit status agreeing with its report).
+import type { Detail, Evidence } from "../../kernel/types.js";
+import type { SuiteRun, Target, TestReport } from "../report-types.js";
+import {
+  casesById, exitDisagreement, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
+} from "./run-facts.js";
+
+const CLAIM = "tests.regression";
+
+export function regressionClaim(
+  subject: string, base: SuiteRun, head: SuiteRun, targets: readonly Target[], frozenTestFiles: readonly string[],
+): Evidence {
+  const problems: string[] = [];
+  const details: Detail[] = [];
+  const unsafe = violations(base, head);
+  for (const violation of unsafe) {
+    problems.push(`the sandbox reported a violation (${violation})`);
+    details.push({ kind: "violation", message: violation });
+  }
+
+  const headReport = usableReport(head, problems, details);
+  // The base run only serves comparison; when it is unusable nothing can be compared.
+  const baseReport = usableReport(base, problems, details, "cannot compare with base: ");
+  if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details);
+
+  const meta = { base: suiteMeta(base), head: suiteMeta(head) };
+  const extra = unsafe.length > 0 ? { unsafe: true } : {};
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : "";
+    return { claim: CLAIM, subject, outcome: "fail", reason: `${problems[0]}${more}`, details, meta, ...extra };
+  }
+  const stillPassing = baseReport?.cases.filter(isGreen).length ?? 0;
+  return {
+    claim: CLAIM, subject, outcome: "pass",
+    reason: `all ${stillPassing} tests that passed on base pass on head (${headReport?.cases.length ?? 0} tests ran on head)`,
+    details, meta,
+  };
+}
+
+function usableReport(run: SuiteRun, problems: string[], details: Detail[], prefix = ""): TestReport | null {
+  const problem = runProblem(run);
+  if (problem !== null) {
+    problems.push(prefix + problem);
+    return null;
+  }
+  const report = run.report;
+  if (report === null || run.command === null) return null;
+  let usable = true;
+  if (report.cases.length === 0) {
+    const loads = report.loadErrors.length > 0 ? `; files that failed to load: ${listed(report.loadErrors)}` : "";
+    // A base without tests is a fine base, unless its tests were there and failed to load.
+    if (run.label === "head" || report.loadErrors.length > 0) {
+      problems.push(`${prefix}the ${run.label} report has no test cases${loads}`);
+      usable = false;
+    }
+  }
+  if (report.duplicates.length > 0) {
+    problems.push(`${prefix}the ${run.label} report is ambiguous: test ids occur more than once (${listed(report.duplicates)})`);
+    for (const id of report.duplicates) details.push({ kind: "duplicate", message: `${run.label}: ${id} occurs more than once` });
+    usable = false;
+  }
+  const disagreement = exitDisagreement(run.label, run.command, report);
+  if (disagreement !== null) {
+    problems.push(prefix + disagreement);
+    details.push({ kind: "disagreement", message: disagreement });
+    usable = false;
+  }
+  if (run.label === "head") {
+    for (const file of report.loadErrors) {
+      details.push({ kind: "load-error", path: file, message: `${file} failed to load on head` });
+    }
+    if (report.loadErrors.length > 0) problems.push(`test files failed to load on head: ${listed(report.loadErrors)}`);
+  }
+  return usable ? report : null;
+}
+
+function compare(
+  base: TestReport, head: TestReport, targets: readonly Target[], frozenTestFiles: readonly string[],
+  problems: string[], details: Detail[],
+): void {
+  const onHead = casesById(head);
+  const targetIds = new Set(targets.map((t) => t.id));
+  const frozen = new Set(frozenTestFiles);
+  const broken: string[] = [];
+  const vanished: string[] = [];
+  for (const before of base.cases) {
+    const after = onHead.get(before.id);
+    if (isGreen(before)) {
+      if (after === undefined) {
+        vanished.push(before.id);
+        details.push({ kind: "vanished", message: `${before.id} passed on base and is absent on head`, ...pathOf(before.file) });
+      } else if (!isGreen(after)) {
+        broken.push(before.id);
+        const why = after.message !== undefined ? `: ${after.message}` : "";
+        details.push({ kind: "regressed", message: `${before.id} passed on base, ${resultWord(after)} on head${why}`, ...pathOf(before.file) });
+      }
+      continue;
+    }
+    if (after === undefined && before.file !== null && frozen.has(before.file)) {
+      // A frozen file's test may not disappear, whatever its result: the agent cannot move the target.
+      vanished.push(before.id);
+      details.push({ kind: "frozen-missing", message: `${before.id} of the frozen file ${before.file} is absent on head`, path: before.file });
+      continue;
+    }
+    if (isRed(before) && !targetIds.has(before.id) && (after === undefined || !isGreen(after))) {
+      details.push({ kind: "already-red", message: `${before.id} already ${resultWord(before)} on base and is not a target: allowed to stay red`, ...pathOf(before.file) });
+    }
+  }
+  if (broken.length > 0) problems.push(`tests that passed on base do not pass on head: ${listed(broken)}`);
+  if (vanished.length > 0) problems.push(`tests vanished on head: ${listed(vanished)}`);
+}
+
+function pathOf(file: string | null): { path?: string } {
+  return file === null ? {} : { path: file };
+}

@@ -1,0 +1,111 @@
+// What the test claims read off a suite run: whether it is usable at all, whether its exit status
+// agrees with its report, and the meta every Evidence records (what it stood on).
+import type { RunResult } from "../../sandbox/types.js";
+import type { SuiteRun, TestCaseResult, TestReport } from "../report-types.js";
+
+const TAIL_BYTES = 2048;
+
+/** The last ~2 KiB of output, cut on a character boundary. */
+export function outputTail(text: string, bytes = TAIL_BYTES): string {
+  const buffer = Buffer.from(text, "utf8");
+  if (buffer.length <= bytes) return text;
+  return buffer.subarray(buffer.length - bytes).toString("utf8").replace(/^\uFFFD+/, "");
+}
+
+/** The last few non-empty lines of output, for a reason a person reads. */
+export function lastLines(text: string, count = 8): string {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
+  return lines.slice(-count).join("\n");
+}
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function runMeta(run: RunResult | null): Record<string, unknown> | null {
+  if (run === null) return null;
+  return {
+    exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, durationMs: run.durationMs,
+    outputTail: outputTail(run.outputTail), outputBytes: run.outputBytes, outputTruncated: run.outputTruncated,
+    peakMemoryBytes: run.peakMemoryBytes, cpuMs: run.cpuMs, violation: run.violation,
+  };
+}
+
+export function suiteMeta(run: SuiteRun): Record<string, unknown> {
+  return {
+    setup: runMeta(run.setup),
+    command: runMeta(run.command),
+    junitDigest: run.report?.digest ?? null,
+    cases: run.report?.cases.length ?? null,
+    reportError: run.reportError,
+    notes: run.report?.notes ?? [],
+  };
+}
+
+function exitText(run: RunResult): string {
+  if (run.exitCode !== null) return `exit ${run.exitCode}`;
+  return run.signal !== null ? `killed by ${run.signal}` : "no exit status";
+}
+
+/** Why this run cannot be used at all, or null. Setup failures carry the output's last lines. */
+export function runProblem(run: SuiteRun): string | null {
+  const { label, setup, command } = run;
+  if (setup !== null && setup.timedOut) return `the ${label} setup timed out after ${seconds(setup.durationMs)}`;
+  if (setup !== null && setup.exitCode !== 0) {
+    return `the ${label} setup failed (${exitText(setup)}):\n${lastLines(setup.outputTail)}`.trimEnd();
+  }
+  if (command === null) return `the ${label} test command did not run`;
+  if (command.timedOut) return `the ${label} test run timed out after ${seconds(command.durationMs)}`;
+  if (command.exitCode === null) return `the ${label} test run was ${exitText(command)} after ${seconds(command.durationMs)}`;
+  if (run.report === null) return `${label}: ${run.reportError ?? "no JUnit report"}`;
+  return null;
+}
+
+/** Containment problems the runner saw in any of these runs: they make the evidence unsafe. */
+export function violations(...runs: SuiteRun[]): string[] {
+  return runs.flatMap((run) => [run.setup, run.command]
+    .filter((r): r is RunResult => r !== null && r.violation !== null)
+    .map((r) => `${run.label}: ${r.violation}`));
+}
+
+export function isRed(c: TestCaseResult): boolean {
+  // A strict xpass is written as a failure, but the test passed: it is not red.
+  return (c.result === "failed" || c.result === "errored") && c.flavour !== "xpass";
+}
+
+export function isGreen(c: TestCaseResult): boolean {
+  return c.result === "passed" && c.flavour === undefined;
+}
+
+/** How a case ended, in one word a person recognises. */
+export function resultWord(c: TestCaseResult | undefined): string {
+  if (c === undefined) return "absent";
+  return c.flavour ?? c.result;
+}
+
+/** When the exit status and the report tell different stories, the report may have been forged. */
+export function exitDisagreement(label: string, command: RunResult, report: TestReport): string | null {
+  const red = report.cases.filter(isRed).length + report.loadErrors.length;
+  if (command.exitCode === 0 && red > 0) {
+    return `the ${label} test command exited 0 but its report has ${red} failing tests or files`;
+  }
+  if (command.exitCode !== 0 && red === 0 && report.cases.some((c) => c.result === "failed" || c.result === "errored") === false) {
+    return `the ${label} test command exited ${command.exitCode ?? "abnormally"} but every test in its report passed or was skipped`;
+  }
+  return null;
+}
+
+export function casesById(report: TestReport): Map<string, TestCaseResult> {
+  return new Map(report.cases.map((c) => [c.id, c]));
+}
+
+/** The file part of a test id (`tests/test_x.py::TestX::test_y` -> `tests/test_x.py`). */
+export function fileOfId(id: string): string {
+  const index = id.indexOf("::");
+  return index === -1 ? id : id.slice(0, index);
+}
+
+export function listed(ids: readonly string[], limit = 5): string {
+  const shown = ids.slice(0, limit).join(", ");
+  return ids.length > limit ? `${shown} and ${ids.length - limit} more` : shown;
+}
