@@ -48,11 +48,12 @@ describe("starterPolicy detects the runner and validates", () => {
   });
 
   it("pytest from pyproject.toml, pytest.ini or test files", async () => {
-    for (const files of [
+    const layouts: Record<string, string>[] = [
       { "pyproject.toml": "[tool.pytest.ini_options]\naddopts = '-q'\n" },
       { "pytest.ini": "[pytest]\n" },
       { "tests/test_app.py": "def test_x():\n    assert True\n" },
-    ]) {
+    ];
+    for (const files of layouts) {
       const { policy } = await validStarter(repoWith(files));
       expect(policy.tests.command, JSON.stringify(files)).toBe('python3 -m pytest -q --junitxml="$RANEX_JUNIT"');
       expect(policy.tests.setup).toBeUndefined();
