@@ -38,4 +38,9 @@ export interface AddedLines {
   path: string;
   /** 1-based line numbers in the head version of the file. */
   lines: { line: number; text: string }[];
+  /**
+   * Set when the file's lines were not read, with the reason (binary, submodule, symlink, too
+   * large): a scanner must report these rather than treat them as clean.
+   */
+  skipped?: string;
 }

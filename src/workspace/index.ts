@@ -1,0 +1,6 @@
+export { WorkspaceError } from "./errors.js";
+export { openRepository, type OpenOptions, type Repository } from "./repository.js";
+export type { DiffOptions } from "./diff.js";
+export { mirrorDirFor } from "./mirror.js";
+export { unsafePathReason } from "./tree.js";
+export * from "./types.js";

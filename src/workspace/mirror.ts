@@ -1,0 +1,92 @@
+import { createHash } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { WorkspaceError } from "./errors.js";
+import { lastLine, runGit } from "./git.js";
+
+// The per-repository bare mirror: created on first use, fetched on every open. Fetches name the
+// source and refspecs on the command line, so no remote (and no credential) is written to config.
+
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+const SCP_LIKE = /^[^/\s]+@[^/\s:]+:/;
+/** `transport::address` names a remote helper; git decides (and protocol.allow refuses ext::). */
+const HELPER_LIKE = /^[a-z][a-z0-9+.-]*::/i;
+
+/** What git is asked to fetch from: URLs as given, local paths made absolute. */
+export function fetchLocation(source: string): string {
+  if (URL_LIKE.test(source) || SCP_LIKE.test(source) || HELPER_LIKE.test(source)) return source;
+  return resolve(source);
+}
+
+export function mirrorDirFor(source: string, dataDir: string): string {
+  const location = fetchLocation(source);
+  const digest = createHash("sha256").update(location).digest("hex").slice(0, 16);
+  const path = location.replace(/[?#].*$/, "").replace(/\/+$/, "");
+  const name = basename(path).replace(/\.git$/, "").replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "").slice(0, 40);
+  return join(dataDir, "mirrors", `${digest}-${name || "repo"}.git`);
+}
+
+// In-process serialisation per mirror; across processes, git's own ref locks plus retries suffice.
+const locks = new Map<string, Promise<unknown>>();
+
+export function withMirrorLock<T>(mirrorDir: string, fn: () => Promise<T>): Promise<T> {
+  const previous = locks.get(mirrorDir) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(fn);
+  const settled = run.catch(() => undefined);
+  locks.set(mirrorDir, settled);
+  void settled.then(() => {
+    if (locks.get(mirrorDir) === settled) locks.delete(mirrorDir);
+  });
+  return run;
+}
+
+export async function ensureMirror(mirrorDir: string): Promise<void> {
+  if (existsSync(join(mirrorDir, "HEAD"))) return;
+  await mkdir(join(mirrorDir, ".."), { recursive: true });
+  // Two processes may race to create it; `git init` on an existing repository is harmless, so retry once.
+  for (let attempt = 0; ; attempt++) {
+    const result = await runGit(mirrorDir, ["init", "--bare", "--quiet", mirrorDir]);
+    if (result.code === 0) return;
+    if (attempt >= 1) throw new WorkspaceError(`cannot create the mirror ${mirrorDir}: ${lastLine(result.stderr)}`);
+  }
+}
+
+export interface FetchOptions {
+  gitConfig?: readonly string[];
+}
+
+const REF_PATTERN = /^refs\/[A-Za-z0-9._\-/]+$/;
+
+export function assertSafeRef(ref: string): void {
+  if (!REF_PATTERN.test(ref) || ref.includes("..") || ref.endsWith("/") || ref.endsWith(".lock")) {
+    throw new WorkspaceError(`not a ref that can be fetched: ${JSON.stringify(ref)}`);
+  }
+}
+
+/** Fetches the given refspecs from the source into the mirror, retrying lock races a few times. */
+export async function fetchInto(mirrorDir: string, source: string, refspecs: readonly string[], options: FetchOptions = {}): Promise<void> {
+  const location = fetchLocation(source);
+  if (location === resolve(source) && !existsSync(location)) {
+    throw new WorkspaceError(`cannot read repository ${source}: no such directory`);
+  }
+  if (location === resolve(source) && !statSync(location).isDirectory()) {
+    throw new WorkspaceError(`cannot read repository ${source}: not a directory`);
+  }
+  const args = ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--force", "--prune", "--", location, ...refspecs];
+  for (let attempt = 0; ; attempt++) {
+    const result = await runGit(mirrorDir, args, { config: options.gitConfig ?? [] });
+    if (result.code === 0) return;
+    const message = lastLine(result.stderr);
+    if (attempt < 3 && /lock|unable to create/i.test(message)) {
+      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+      continue;
+    }
+    throw new WorkspaceError(`cannot read repository ${source}: ${explain(message)}`);
+  }
+}
+
+function explain(message: string): string {
+  if (/does not appear to be a git repository|not a git repository/i.test(message)) return "not a git repository";
+  return message;
+}

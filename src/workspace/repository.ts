@@ -1,0 +1,134 @@
+import { addedLines } from "./added-lines.js";
+import { withCatFile } from "./cat-file.js";
+import { diffFacts, type DiffOptions } from "./diff.js";
+import { WorkspaceError } from "./errors.js";
+import { gitOrThrow, runGit } from "./git.js";
+import { materialise } from "./materialise.js";
+import { assertSafeRef, ensureMirror, fetchInto, mirrorDirFor, withMirrorLock } from "./mirror.js";
+import { entryAt, listTree } from "./tree.js";
+import type { AddedLines, DiffFact } from "./types.js";
+
+export interface Repository {
+  /** The source as given (local path or URL). */
+  readonly source: string;
+  /** The bare mirror under the data dir. */
+  readonly mirrorDir: string;
+  /** Full commit sha of a branch or tag of the source, a sha, or a fetched ref (refs/pull/N/head). */
+  resolveCommit(rev: string): Promise<string>;
+  treeOf(commit: string): Promise<string>;
+  /** The file's exact bytes; null when the path is absent on that commit. */
+  readBlob(commit: string, path: string, maxBytes: number): Promise<Buffer | null>;
+  listFiles(commit: string): Promise<{ path: string; mode: string; blob: string }[]>;
+  diff(base: string, head: string, options?: DiffOptions): Promise<DiffFact[]>;
+  addedLines(facts: DiffFact[], maxBytes: number): Promise<AddedLines[]>;
+  /** Writes the commit's tree into dest (absent or empty) without .git. */
+  materialise(commit: string, dest: string): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Extra `key=value` git config for fetches only (e.g. http.extraHeader=...); never written to disk. */
+  gitConfig?: string[];
+  /** Extra refs to fetch besides heads and tags, e.g. refs/pull/7/head. */
+  refs?: string[];
+}
+
+const BASE_REFSPECS = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"];
+const FULL_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** Opens (creating or updating) the mirror of `source` under `dataDir` and fetches heads, tags and `refs`. */
+export async function openRepository(source: string, dataDir: string, options: OpenOptions = {}): Promise<Repository> {
+  if (source.trim() === "") throw new WorkspaceError("no repository given");
+  if (source.startsWith("-")) throw new WorkspaceError(`cannot read repository ${source}: a source may not start with '-'`);
+  const refs = options.refs ?? [];
+  refs.forEach(assertSafeRef);
+  const mirrorDir = mirrorDirFor(source, dataDir);
+  const gitConfig = options.gitConfig ?? [];
+  await withMirrorLock(mirrorDir, async () => {
+    await ensureMirror(mirrorDir);
+    await fetchInto(mirrorDir, source, [...BASE_REFSPECS, ...refs.map((r) => `+${r}:${r}`)], { gitConfig });
+  });
+  return new MirrorRepository(source, mirrorDir, gitConfig);
+}
+
+class MirrorRepository implements Repository {
+  constructor(
+    readonly source: string,
+    readonly mirrorDir: string,
+    private readonly gitConfig: readonly string[],
+  ) {}
+
+  async resolveCommit(rev: string): Promise<string> {
+    assertSafeRev(rev);
+    const found = await this.tryResolve(rev);
+    if (found !== null) return found;
+    // Not among the fetched heads and tags: a sha or ref the source still has may be fetched on demand.
+    const refspec = FULL_SHA.test(rev) ? `${rev}:refs/ranex/commits/${rev}` : rev.startsWith("refs/") ? `+${rev}:${rev}` : null;
+    if (refspec !== null) {
+      if (rev.startsWith("refs/")) assertSafeRef(rev);
+      await withMirrorLock(this.mirrorDir, () => fetchInto(this.mirrorDir, this.source, [refspec], { gitConfig: this.gitConfig })).catch(() => undefined);
+      const fetched = await this.tryResolve(rev);
+      if (fetched !== null) return fetched;
+    }
+    throw new WorkspaceError(`unknown revision ${JSON.stringify(rev)} in ${this.source}`);
+  }
+
+  async treeOf(commit: string): Promise<string> {
+    const out = await gitOrThrow(this.mirrorDir, ["rev-parse", "--verify", "--quiet", `${await this.commit(commit)}^{tree}`], `cannot read the tree of ${commit}`);
+    return out.toString("utf8").trim();
+  }
+
+  async readBlob(commit: string, path: string, maxBytes: number): Promise<Buffer | null> {
+    if (path === "" || path.startsWith("/") || path.endsWith("/") || path.includes("\0")) {
+      throw new WorkspaceError(`not a file path: ${JSON.stringify(path)}`);
+    }
+    const sha = await this.commit(commit);
+    const entry = await entryAt(this.mirrorDir, sha, path);
+    if (entry === null) return null;
+    if (entry.type !== "blob" || entry.mode === "120000") {
+      throw new WorkspaceError(`${path} on ${sha} is not a regular file (mode ${entry.mode})`);
+    }
+    if (entry.size === null || entry.size > maxBytes) {
+      throw new WorkspaceError(`${path} on ${sha} is ${entry.size ?? "of unknown size"} bytes, more than the limit of ${maxBytes}`);
+    }
+    return withCatFile(this.mirrorDir, async (batch) => (await batch.readBuffer(entry.object, maxBytes, path)).content);
+  }
+
+  async listFiles(commit: string): Promise<{ path: string; mode: string; blob: string }[]> {
+    const entries = await listTree(this.mirrorDir, await this.commit(commit), false);
+    return entries.map((e) => ({ path: e.path, mode: e.mode, blob: e.object }));
+  }
+
+  async diff(base: string, head: string, options: DiffOptions = {}): Promise<DiffFact[]> {
+    return diffFacts(this.mirrorDir, await this.commit(base), await this.commit(head), options);
+  }
+
+  addedLines(facts: DiffFact[], maxBytes: number): Promise<AddedLines[]> {
+    return addedLines(this.mirrorDir, facts, maxBytes);
+  }
+
+  async materialise(commit: string, dest: string): Promise<void> {
+    await materialise(this.mirrorDir, await this.commit(commit), dest);
+  }
+
+  /** The full sha of a commit already in the mirror (no fetch); every method accepts any revision. */
+  private async commit(rev: string): Promise<string> {
+    assertSafeRev(rev);
+    const found = await this.tryResolve(rev);
+    if (found === null) throw new WorkspaceError(`unknown revision ${JSON.stringify(rev)} in ${this.source}`);
+    return found;
+  }
+
+  private async tryResolve(rev: string): Promise<string | null> {
+    const result = await runGit(this.mirrorDir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
+    const sha = result.stdout.toString("utf8").trim();
+    return result.code === 0 && FULL_SHA.test(sha) ? sha : null;
+  }
+}
+
+function assertSafeRev(rev: string): void {
+  // A leading '-' would be read as an option; control characters have no place in a revision.
+  // eslint-disable-next-line no-control-regex
+  if (rev === "" || rev.startsWith("-") || /[\x00-\x20\x7f]/.test(rev)) {
+    throw new WorkspaceError(`not a revision: ${JSON.stringify(rev)}`);
+  }
+}
