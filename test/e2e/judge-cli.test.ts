@@ -1,0 +1,171 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fixtureRepo, loadExpectations, type Expectation, type FixtureName } from "../helpers/fixtures.js";
+import { git, tempDir, TestRepo } from "../helpers/git-repo.js";
+import { failingText, limiter, parseVerdict, runCli, type CliResult, type VerdictJson } from "./run-cli.js";
+
+// End to end: the real CLI (`node bin/ranex.js judge ... --json`) against the bundled example
+// repositories, every branch of fixtures/repos/expected.json, plus the ways judging can go wrong.
+// The judgments of one repository share a data dir, as they would on a server (base cache, journal).
+
+const expectations = loadExpectations();
+const slot = limiter(Number(process.env.RANEX_E2E_CONCURRENCY ?? 2));
+const judgments = new Map<string, Promise<CliResult>>();
+// Started first so its timeout overlaps the other judgments instead of trailing them.
+const SLOW_FIRST = ["hang"];
+
+function judgeArgs(repo: string, dataDir: string, head: string, task?: string): string[] {
+  return ["judge", "--repo", repo, "--base", "main", "--head", head, ...(task ? ["--task", task] : []), "--json", "--data-dir", dataDir];
+}
+
+function judgmentOf(repoName: string, branch: string): Promise<CliResult> {
+  const judgment = judgments.get(`${repoName}@${branch}`);
+  if (judgment === undefined) throw new Error(`no judgment was started for ${repoName}@${branch}`);
+  return judgment;
+}
+
+/** The digest the subject must carry for the policy: sha256 of the blob's bytes on the base. */
+function policyDigest(repo: string): string {
+  const blob = execFileSync("git", ["-C", repo, "cat-file", "blob", "main:.github/ranex.yml"]);
+  return `sha256:${createHash("sha256").update(blob).digest("hex")}`;
+}
+
+function claimNamed(verdict: VerdictJson, name: string) {
+  const claim = verdict.claims.find((c) => c.name === name);
+  if (claim === undefined) throw new Error(`the verdict has no claim ${name}; it has ${verdict.claims.map((c) => c.name).join(", ")}`);
+  return claim;
+}
+
+function expectJudged(result: CliResult, verdict: VerdictJson, want: Expectation): void {
+  const context = `verdict ${verdict.verdict}; failing claims:\n${failingText(verdict)}\nstderr: ${result.stderr.slice(0, 500)}`;
+  expect(verdict.verdict, context).toBe(want.verdict);
+  expect(result.code, context).toBe(want.verdict === "CANDIDATE" ? 0 : 1);
+  for (const name of want.fails) {
+    const claim = claimNamed(verdict, name);
+    expect(claim.status, `${name}: ${claim.reason}`).toBe("fail");
+    expect(claim.reason.trim(), `${name} fails without a reason`).not.toBe("");
+  }
+  if (want.class !== undefined) expect(verdict.class, context).toBe(want.class);
+  for (const text of want.mentions ?? []) expect(failingText(verdict), `the failing claims should name ${text}`).toContain(text);
+  if (want.verdict === "CANDIDATE") {
+    expect(verdict.class).toBeNull();
+    expect(verdict.missing).toEqual(["approval.independent"]);
+    const notPassing = verdict.claims.filter((c) => c.name !== "approval.independent" && c.status !== "pass");
+    expect(notPassing.map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
+  }
+}
+
+for (const [repoName, heads] of Object.entries(expectations) as [FixtureName, Record<string, Expectation>][]) {
+  describe(`${repoName}: every example branch gets its expected verdict`, () => {
+    let repo = "";
+    beforeAll(async () => {
+      repo = await fixtureRepo(repoName);
+      const dataDir = tempDir("ranex-e2e-data-");
+      const order = Object.keys(heads).sort((a, b) => Number(SLOW_FIRST.includes(b)) - Number(SLOW_FIRST.includes(a)));
+      // Start every judgment now, at most two at a time; each test below awaits its own.
+      for (const branch of order) {
+        judgments.set(`${repoName}@${branch}`, slot(() => runCli(judgeArgs(repo, dataDir, branch, heads[branch]?.task))));
+      }
+    }, 60_000);
+
+    for (const [branch, want] of Object.entries(heads)) {
+      const label = want.verdict === "CANDIDATE" ? "CANDIDATE" : `FAIL by ${want.fails.join(", ")}`;
+      it(`${branch}${want.task ? ` (task ${want.task})` : ""} -> ${label}`, async () => {
+        const result = await judgmentOf(repoName, branch);
+        const verdict = parseVerdict(result);
+        expectJudged(result, verdict, want);
+        // The subject names exactly what was judged, and the policy is the base's, byte for byte.
+        expect(verdict.subject.base).toBe(git(repo, "rev-parse", "main"));
+        expect(verdict.subject.head).toBe(git(repo, "rev-parse", branch));
+        expect(verdict.subject.task).toBe(want.task ?? null);
+        expect(verdict.subject.policy).toBe(policyDigest(repo));
+      }, 240_000);
+    }
+  });
+}
+
+describe("python-calc: the policy comes from the base", () => {
+  it("a head that rewrites .github/ranex.yml is judged by the base's policy and fails diff.frozen", async () => {
+    const verdict = parseVerdict(await judgmentOf("python-calc", "edit-policy"));
+    // The head's policy would allow every path and require only diff.safety; the base's does not.
+    expect(claimNamed(verdict, "diff.frozen").status).toBe("fail");
+    expect(claimNamed(verdict, "diff.scope").status).toBe("fail");
+    expect(claimNamed(verdict, "check:no-todo").status).not.toBe("missing");
+    const honest = parseVerdict(await judgmentOf("python-calc", "honest"));
+    expect(verdict.subject.policy).toBe(honest.subject.policy);
+  }, 240_000);
+});
+
+describe("ranex judge fails closed", () => {
+  function expectOneLineError(result: CliResult): void {
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe("");
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]?.trim()).not.toBe("");
+  }
+
+  it("exits 2 with one line on stderr for missing or unknown arguments", async () => {
+    const repo = await fixtureRepo("python-calc");
+    expectOneLineError(await runCli(["judge", "--repo", repo, "--head", "honest", "--json"]));
+    expectOneLineError(await runCli(["judge", "--repo", repo, "--base", "main", "--head", "honest", "--bogus"]));
+  });
+
+  it("exits 2 for a path that is not a git repository", async () => {
+    const notARepo = tempDir("ranex-not-a-repo-");
+    const result = await runCli(judgeArgs(notARepo, tempDir("ranex-e2e-data-"), "main"));
+    expectOneLineError(result);
+  });
+
+  it("exits 2 for a revision the repository does not have, naming it", async () => {
+    const repo = await fixtureRepo("python-calc");
+    const result = await runCli(judgeArgs(repo, tempDir("ranex-e2e-data-"), "no-such-branch"));
+    expectOneLineError(result);
+    expect(result.stderr).toContain("no-such-branch");
+  });
+
+  it("FAILs a base without .github/ranex.yml, naming the base commit", async () => {
+    const repo = TestRepo.init();
+    const base = repo.commit({ "src/app.py": "x = 1\n" });
+    repo.commit({ "src/app.py": "x = 2\n" });
+    const result = await runCli(["judge", "--repo", repo.dir, "--base", base, "--head", "main", "--json", "--data-dir", tempDir("ranex-e2e-data-")]);
+    const verdict = parseVerdict(result);
+    expect(result.code).toBe(1);
+    expect(verdict.verdict).toBe("FAIL");
+    expect(failingText(verdict)).toContain(`no .github/ranex.yml on ${base}`);
+  }, 60_000);
+
+  it("FAILs an invalid policy on the base, naming the key and its line", async () => {
+    const repo = TestRepo.init();
+    const base = repo.commit({
+      ".github/ranex.yml": 'version: 1\ntests:\n  command: "true"\n  timeout: soon\n',
+      "src/app.py": "x = 1\n",
+    });
+    repo.commit({ "src/app.py": "x = 2\n" });
+    const result = await runCli(["judge", "--repo", repo.dir, "--base", base, "--head", "main", "--json", "--data-dir", tempDir("ranex-e2e-data-")]);
+    const verdict = parseVerdict(result);
+    expect(result.code).toBe(1);
+    expect(verdict.verdict).toBe("FAIL");
+    expect(failingText(verdict)).toContain("tests.timeout");
+    expect(failingText(verdict)).toMatch(/line 4\b/);
+  }, 60_000);
+
+  it("FAILs a task the base does not define, naming it", async () => {
+    const repo = await fixtureRepo("python-calc");
+    const result = await runCli(judgeArgs(repo, tempDir("ranex-e2e-data-"), "honest", "no-such-task"));
+    const verdict = parseVerdict(result);
+    expect(result.code).toBe(1);
+    expect(verdict.verdict).toBe("FAIL");
+    expect(failingText(verdict)).toContain("no-such-task");
+  }, 120_000);
+
+  it("FAILs a head that is the base itself: no change to judge", async () => {
+    const repo = await fixtureRepo("python-calc");
+    const result = await runCli(judgeArgs(repo, tempDir("ranex-e2e-data-"), "main"));
+    const verdict = parseVerdict(result);
+    expect(result.code).toBe(1);
+    expect(verdict.verdict).toBe("FAIL");
+    expect(failingText(verdict)).toContain("no change to judge");
+  }, 120_000);
+});

@@ -1,0 +1,79 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+
+// Runs the real CLI as a separate process (bin/ranex.js), the way a person or CI would, and reads
+// its `--json` contract. At most `limit` judges run at once: each one already runs base and head in
+// parallel, and the machine's cores are shared.
+
+export const REPO_ROOT = join(import.meta.dirname, "..", "..");
+const BIN = join(REPO_ROOT, "bin", "ranex.js");
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ClaimJson {
+  name: string;
+  status: "pass" | "fail" | "missing";
+  reason: string;
+  details: { message: string; path?: string; kind?: string }[];
+}
+
+export interface VerdictJson {
+  verdict: "CANDIDATE" | "FAIL";
+  class: "unsafe" | "incomplete" | null;
+  subject: { base: string; head: string; policy: string | null; task: string | null; digest: string };
+  claims: ClaimJson[];
+  missing: string[];
+}
+
+// The judge refuses to measure with credentials in its environment (keyless measurement), and the
+// test runner's own environment may hold some (a database URL for the Postgres suite): leave them out.
+const CREDENTIAL = /TOKEN|SECRET|PASSWORD|PRIVATE|_KEY|DATABASE_URL|^RANEX_|^GIT_/i;
+const cliEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CREDENTIAL.test(key)));
+
+export function runCli(args: string[], timeoutMs = 120_000): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: cliEnv, cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
+      (err, stdout, stderr) => {
+        // A signal (our timeout) has no exit code: report it as -1 so no expectation can match it.
+        const code = err === null ? 0 : typeof err.code === "number" ? err.code : -1;
+        resolve({ code, stdout, stderr });
+      });
+  });
+}
+
+/** Parses the `--json` output, or fails with everything the CLI said, so a broken run explains itself. */
+export function parseVerdict(result: CliResult): VerdictJson {
+  try {
+    return JSON.parse(result.stdout) as VerdictJson;
+  } catch {
+    throw new Error(`ranex judge printed no JSON verdict (exit ${result.code})\nstdout: ${result.stdout.slice(0, 2000)}\nstderr: ${result.stderr.slice(0, 2000)}`);
+  }
+}
+
+/** Everything a person reads about the failing claims: reasons, detail messages and paths. */
+export function failingText(verdict: VerdictJson): string {
+  return verdict.claims.filter((c) => c.status !== "pass")
+    .map((c) => [c.name, c.reason, ...c.details.map((d) => `${d.message} ${d.path ?? ""}`)].join("\n")).join("\n");
+}
+
+/** A tiny limiter: runs the tasks in arrival order, at most `limit` at a time. */
+export function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    // A finishing task hands its slot straight to the next waiter, so a newcomer cannot slip in between.
+    if (active >= limit) await new Promise<void>((go) => waiting.push(go));
+    else active++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next !== undefined) next();
+      else active--;
+    }
+  };
+}

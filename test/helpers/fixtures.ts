@@ -1,0 +1,63 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll } from "vitest";
+
+// The bundled example repositories (fixtures/repos/*.sh), built by their own scripts, once per test
+// process, and the expectations every branch of them must meet (fixtures/repos/expected.json).
+
+export type FixtureName = "python-calc" | "node-calc";
+
+export interface Expectation {
+  verdict: "CANDIDATE" | "FAIL";
+  /** Claims that must have status `fail` (others may fail too). */
+  fails: string[];
+  /** The task manifest to judge against (`--task`). */
+  task?: string;
+  /** The verdict's class, where the catching claim decides it. */
+  class?: "unsafe" | "incomplete";
+  /** Strings the failing claims' reasons or details must contain: the path or test at fault. */
+  mentions?: string[];
+}
+
+export const FIXTURES_DIR = join(import.meta.dirname, "..", "..", "fixtures", "repos");
+
+const run = promisify(execFile);
+const built = new Map<FixtureName, Promise<string>>();
+let root: string | undefined;
+
+afterAll(() => {
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+  built.clear();
+});
+
+/** Builds the named example repository (once per test process) and returns its directory. */
+export function fixtureRepo(name: FixtureName): Promise<string> {
+  let repo = built.get(name);
+  if (repo === undefined) {
+    root ??= mkdtempSync(join(tmpdir(), "ranex-fixtures-"));
+    repo = buildFixture(name, join(root, name));
+    built.set(name, repo);
+  }
+  return repo;
+}
+
+async function buildFixture(name: FixtureName, dir: string): Promise<string> {
+  // An inherited GIT_DIR or GIT_WORK_TREE would make the script build into the wrong repository.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+  try {
+    await run("bash", [join(FIXTURES_DIR, `${name}.sh`), dir], { env });
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr ?? "";
+    throw new Error(`building fixture ${name} failed: ${(err as Error).message}\n${stderr}`);
+  }
+  return dir;
+}
+
+/** Every branch of every example repository, with the verdict it must get. */
+export function loadExpectations(): Record<FixtureName, Record<string, Expectation>> {
+  return JSON.parse(readFileSync(join(FIXTURES_DIR, "expected.json"), "utf8")) as Record<FixtureName, Record<string, Expectation>>;
+}
