@@ -1,0 +1,62 @@
+// The `ranex/judge` check run: created `queued` the moment a webhook arrives, `in_progress` while
+// measuring, `completed` with the verdict. Annotations go 50 per request, as the API demands.
+import type { ProbotOctokit } from "probot";
+import type { Annotation } from "./annotations.js";
+import { CHECK_NAME } from "./deps.js";
+import { batches, cutTitle, cutToFit, OUTPUT_TEXT_LIMIT } from "./limits.js";
+
+export type GitHub = InstanceType<typeof ProbotOctokit>;
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+export type Conclusion = "success" | "failure" | "neutral";
+
+export interface Completion {
+  conclusion: Conclusion;
+  title: string;
+  summary: string;
+  text?: string;
+  annotations?: readonly Annotation[];
+  externalId?: string;
+  detailsUrl?: string;
+  completedAt: Date;
+}
+
+export async function createQueuedCheck(octokit: GitHub, repo: RepoRef, head: string): Promise<number> {
+  const { data } = await octokit.rest.checks.create({ ...repo, name: CHECK_NAME, head_sha: head, status: "queued" });
+  return data.id;
+}
+
+export async function markInProgress(octokit: GitHub, repo: RepoRef, checkRunId: number, startedAt: Date): Promise<void> {
+  await octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, status: "in_progress", started_at: iso(startedAt) });
+}
+
+export async function completeCheck(octokit: GitHub, repo: RepoRef, checkRunId: number, done: Completion): Promise<void> {
+  const title = cutTitle(done.title);
+  const summary = cutToFit(done.summary, OUTPUT_TEXT_LIMIT, (n) => `_… ${n} characters cut to stay within GitHub's limit._`);
+  const output = { title, summary, ...(done.text === undefined ? {} : { text: done.text }) };
+  const [first = [], ...rest] = batches(done.annotations ?? []);
+  await octokit.rest.checks.update({
+    ...repo, check_run_id: checkRunId, status: "completed", conclusion: done.conclusion, completed_at: iso(done.completedAt),
+    ...(done.externalId === undefined ? {} : { external_id: done.externalId }),
+    ...(done.detailsUrl === undefined ? {} : { details_url: done.detailsUrl }),
+    output: first.length === 0 ? output : { ...output, annotations: first },
+  });
+  // Each further update appends its annotations to the ones already posted.
+  for (const batch of rest) {
+    await octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, output: { ...output, annotations: batch } });
+  }
+}
+
+/** A short completion without a verdict: not an agent PR, superseded, refused, or an error. */
+export async function closeCheck(octokit: GitHub, repo: RepoRef, checkRunId: number, conclusion: Conclusion, title: string, summary: string, at: Date): Promise<void> {
+  await completeCheck(octokit, repo, checkRunId, { conclusion, title, summary, completedAt: at });
+}
+
+/** GitHub wants `YYYY-MM-DDTHH:MM:SSZ`. */
+function iso(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}

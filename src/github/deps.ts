@@ -1,0 +1,66 @@
+// What the GitHub App needs from the rest of Ranex Gate, as one injected object: tests swap any part
+// (a stand-in judge, a fixed clock, a recording journal) without touching the handlers.
+import type { DsseEnvelope } from "../attest/index.js";
+import type { JudgeRequest, Judgment } from "../judge/judge.js";
+import type { JobRunner } from "./jobs.js";
+
+export type { JudgeRequest, Judgment };
+
+/** Judges one head. The signal aborts it when a newer head supersedes this one. */
+export type JudgeFn = (request: JudgeRequest, signal: AbortSignal) => Promise<Judgment>;
+
+export interface RecordContext {
+  /** `owner/name`. */
+  repository: string;
+  /** The PR ref, `refs/pull/7/head`. */
+  ref: string;
+  /** ISO time of the verdict, from the injected clock. */
+  time: string;
+}
+
+export interface RecordedVerdict {
+  envelope: DsseEnvelope;
+  journalId: string;
+  journalHash: string;
+}
+
+/** Signs the verdict (DSSE) and appends it to the journal. Called only after the judge returned. */
+export type RecordFn = (judgment: Judgment, context: RecordContext) => Promise<RecordedVerdict>;
+
+export interface RejudgeRequest {
+  repository: string;
+  pullRequest: number;
+  /** The head sha that will be judged again. */
+  head: string;
+  /** The login of the person who asked. */
+  requestedBy: string;
+  via: "comment" | "check_run";
+  time: string;
+}
+
+/** Journals a `rejudge` entry naming who asked, before the re-judgment runs. */
+export type RecordRejudgeFn = (request: RejudgeRequest) => Promise<{ journalId: string }>;
+
+export interface AppDeps {
+  judge: JudgeFn;
+  record: RecordFn;
+  recordRejudge: RecordRejudgeFn;
+  /** Reads one journal entry for the verdict route; null when there is none with that id. */
+  findEntry: (journalId: string) => Promise<unknown | null>;
+  /** Where the judge keeps its mirrors and caches. */
+  dataDir: string;
+  /** The app's public base URL (`RANEX_PUBLIC_URL`): check runs link to its verdict route. */
+  publicUrl?: string;
+  clock: () => Date;
+  /** Runs judge jobs; the in-process runner unless a durable queue is injected. */
+  runner: JobRunner;
+}
+
+export const CHECK_NAME = "ranex/judge";
+export const VERDICT_ROUTE = "/ranex/verdicts/";
+
+/** The verdict route for a journal entry, or undefined when the app has no public URL. */
+export function detailsUrl(deps: Pick<AppDeps, "publicUrl">, journalId: string): string | undefined {
+  if (deps.publicUrl === undefined || deps.publicUrl === "") return undefined;
+  return `${deps.publicUrl.replace(/\/+$/, "")}${VERDICT_ROUTE}${encodeURIComponent(journalId)}`;
+}

@@ -1,0 +1,19 @@
+// The GitHub App. This file only wires: events to handlers, the verdict route. Every dependency
+// (judge, journal, clock, job runner) comes in through AppDeps, so tests swap any of them.
+import type { ApplicationFunction } from "probot";
+import { onCheckRunRerequested } from "./github/check-run-rerequested.js";
+import type { AppDeps } from "./github/deps.js";
+import { onIssueComment } from "./github/issue-comment.js";
+import { onPullRequest, PULL_REQUEST_EVENTS } from "./github/pull-request.js";
+import { verdictRoute } from "./github/verdict-route.js";
+
+export type { AppDeps } from "./github/deps.js";
+
+export default function ranexApp(deps: AppDeps): ApplicationFunction {
+  return (app, { addHandler }) => {
+    app.on([...PULL_REQUEST_EVENTS], (context) => onPullRequest(context, deps));
+    app.on("issue_comment.created", (context) => onIssueComment(context, deps));
+    app.on("check_run.rerequested", (context) => onCheckRunRerequested(context, deps));
+    addHandler(verdictRoute(deps));
+  };
+}
