@@ -14,9 +14,12 @@ export const SANDBOX_HOME = "/tmp/home";
 export const SANDBOX_WORKDIR = "/work";
 export const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
 
-/** Namespaces and privileges. We run as root, so dropping capabilities is what stops a remount of /usr. */
+/**
+ * Namespaces and privileges. We run as root, so dropping capabilities is what stops a remount of
+ * /usr. --disable-userns stops nested user namespaces: no way back to a capability set inside.
+ */
 export const ISOLATION_FLAGS: readonly string[] = [
-  "--unshare-all", "--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_GID),
+  "--unshare-all", "--unshare-user", "--disable-userns", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_GID),
   "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
 ];
 

@@ -15,6 +15,8 @@ export interface Sandbox {
 export interface SandboxOptions {
   /** How memory and process limits are applied. "auto": cgroup v1 when writable here, else prlimit. */
   limits?: "auto" | "cgroup" | "prlimit";
+  /** Where bwrap is; default: the first of BWRAP_CANDIDATES that exists. */
+  bwrapPath?: string;
 }
 
 /** Where bubblewrap may live. Fixed paths, not $PATH: the judge's PATH is not trusted to name it. */
@@ -49,8 +51,11 @@ function requestProblem(request: RunRequest): string | null {
   return null;
 }
 
-/** prlimit inside the sandbox when no cgroup is available. RLIMIT_NPROC only under a user namespace,
- * where it counts the sandbox's own processes; on the host it would count all of the uid's. */
+/**
+ * prlimit inside the sandbox when no cgroup is available. RLIMIT_NPROC only under bwrap: on the host it
+ * would count all of the uid's processes. The kernel does not enforce it when the outer uid is root,
+ * so as root only the address-space limit holds (`ranex doctor` says so).
+ */
 function prlimitPrefix(profile: SandboxProfile, withNproc: boolean): string[] {
   const prefix = ["/usr/bin/prlimit", `--as=${profile.memoryBytes}`];
   if (withNproc) prefix.push(`--nproc=${profile.maxProcesses}`);
@@ -87,7 +92,7 @@ function summarise(outcome: LaunchOutcome, cgroup: RunCgroup | null, profile: Sa
 async function runOnce(profile: SandboxProfile, options: SandboxOptions, request: RunRequest): Promise<RunResult> {
   const problem = requestProblem(request);
   if (problem !== null) return failedToStart(problem);
-  const bwrap = profile.backend === "bwrap" ? findBwrap() : null;
+  const bwrap = profile.backend !== "bwrap" ? null : options.bwrapPath === undefined ? findBwrap() : existsSync(options.bwrapPath) ? options.bwrapPath : null;
   if (profile.backend === "bwrap" && bwrap === null) return failedToStart(`bubblewrap is not installed, so nothing can be measured safely; ${BWRAP_FIX}`);
 
   const mode = options.limits ?? "auto";
