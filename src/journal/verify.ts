@@ -1,4 +1,4 @@
-import { journalPositionOf, statementOf, verifyEnvelope } from "../attest/index.js";
+import { journalPositionOf, parsePublicKeyPem, statementOf, verifyEnvelope } from "../attest/index.js";
 import { canonicalJson } from "../kernel/index.js";
 import { entryHash, GENESIS_HASH } from "./chain.js";
 import type { JournalEntry, JournalHead, JournalVerification, VerifyOptions } from "./types.js";
@@ -12,6 +12,8 @@ type Failure = Extract<JournalVerification, { ok: false }>;
  * tail cut off, but a published anchor can.
  */
 export async function verifyEntries(entries: AsyncIterable<JournalEntry>, options: VerifyOptions = {}): Promise<JournalVerification> {
+  // A key that cannot be used is the caller's mistake, not the journal's: throw (KeyError) before walking.
+  if (options.publicKeyPem !== undefined) parsePublicKeyPem(options.publicKeyPem);
   const envelopeAnchor = options.anchorEnvelope === undefined ? null : envelopeAnchorOf(options.anchorEnvelope);
   if (envelopeAnchor !== null && "problem" in envelopeAnchor) return { ok: false, sequence: 0, id: null, reason: envelopeAnchor.problem };
   const anchors: JournalHead[] = [];

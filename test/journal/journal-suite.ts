@@ -45,6 +45,7 @@ export function journalSuite(backend: Backend): void {
     const { journal } = await backend.fresh();
     expect(await journal.head()).toBeNull();
     expect(await journal.verify({ publicKeyPem: pem })).toEqual({ ok: true, count: 0, head: null });
+    await expect(journal.verify({ publicKeyPem: "not a key" })).rejects.toThrow(/not a PEM public key/);
     await journal.close();
   });
 
