@@ -53,6 +53,14 @@ export function parseTask(text: string | Uint8Array, file: string, expectedId: s
   return result.ok ? { ok: true, task: result.value } : result;
 }
 
+/** A check run shows a page of text, not thousands of lines: the first issues and a count of the rest. */
+export const MAX_ISSUES = 50;
+
+function capped(issues: PolicyIssue[], file: string): PolicyIssue[] {
+  if (issues.length <= MAX_ISSUES) return issues;
+  return [...issues.slice(0, MAX_ISSUES), { file, path: "", line: null, message: `and ${issues.length - MAX_ISSUES} more problems` }];
+}
+
 type Parsed<T> = { ok: true; value: T } | { ok: false; errors: PolicyIssue[] };
 
 function parseWith<S extends z.ZodType>(
@@ -64,7 +72,7 @@ function parseWith<S extends z.ZodType>(
   const { source } = read;
   const parsed = schema.safeParse(source.data, { error: policyErrorMap });
   if (!parsed.success) {
-    return { ok: false, errors: locateZodIssues(parsed.error.issues, source, file, (path) => allowedKeysAt(schema, path)) };
+    return { ok: false, errors: capped(locateZodIssues(parsed.error.issues, source, file, (path) => allowedKeysAt(schema, path)), file) };
   }
   const problems = extra(parsed.data, source);
   return problems.length > 0 ? { ok: false, errors: problems } : { ok: true, value: parsed.data };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCheckClaim, isKnownClaim } from "../kernel/claims.js";
+import { isCheckClaim, isKnownClaim, SANDBOX_CLAIM } from "../kernel/claims.js";
 
 // The policy file `.github/ranex.yml` and task manifests `.ranex/tasks/<id>.yml`, as zod schemas.
 // Strict everywhere: an unknown key is an error, never silently ignored. The committed JSON schema
@@ -19,9 +19,13 @@ export const DEFAULT_REQUIRE = [
 /** Task ids name files under `.ranex/tasks/`: no separators, no leading dot or dash. */
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-const claimName = z.string().refine((name) => isKnownClaim(name) || name === "edges.covered", {
-  message: "unknown claim: expected diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green, edges.covered or check:<name>",
-});
+// `sandbox.isolated` is the judge's own claim for `sandbox: none`; listing it by hand would demand
+// evidence nobody produces under bwrap, so it is refused with that reason rather than accepted.
+const claimName = z.string()
+  .refine((name) => name !== SANDBOX_CLAIM, { message: `${SANDBOX_CLAIM} is added by the judge itself when sandbox is none: do not list it` })
+  .refine((name) => name === SANDBOX_CLAIM || isKnownClaim(name), {
+    message: "unknown claim: expected diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green, edges.covered or check:<name>",
+  });
 
 const AgentsSchema = z.strictObject({
   /** GitHub logins whose PRs are agent PRs (`copilot-swe-agent[bot]`, `devin-ai-integration[bot]`). */
@@ -59,7 +63,7 @@ const SandboxObject = z.strictObject({
   /** `bwrap` (default) or `none`. `none` adds an unsafe failing claim, so it can never yield CANDIDATE. */
   backend: z.enum(["bwrap", "none"]).default("bwrap"),
   /** Extra host paths mounted read-only (toolchains outside /usr). */
-  readonly: z.array(z.string().startsWith("/", "an absolute path")).default([]),
+  readonly: z.array(z.string().startsWith("/", "must be an absolute path (starting with /)")).default([]),
   /** Memory limit per run, in MiB. */
   memory_mb: z.number().int().positive().default(4096),
   /** Process limit per run. */

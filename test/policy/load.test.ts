@@ -154,3 +154,25 @@ describe("paths and digests", () => {
     expect(policyDigest(new TextEncoder().encode(MINIMAL))).not.toBe(policyDigest(new TextEncoder().encode(`${MINIMAL}\n`)));
   });
 });
+
+describe("claims the policy may not list, and very long error lists", () => {
+  it("refuses sandbox.isolated, saying the judge adds it itself", () => {
+    expect(formatIssues(errorsOf("version: 1\nrequire: [diff.frozen, sandbox.isolated]\n"))).toEqual([
+      ".github/ranex.yml:2: require[1]: sandbox.isolated is added by the judge itself when sandbox is none: do not list it",
+    ]);
+  });
+
+  it("relative read-only mounts are refused", () => {
+    expect(formatIssues(errorsOf("version: 1\nrequire: [diff.frozen]\nsandbox:\n  readonly: [opt/x]\n"))).toEqual([
+      ".github/ranex.yml:4: sandbox.readonly[0]: must be an absolute path (starting with /)",
+    ]);
+  });
+
+  it("keeps the first 50 issues and counts the rest", () => {
+    const text = `${MINIMAL}${Array.from({ length: 80 }, (_, i) => `extra_${i}: 1`).join("\n")}\n`;
+    const errors = errorsOf(text);
+    expect(errors).toHaveLength(51);
+    expect(errors[0]).toMatchObject({ path: "extra_0", line: 4 });
+    expect(errors[50]).toEqual({ file: POLICY_PATH, path: "", line: null, message: "and 30 more problems" });
+  });
+});
