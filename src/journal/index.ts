@@ -7,6 +7,7 @@ import type { Journal } from "./types.js";
 export * from "./types.js";
 export { entryHash, GENESIS_HASH } from "./chain.js";
 export { verifyEntries } from "./verify.js";
+export { appendSigned, appendSignedVerdict } from "./append-signed.js";
 
 export const JOURNAL_FILE = "journal.db";
 
