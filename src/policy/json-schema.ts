@@ -35,6 +35,9 @@ export function policyJsonSchema(): JsonSchema {
   const properties = json.properties as Record<string, JsonSchema>;
   const require = properties.require;
   // Claim names are checked by a refinement zod cannot express; spell them out for editors.
+  // zod drops the default around the preprocessed sandbox schema; restore it from the schema itself.
+  const sandbox = properties.sandbox;
+  if (sandbox && sandbox.default === undefined) sandbox.default = PolicySchema.parse({ version: 1, require: ["diff.frozen"] }).sandbox;
   if (require) require.items = { anyOf: [{ type: "string", enum: [...KNOWN_CLAIMS] }, { type: "string", pattern: "^check:[A-Za-z0-9_.-]+$" }] };
   return json;
 }

@@ -36,6 +36,7 @@ describe("what the schemas say", () => {
     expect(JSON.stringify(policy.properties.sandbox?.anyOf)).toContain('"enum":["bwrap","none"]');
     expect(JSON.stringify(policy.properties.require?.items)).toContain("tests.red_green");
     expect(JSON.stringify(policy)).not.toContain("starts_with");
+    expect(policy.properties.sandbox?.default).toMatchObject({ backend: "bwrap", memory_mb: 4096 });
   });
 
   it("the task schema requires id and title", () => {
