@@ -1,0 +1,66 @@
+import picomatch from "picomatch";
+import type { Policy, Task } from "../../policy/schema.js";
+import type { AddedLines, DiffFact } from "../../workspace/types.js";
+
+/** Everything the three diff claims judge: plain data, read from git by src/workspace. */
+export interface DiffContext {
+  /** The subject digest the evidence is bound to. */
+  subject: string;
+  facts: readonly DiffFact[];
+  /** Every path on the base commit. */
+  basePaths: readonly string[];
+  policy: Policy;
+  task: Task | null;
+  /** The lines each file adds (for the harness-reference scan). */
+  added: readonly AddedLines[];
+}
+
+// Characters that could forge or hide output: C0/C1 controls, line and paragraph separators,
+// zero-width and bidirectional marks (Trojan Source), the byte-order mark. Matching control
+// characters is the point here.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHAR = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+const UNSAFE_CHARS = new RegExp(UNSAFE_CHAR.source, "g");
+
+/** True when the text holds a character that must not reach a terminal or a log as is. */
+export function hasUnsafeChar(text: string): boolean {
+  return UNSAFE_CHAR.test(text);
+}
+
+/**
+ * A path (or any untrusted text) made safe to print: unchanged when harmless, otherwise quoted with
+ * every unsafe character escaped, so a newline in a path cannot forge a second line of output.
+ */
+export function shown(text: string): string {
+  if (!UNSAFE_CHAR.test(text) && !/["\\]/.test(text)) return text;
+  const escaped = JSON.stringify(text).replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return escaped;
+}
+
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
+}
+
+/** "a (x), b (y), c (z) and 4 more": enough to read in one line, the details carry the rest. */
+export function listed(items: readonly string[], max = 5): string {
+  const head = items.slice(0, max).join(", ");
+  return items.length > max ? `${head} and ${items.length - max} more` : head;
+}
+
+export type PathMatcher = (path: string) => boolean;
+
+/**
+ * A glob matcher over repository paths (picomatch, dotfiles included). picomatch's `*` never matches
+ * a line break, so a path holding one would slip past every glob; such characters are replaced with
+ * a harmless one before matching, which keeps frozen and deny globs failing closed.
+ */
+export function matcher(globs: readonly string[], options: { nocase?: boolean } = {}): PathMatcher {
+  if (globs.length === 0) return () => false;
+  const test = picomatch([...globs], { dot: true, nocase: options.nocase ?? false });
+  return (path) => test(path.replace(/[\n\r\u2028\u2029]/g, "\u0001"));
+}
+
+/** Paths present on head that were not there under that name on base: added, renamed or copied to. */
+export function isNewOnHead(fact: DiffFact): boolean {
+  return fact.status === "A" || fact.status === "R" || fact.status === "C";
+}

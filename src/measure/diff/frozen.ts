@@ -1,0 +1,102 @@
+import type { Detail, Evidence } from "../../kernel/types.js";
+import { MODE_SYMLINK, type DiffFact } from "../../workspace/types.js";
+import { isNewOnHead, listed, plural, shown, type DiffContext } from "./context.js";
+import { frozenSet, newTestFiles, resolveSymlink, type FrozenSet } from "./frozen-set.js";
+
+export const FROZEN_CLAIM = "diff.frozen";
+
+/** One way a change touched the frozen set. `paths` are every path the finding involves. */
+export interface FrozenFinding {
+  path: string;
+  paths: string[];
+  kind: "added" | "modified" | "mode" | "deleted" | "renamed" | "copied" | "type-changed" | "symlink" | "case-shadow" | "new-test";
+  what: string;
+}
+
+/**
+ * Every frozen-set violation of the change, in diff order. Shared with diff.scope, which leaves
+ * these paths to this claim so one change is not counted twice.
+ */
+export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
+  const frozen = frozenSet(ctx);
+  const newTests = new Set(newTestFiles(ctx));
+  const findings: FrozenFinding[] = [];
+  for (const fact of ctx.facts) {
+    const direct = directChange(fact, frozen);
+    if (direct !== null) { findings.push(direct); continue; }
+    const indirect = indirectChange(fact, frozen, newTests, ctx.policy.tests.allow_new);
+    if (indirect !== null) findings.push(indirect);
+  }
+  return findings;
+}
+
+/** A frozen path itself added, modified, deleted, renamed, copied over, re-moded or re-typed. */
+function directChange(fact: DiffFact, frozen: FrozenSet): FrozenFinding | null {
+  const { path, oldPath } = fact;
+  const modeChange = `mode ${fact.oldMode}→${fact.newMode}`;
+  switch (fact.status) {
+    case "A":
+      return frozen.has(path) ? { path, paths: [path], kind: "added", what: "added" } : null;
+    case "D":
+      return frozen.has(path) ? { path, paths: [path], kind: "deleted", what: "deleted" } : null;
+    case "M": {
+      if (!frozen.has(path)) return null;
+      const content = fact.oldBlob !== fact.newBlob;
+      const mode = fact.oldMode !== fact.newMode;
+      if (mode && !content) return { path, paths: [path], kind: "mode", what: modeChange };
+      return { path, paths: [path], kind: "modified", what: mode ? `modified, ${modeChange}` : "modified" };
+    }
+    case "T": {
+      if (!frozen.has(path)) return null;
+      const symlink = fact.newMode === MODE_SYMLINK ? `, replaced by a symlink -> ${shown(fact.symlinkTarget ?? "?")}` : "";
+      return { path, paths: [path], kind: "type-changed", what: `type changed ${fact.oldMode}→${fact.newMode}${symlink}` };
+    }
+    case "R": {
+      const from = oldPath ?? path;
+      if (frozen.has(from)) return { path: from, paths: [from, path], kind: "renamed", what: `renamed to ${shown(path)}` };
+      if (frozen.has(path)) return { path, paths: [from, path], kind: "renamed", what: `renamed onto it from ${shown(from)}` };
+      return null;
+    }
+    case "C":
+      return frozen.has(path)
+        ? { path, paths: [path], kind: "copied", what: `copied over from ${shown(oldPath ?? "?")}` }
+        : null;
+  }
+}
+
+/** Reaching the frozen set without naming it: symlinks into it, case twins, forbidden new tests. */
+function indirectChange(fact: DiffFact, frozen: FrozenSet, newTests: ReadonlySet<string>, allowNew: boolean): FrozenFinding | null {
+  const { path } = fact;
+  const link = resolveSymlink(fact);
+  if (link?.kind === "inside" && frozen.reaches(link.path)) {
+    const into = link.path === "" ? "the repository root" : shown(link.path);
+    return { path, paths: [path], kind: "symlink", what: `symlink into frozen set -> ${into}` };
+  }
+  if (!isNewOnHead(fact)) return null;
+  const twin = frozen.caseShadowOf(path);
+  if (twin !== null) return { path, paths: [path], kind: "case-shadow", what: `case-shadows ${shown(twin)}` };
+  if (!allowNew && newTests.has(path)) {
+    return { path, paths: [path], kind: "new-test", what: "new test file, and tests.allow_new is false" };
+  }
+  return null;
+}
+
+/** Claim `diff.frozen`: the change leaves the frozen set (tests as of base, harness, policy) alone. */
+export function frozenClaim(ctx: DiffContext): Evidence {
+  const findings = frozenFindings(ctx);
+  const details: Detail[] = findings.map((f) => ({ path: f.path, kind: f.kind, message: `${shown(f.path)}: ${f.what}` }));
+  if (findings.length > 0) {
+    const items = findings.map((f) => `${shown(f.path)} (${f.what})`);
+    return {
+      claim: FROZEN_CLAIM, subject: ctx.subject, outcome: "fail", details,
+      reason: `${plural(findings.length, "frozen path")} changed: ${listed(items)}`,
+    };
+  }
+  const newTests = newTestFiles(ctx);
+  const targets = newTests.length === 0 ? ""
+    : `; ${plural(newTests.length, "new test file")} ${newTests.length === 1 ? "is a red-then-green target" : "are red-then-green targets"}`;
+  return {
+    claim: FROZEN_CLAIM, subject: ctx.subject, outcome: "pass", details: [],
+    reason: `${plural(ctx.facts.length, "changed path")}, none frozen${targets}`,
+  };
+}

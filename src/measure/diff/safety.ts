@@ -1,0 +1,73 @@
+import type { Detail, Evidence } from "../../kernel/types.js";
+import { MODE_GITLINK, type DiffFact } from "../../workspace/types.js";
+import { isNewOnHead, listed, plural, shown, type DiffContext } from "./context.js";
+import { frozenSet, resolveSymlink } from "./frozen-set.js";
+import { harnessReferences } from "./harness.js";
+import { pathTricks, shadowedTool } from "./safety-paths.js";
+
+export const SAFETY_CLAIM = "diff.safety";
+
+/**
+ * Claim `diff.safety`: the shape of the change is one an honest change has. Fails on submodule
+ * changes, symlinks leaving the repository, files over `limits.file_bytes`, path tricks, new files
+ * that shadow a test tool, and added non-test code that references the test harness or its report.
+ * Binary content alone is not a finding. Path names are judged on the head side only: deleting or
+ * renaming away a badly named file is a repair, not a trick.
+ */
+export function safetyClaim(ctx: DiffContext): Evidence {
+  const details: Detail[] = [];
+  for (const fact of ctx.facts) details.push(...factFindings(fact, ctx));
+  details.push(...harnessReferences(ctx.added, frozenSet(ctx).isTestFile));
+
+  // A `.git` component aims at the judge's own machinery (hooks, config): tampering, not sloppiness.
+  const unsafe = details.some((d) => d.kind === "path" && d.message.includes(".git component"));
+  if (details.length > 0) {
+    return {
+      claim: SAFETY_CLAIM, subject: ctx.subject, outcome: "fail", details, ...(unsafe ? { unsafe } : {}),
+      reason: `${plural(details.length, "safety finding")}: ${listed(details.map((d) => d.message))}`,
+    };
+  }
+  return {
+    claim: SAFETY_CLAIM, subject: ctx.subject, outcome: "pass", details: [],
+    reason: `${plural(ctx.facts.length, "changed path")}: no submodule, no symlink leaving the repository, `
+      + `none over ${ctx.policy.limits.file_bytes} bytes, no path tricks, no test tool shadowed, no harness reference in added code`,
+  };
+}
+
+function factFindings(fact: DiffFact, ctx: DiffContext): Detail[] {
+  const found: Detail[] = [];
+  const { path } = fact;
+  const say = (kind: string, what: string): void => { found.push({ path, kind, message: `${shown(path)}: ${what}` }); };
+
+  if (fact.submodule) say("submodule", submoduleChange(fact));
+
+  const link = resolveSymlink(fact);
+  if (link?.kind === "absolute") say("symlink", `symlink leaves the repository -> ${shown(link.target)} (absolute)`);
+  if (link?.kind === "escapes") say("symlink", `symlink leaves the repository -> ${shown(fact.symlinkTarget ?? "")} (resolves to ${shown(link.path)})`);
+  if (link?.kind === "unknown") say("symlink", "symlink whose target could not be read");
+
+  if (fact.status !== "D" && !fact.submodule) {
+    const limit = ctx.policy.limits.file_bytes;
+    if (fact.size === null) say("size", "size unknown, so it cannot be held to the file size limit");
+    else if (fact.size > limit) say("size", `${fact.size} bytes, over the limit of ${limit} (limits.file_bytes)`);
+  }
+
+  if (fact.status !== "D") {
+    const tricks = pathTricks(path);
+    if (tricks.length > 0) say("path", `path has ${tricks.join(", ")}`);
+  }
+
+  if (isNewOnHead(fact)) {
+    const tool = shadowedTool(path, ctx.policy.tests.command);
+    if (tool !== null) say("shadow", `new file would shadow ${tool} from the working folder`);
+  }
+  return found;
+}
+
+function submoduleChange(fact: DiffFact): string {
+  const wasLink = fact.oldMode === MODE_GITLINK;
+  const isLink = fact.newMode === MODE_GITLINK;
+  if (fact.status === "A" || (!wasLink && isLink)) return "submodule added";
+  if (fact.status === "D" || (wasLink && !isLink)) return "submodule removed";
+  return `submodule moved to commit ${fact.newBlob.slice(0, 12)}`;
+}
