@@ -73,7 +73,8 @@ export function bwrapArguments(profile: SandboxProfile, request: RunRequest, lay
   for (const path of profile.readonly) args.push("--ro-bind", path, path);
   args.push("--bind", request.workdir, SANDBOX_WORKDIR);
   if (request.outdir !== undefined) args.push("--bind", request.outdir, request.outdir);
-  args.push("--chdir", SANDBOX_WORKDIR);
+  // The sandbox's own root (where /etc and the mount points live) becomes read-only once built.
+  args.push("--remount-ro", "/", "--chdir", SANDBOX_WORKDIR);
   const env = { ...request.env, ...baseEnvironment(SANDBOX_HOME, "/tmp") };
   for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
   args.push("--", ...command);
