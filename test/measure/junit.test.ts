@@ -125,6 +125,15 @@ describe("parseJunit: other runners (documented shapes)", () => {
     });
   });
 
+  it("surefire files merged into one <testsuites> document (the documented command) keep their ids", () => {
+    const one = readFileSync(join(FIXTURES, "surefire.xml"), "utf8").replace(/^<\?xml[^>]*>\n/, "");
+    const merged = `<testsuites>${one}${one.replaceAll("com.example.CalcTest", "com.example.OtherTest")}</testsuites>`;
+    const report = parseJunit(merged, (c) => c === "src/test/java/com/example/CalcTest.java" || c === "src/test/java/com/example/OtherTest.java");
+    expect(report.cases).toHaveLength(8);
+    expect(report.duplicates).toEqual([]);
+    expect(report.cases.map((c) => c.id)).toContain("src/test/java/com/example/OtherTest.java::Inner::innerWorks");
+  });
+
   it("go-junit-report: package ids, with a note that they are not files", () => {
     const report = parseFixture("go-junit-report.xml");
     expect(outcomes(report)).toEqual({
