@@ -29,6 +29,11 @@ export async function diffFacts(gitDir: string, base: string, head: string, opti
   const sized = facts.filter((f) => f.status !== "D" && !f.submodule).map((f) => f.newBlob);
   const headers = await objectHeaders(gitDir, sized);
   const symlinks = facts.filter((f) => f.status !== "D" && f.newMode === MODE_SYMLINK);
+  for (const link of symlinks) {
+    // Refused from the size alone, so an oversized "symlink" blob is never streamed.
+    const size = headers.get(link.newBlob)?.size ?? 0;
+    if (size > MAX_SYMLINK_TARGET) throw new WorkspaceError(`symlink ${link.path} has a ${size}-byte target, more than ${MAX_SYMLINK_TARGET}`);
+  }
   const targets = await readSymlinkTargets(gitDir, symlinks);
   for (const fact of facts) {
     if (fact.status !== "D" && !fact.submodule) {

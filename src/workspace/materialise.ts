@@ -21,6 +21,9 @@ export async function materialise(gitDir: string, commit: string, dest: string):
     if (!(entry.mode in FILE_MODES) && entry.mode !== "120000" && entry.mode !== "160000") {
       throw new WorkspaceError(`cannot materialise ${commit}: ${JSON.stringify(entry.path)} has unsupported mode ${entry.mode}`);
     }
+    if (entry.mode === "120000" && (entry.size ?? 0) > MAX_SYMLINK_TARGET) {
+      throw new WorkspaceError(`cannot materialise ${commit}: symlink ${JSON.stringify(entry.path)} has a target longer than ${MAX_SYMLINK_TARGET} bytes`);
+    }
   }
   await prepareDestination(dest);
   const writer = new TreeWriter(Buffer.from(dest));

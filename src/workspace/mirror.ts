@@ -22,7 +22,8 @@ export function fetchLocation(source: string): string {
 export function mirrorDirFor(source: string, dataDir: string): string {
   const location = fetchLocation(source);
   const digest = createHash("sha256").update(location).digest("hex").slice(0, 16);
-  const path = location.replace(/[?#].*$/, "").replace(/\/+$/, "");
+  // "https://host/org/app.git", "/src/app/.git" and "/src/app/" all name the mirror "app".
+  const path = location.replace(/[?#].*$/, "").replace(/\/+$/, "").replace(/\/\.git$/, "");
   const name = basename(path).replace(/\.git$/, "").replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "").slice(0, 40);
   return join(dataDir, "mirrors", `${digest}-${name || "repo"}.git`);
 }

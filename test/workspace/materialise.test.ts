@@ -105,3 +105,15 @@ describe("materialise", () => {
     await expect(opened.materialise(head, join(dir, "f"))).rejects.toThrow(/not a directory/);
   });
 });
+
+describe("materialise and diff with an oversized symlink", () => {
+  it("refuse a symlink whose target is longer than PATH_MAX", async () => {
+    const repo = TestRepo.init();
+    const base = repo.commit({ "ok.txt": "ok\n" });
+    const crafted = craftCommit(repo.dir, [{ path: "ok.txt", mode: "100644", content: "ok\n" }, { path: "long", mode: "120000", content: "x/".repeat(3000) }], base);
+    setBranch(repo.dir, "crafted", crafted);
+    const opened = await openRepository(repo.dir, tempDir());
+    await expect(opened.materialise("crafted", join(tempDir(), "t"))).rejects.toThrow(/target longer than 4096 bytes/);
+    await expect(opened.diff(base, "crafted")).rejects.toThrow(/symlink long has a 6000-byte target/);
+  });
+});

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openRepository, WorkspaceError } from "../../src/workspace/index.js";
+import { mirrorDirFor, openRepository, WorkspaceError } from "../../src/workspace/index.js";
 import { git, tempDir, TestRepo } from "../helpers/git-repo.js";
+import { startGitHttpServer } from "./http-server.js";
 
 function grepTree(dir: string, needle: string): string[] {
   const hits: string[] = [];
@@ -65,6 +66,19 @@ describe("openRepository", () => {
     expect(await opened.resolveCommit("refs/pull/9/head")).toBe(side);
   });
 
+  it("fetches a full sha that no fetched ref reaches", async () => {
+    const repo = TestRepo.init();
+    repo.commit({ "a.txt": "one\n" });
+    repo.branch("hidden");
+    const hidden = repo.commit({ "a.txt": "hidden\n" });
+    repo.checkout("main");
+    git(repo.dir, "update-ref", "refs/hidden/keep", hidden);
+    git(repo.dir, "branch", "-D", "hidden");
+    const opened = await openRepository(repo.dir, tempDir());
+    expect(await opened.resolveCommit(hidden)).toBe(hidden);
+    expect((await opened.readBlob(hidden, "a.txt", 100))?.toString()).toBe("hidden\n");
+  });
+
   it("reuses the mirror on a later open and fetches what is new", async () => {
     const repo = TestRepo.init();
     repo.commit({ "a.txt": "one\n" });
@@ -120,5 +134,26 @@ describe("openRepository", () => {
     const repo = TestRepo.init();
     repo.commit({ "a.txt": "one\n" });
     await expect(openRepository(repo.dir, tempDir(), { refs: ["refs/heads/*:refs/evil"] })).rejects.toThrow(/not a ref/);
+  });
+});
+
+describe("openRepository over smart HTTP", () => {
+  it("fetches like a local path, sends the extra header, and stores no trace of it", async () => {
+    const repo = TestRepo.init();
+    const head = repo.commit({ "a.txt": "one\n" });
+    const server = await startGitHttpServer(dirname(repo.dir), "bearer SECRET123");
+    try {
+      const url = `${server.url}/${basename(repo.dir)}/.git`;
+      const dataDir = tempDir();
+      await expect(openRepository(url, dataDir)).rejects.toThrow(/cannot read repository http/);
+      const opened = await openRepository(url, dataDir, { gitConfig: ["http.extraHeader=Authorization: bearer SECRET123"] });
+      expect(await opened.resolveCommit("main")).toBe(head);
+      expect(server.seenAuthorization).toContain("bearer SECRET123");
+      expect(grepTree(dataDir, "SECRET123")).toEqual([]);
+      expect(opened.mirrorDir).toBe(mirrorDirFor(url, dataDir));
+      expect(basename(opened.mirrorDir)).toMatch(new RegExp(`^[0-9a-f]{16}-${basename(repo.dir)}\\.git$`));
+    } finally {
+      await server.close();
+    }
   });
 });
