@@ -49,6 +49,9 @@ export function listed(items: readonly string[], max = 5): string {
 
 export type PathMatcher = (path: string) => boolean;
 
+const MAX_COMPILED = 1000;
+const compiled = new Map<string, (path: string) => boolean>();
+
 /**
  * A glob matcher over repository paths (picomatch, dotfiles included). picomatch's `*` never matches
  * a line break, so a path holding one would slip past every glob; such characters are replaced with
@@ -56,9 +59,19 @@ export type PathMatcher = (path: string) => boolean;
  */
 export function matcher(globs: readonly string[], options: { nocase?: boolean } = {}): PathMatcher {
   if (globs.length === 0) return () => false;
-  const test = picomatch([...globs], { dot: true, nocase: options.nocase ?? false });
-  return (path) => test(path.replace(/[\n\r\u2028\u2029]/g, "\u0001"));
+  const nocase = options.nocase ?? false;
+  // Compiling a glob costs far more than matching: the default frozen globs are compiled once.
+  const key = JSON.stringify([nocase, globs]);
+  let test = compiled.get(key);
+  if (test === undefined) {
+    test = picomatch([...globs], { dot: true, nocase });
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(key, test);
+  }
+  const match = test;
+  return (path) => match(path.replace(/[\n\r\u2028\u2029]/g, "\u0001"));
 }
+
 
 /** Paths present on head that were not there under that name on base: added, renamed or copied to. */
 export function isNewOnHead(fact: DiffFact): boolean {
