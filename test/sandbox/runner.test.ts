@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSandbox, KeylessError, type RunRequest } from "../../src/sandbox/index.js";
+import { checkSandbox, createSandbox, KeylessError, type RunRequest } from "../../src/sandbox/index.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { PROFILE } from "./helpers.js";
 
@@ -111,5 +111,11 @@ describe("the none backend", () => {
     expect(names?.trim()).toBe("CI HOME LANG PATH PWD TMPDIR");
     expect(home).toMatch(/ranex-sbx-.*\/home$/);
     expect(result.exitCode).toBe(0);
+  });
+});
+
+describe("checkSandbox", () => {
+  it("finds bwrap able to create namespaces with capabilities dropped on this machine", async () => {
+    expect(await checkSandbox()).toEqual({ ok: true });
   });
 });
