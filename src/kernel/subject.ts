@@ -43,7 +43,11 @@ function normalise(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : normalise(item)));
   if (typeof value === "object") {
-    const out: Record<string, unknown> = {};
+    // Only plain data: a Date or a Map would otherwise turn silently into {}.
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) throw new TypeError("only plain objects have a canonical JSON form");
+    // A null-prototype object, so a "__proto__" member stays a member instead of setting the prototype.
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const [key, item] of Object.entries(value)) {
       if (item !== undefined) out[key] = normalise(item);
     }

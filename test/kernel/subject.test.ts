@@ -68,3 +68,14 @@ describe("canonicalJson follows RFC 8785", () => {
     expect(() => canonicalJson(10n)).toThrow(TypeError);
   });
 });
+
+describe("canonical JSON of hostile data", () => {
+  it("keeps a __proto__ member as a member, so two different evidences never share a digest", () => {
+    expect(canonicalJson(JSON.parse('{"meta":{"__proto__":{"x":1}}}'))).toBe('{"meta":{"__proto__":{"x":1}}}');
+  });
+
+  it("refuses objects that are not plain data instead of encoding them as {}", () => {
+    expect(() => canonicalJson({ at: new Date(0) })).toThrow(/plain objects/);
+    expect(() => canonicalJson({ m: new Map() })).toThrow(/plain objects/);
+  });
+});

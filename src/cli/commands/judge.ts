@@ -1,7 +1,54 @@
-import type { Command } from "../io.js";
+import { parseArgs } from "node:util";
+import { CannotJudge, judge } from "../../judge/judge.js";
+import { recordVerdict } from "../../judge/record.js";
+import { dataDirFrom } from "../data-dir.js";
+import { UsageError, type Command } from "../io.js";
+import { renderTable, verdictJson } from "../render.js";
 
-// Placeholder until its issue lands; replaced by the real command.
-export const run: Command = async (_args, io) => {
-  io.stderr("ranex judge: not built yet\n");
-  return 2;
+const USAGE = "usage: ranex judge --repo <path|url> --base <rev> --head <rev> [--task <id>] [--json] [--data-dir <dir>] [--key <seed file>]";
+
+/** Exit 0 for CANDIDATE, 1 for FAIL, 2 when it could not judge (bad arguments, unreadable repository). */
+export const run: Command = async (args, io) => {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args, allowPositionals: false, strict: true,
+      options: {
+        repo: { type: "string" }, base: { type: "string" }, head: { type: "string" }, task: { type: "string" },
+        json: { type: "boolean", default: false }, "data-dir": { type: "string" }, key: { type: "string" },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}; ${USAGE}`);
+  }
+  if (values.repo === undefined || values.base === undefined || values.head === undefined) {
+    throw new UsageError(`--repo, --base and --head are required; ${USAGE}`);
+  }
+  const dataDir = dataDirFrom(values["data-dir"] === undefined ? [] : ["--data-dir", values["data-dir"]], io.env, io.cwd);
+  let judgment;
+  try {
+    judgment = await judge({ source: values.repo, base: values.base, head: values.head, task: values.task ?? null, dataDir });
+  } catch (err) {
+    if (err instanceof CannotJudge) {
+      io.stderr(`ranex judge: cannot judge: ${err.message.split("\n")[0]}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const { verdict, timings } = judgment;
+  // Signing and journalling happen here, after the measuring process group has exited.
+  const started = performance.now();
+  const recorded = await recordVerdict(verdict, {
+    dataDir, keyPath: values.key ?? io.env.RANEX_SIGNING_KEY_PATH, databaseUrl: io.env.DATABASE_URL,
+    time: new Date().toISOString(),
+  });
+  timings.sign = Math.round(performance.now() - started);
+  const journal = { id: recorded.entry.id, sequence: recorded.entry.sequence, hash: recorded.entry.hash };
+  if (values.json) {
+    io.stdout(JSON.stringify(verdictJson(verdict, timings, { envelope: recorded.envelope, journal, keyId: recorded.keyId })) + "\n");
+  } else {
+    io.stdout(renderTable(verdict, timings));
+    io.stdout(`signed by key ${recorded.keyId.slice(0, 16)}…, journal entry ${journal.id} (${journal.hash.slice(0, 16)}…)\n`);
+  }
+  return verdict.verdict === "FAIL" ? 1 : 0;
 };

@@ -1,0 +1,31 @@
+import { SANDBOX_CLAIM } from "../kernel/index.js";
+import type { Policy, Task } from "../policy/schema.js";
+import type { SandboxProfile } from "../sandbox/types.js";
+
+/**
+ * The claims a judgment requires: the policy's `require`, one `check:<name>` per extra check, and
+ * `edges.covered` when the task declares a behaviour graph. With `sandbox: none`, the failing
+ * `sandbox.isolated` claim makes CANDIDATE impossible, as the policy author was warned.
+ */
+export function requiredClaims(policy: Policy, task: Task | null): string[] {
+  const names = [...policy.require];
+  for (const check of policy.checks) names.push(`check:${check.name}`);
+  if (task !== null && task.edges.length > 0) names.push("edges.covered");
+  if (policy.sandbox.backend === "none") names.push(SANDBOX_CLAIM);
+  return [...new Set(names)];
+}
+
+export function profileFor(policy: Policy): SandboxProfile {
+  return {
+    backend: policy.sandbox.backend,
+    readonly: [...policy.sandbox.readonly],
+    memoryBytes: policy.sandbox.memory_mb * 1024 * 1024,
+    maxProcesses: policy.sandbox.pids,
+    outputLimitBytes: policy.sandbox.output_kib * 1024,
+  };
+}
+
+/** Whether any required claim needs the test suite to run at all. */
+export function needsTestRuns(required: readonly string[]): boolean {
+  return required.some((c) => c === "tests.regression" || c === "tests.red_green" || c === "edges.covered");
+}

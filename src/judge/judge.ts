@@ -1,0 +1,163 @@
+import picomatch from "picomatch";
+import {
+  configurationFailure, evaluate, GateError, makeGate, SANDBOX_CLAIM, subjectDigest,
+  type Detail, type Evidence, type Subject, type Verdict,
+} from "../kernel/index.js";
+import { formatIssues, parsePolicy, parseTask, policyDigest, POLICY_PATH, taskPath } from "../policy/index.js";
+import type { Policy, Task } from "../policy/schema.js";
+import { profileDigest } from "../sandbox/index.js";
+import { openRepository, WorkspaceError, type Repository } from "../workspace/index.js";
+import type { DiffFact } from "../workspace/types.js";
+import { frozenClaim, newTestFiles, safetyClaim, scopeClaim, type DiffContext } from "../measure/diff/index.js";
+import { secretsClaim } from "../measure/secrets.js";
+import { measureTests } from "./measure-tests.js";
+import { requiredClaims, needsTestRuns, profileFor } from "./gate-for.js";
+import { Stopwatch } from "./stopwatch.js";
+
+export interface JudgeRequest {
+  /** Local path or URL of the repository. */
+  source: string;
+  base: string;
+  head: string;
+  task: string | null;
+  dataDir: string;
+  /** Repository identity for the subject; defaults to the source. */
+  repository?: string;
+  /** Extra `-c key=value` for fetching only (an installation token header); never reaches the measurer. */
+  gitConfig?: string[];
+  refs?: string[];
+}
+
+export interface Judgment {
+  verdict: Verdict;
+  evidence: Evidence[];
+  facts: DiffFact[];
+  timings: Record<string, number>;
+}
+
+/** The repository or a revision could not be read: there is nothing to judge (CLI exit 2). */
+export class CannotJudge extends Error {
+  override readonly name = "CannotJudge";
+}
+
+const MAX_POLICY_BYTES = 256 * 1024;
+
+/** One judgment: read the change from git, measure it keylessly, evaluate. Signing comes after. */
+export async function judge(request: JudgeRequest): Promise<Judgment> {
+  const clock = new Stopwatch();
+  let repo: Repository;
+  let base: string;
+  let head: string;
+  try {
+    repo = await clock.time("fetch", () => openRepository(request.source, request.dataDir, { gitConfig: request.gitConfig, refs: request.refs }));
+    base = await repo.resolveCommit(request.base);
+    head = await repo.resolveCommit(request.head);
+  } catch (err) {
+    if (err instanceof WorkspaceError) throw new CannotJudge(err.message);
+    throw err;
+  }
+  const [baseTree, headTree] = await Promise.all([repo.treeOf(base), repo.treeOf(head)]);
+  const subject: Subject = {
+    repository: request.repository ?? request.source, base, head, baseTree, headTree,
+    policy: null, task: request.task, sandbox: null,
+  };
+  const done = (verdict: Verdict, evidence: Evidence[] = [], facts: DiffFact[] = []): Judgment =>
+    ({ verdict, evidence, facts, timings: clock.timings });
+
+  // Policy and task come from the base commit only (invariant 7).
+  const loaded = await clock.time("policy", () => loadConfiguration(repo, base, request.task));
+  subject.policy = loaded.policyDigest;
+  if ("failure" in loaded) return done(configurationFailure(subject, loaded.failure, loaded.details));
+  const { policy, task } = loaded;
+
+  let gate;
+  const required = requiredClaims(policy, task);
+  try {
+    gate = makeGate(required);
+  } catch (err) {
+    if (err instanceof GateError) return done(configurationFailure(subject, err.message));
+    throw err;
+  }
+  const profile = profileFor(policy);
+  subject.sandbox = profileDigest(profile);
+  const digest = subjectDigest(subject);
+
+  const facts = await clock.time("diff", () => repo.diff(base, head));
+  const basePaths = (await repo.listFiles(base)).map((f) => f.path);
+  const added = await repo.addedLines(facts, policy.limits.file_bytes);
+  const ctx: DiffContext = { subject: digest, facts, basePaths, policy, task, added };
+  const evidence: Evidence[] = [frozenClaim(ctx), scopeClaim(ctx), safetyClaim(ctx)];
+  if (required.includes("secrets")) evidence.push(await clock.time("secrets", () => secretsClaim(digest, added)));
+  if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
+
+  if (needsTestRuns(required) || policy.checks.length > 0) {
+    const newFiles = newTestFiles(ctx);
+    evidence.push(...await measureTests({
+      repo, base, head, policy, task, profile, digest, dataDir: request.dataDir, clock,
+      facts, newFiles, frozenTestFiles: testFilesOn(basePaths, policy), measureTests: needsTestRuns(required),
+    }));
+  }
+  const verdict = clock.timeSync("evaluate", () => evaluate(gate, evidence, subject, null));
+  return done(verdict, evidence, facts);
+}
+
+type Loaded =
+  | { policyDigest: string | null; failure: string; details: Detail[] }
+  | { policyDigest: string; policy: Policy; task: Task | null };
+
+async function loadConfiguration(repo: Repository, base: string, taskId: string | null): Promise<Loaded> {
+  const short = base.slice(0, 12);
+  let blob: Buffer | null;
+  try {
+    blob = await repo.readBlob(base, POLICY_PATH, MAX_POLICY_BYTES);
+  } catch (err) {
+    return { policyDigest: null, failure: `cannot read ${POLICY_PATH} on ${short}: ${(err as Error).message}`, details: [] };
+  }
+  if (blob === null) return { policyDigest: null, failure: `no ${POLICY_PATH} on ${short}: absence blocks, add a policy to the base branch`, details: [] };
+  const digest = policyDigest(blob);
+  const parsed = parsePolicy(blob, POLICY_PATH);
+  if (!parsed.ok) {
+    const lines = formatIssues(parsed.errors);
+    return {
+      policyDigest: digest, failure: `invalid ${POLICY_PATH} on ${short}: ${lines[0] ?? "unknown error"}`,
+      details: parsed.errors.map((e, i) => ({ message: lines[i] ?? e.message, path: e.file, line: e.line ?? undefined, kind: "policy" })),
+    };
+  }
+  if (taskId === null) return { policyDigest: digest, policy: parsed.policy, task: null };
+
+  let file: string;
+  try {
+    file = taskPath(taskId);
+  } catch (err) {
+    return { policyDigest: digest, failure: `invalid task id ${JSON.stringify(taskId)}: ${(err as Error).message}`, details: [] };
+  }
+  let taskBlob: Buffer | null;
+  try {
+    taskBlob = await repo.readBlob(base, file, MAX_POLICY_BYTES);
+  } catch (err) {
+    return { policyDigest: digest, failure: `cannot read ${file} on ${short}: ${(err as Error).message}`, details: [] };
+  }
+  if (taskBlob === null) return { policyDigest: digest, failure: `no task '${taskId}' on ${short}: ${file} does not exist on the base`, details: [] };
+  const task = parseTask(taskBlob, file, taskId);
+  if (!task.ok) {
+    const lines = formatIssues(task.errors);
+    return {
+      policyDigest: digest, failure: `invalid ${file}: ${lines[0] ?? "unknown error"}`,
+      details: task.errors.map((e, i) => ({ message: lines[i] ?? e.message, path: e.file, line: e.line ?? undefined, kind: "task" })),
+    };
+  }
+  return { policyDigest: digest, policy: parsed.policy, task: task.task };
+}
+
+function testFilesOn(paths: readonly string[], policy: Policy): string[] {
+  const isTest = picomatch(policy.tests.files, { dot: true });
+  return paths.filter((p) => isTest(p) && !policy.unfreeze.includes(p));
+}
+
+function unsandboxed(digest: string): Evidence {
+  return {
+    claim: SANDBOX_CLAIM, subject: digest, outcome: "fail", unsafe: true,
+    reason: "the policy chose `sandbox: none`: untrusted code ran without isolation, so this change cannot be a CANDIDATE",
+    details: [],
+  };
+}

@@ -1,0 +1,109 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { canonicalJson, sha256Hex, type Evidence } from "../kernel/index.js";
+import type { Policy, Task } from "../policy/schema.js";
+import { profileDigest } from "../sandbox/index.js";
+import type { SandboxProfile } from "../sandbox/types.js";
+import type { Repository } from "../workspace/index.js";
+import type { DiffFact } from "../workspace/types.js";
+import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
+import { measureInChild } from "../measure/spawn-measurer.js";
+import type { MeasureResult } from "../measure/plan.js";
+import type { SuiteRun } from "../measure/report-types.js";
+import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
+import { writeInside } from "./overlay.js";
+import type { Stopwatch } from "./stopwatch.js";
+
+export interface MeasureInput {
+  repo: Repository;
+  base: string;
+  head: string;
+  policy: Policy;
+  task: Task | null;
+  profile: SandboxProfile;
+  digest: string;
+  dataDir: string;
+  clock: Stopwatch;
+  facts: readonly DiffFact[];
+  newFiles: readonly string[];
+  frozenTestFiles: readonly string[];
+  measureTests: boolean;
+}
+
+/**
+ * Prepares the trees (git work stays in this process), hands the untrusted work to the keyless
+ * measuring process, and turns its raw runs into evidence. Any failure to measure becomes failing
+ * evidence with its reason: a judgment never ends without a verdict.
+ */
+export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
+  const { repo, policy, clock } = input;
+  const scratch = await mkdtemp(join(tmpdir(), "ranex-judge-"));
+  try {
+    const headDir = join(scratch, "head");
+    const key: BaseCacheKey = {
+      base: input.base, overlay: overlayDigest(input.facts, input.newFiles),
+      policy: sha256Hex(canonicalJson(policy)), sandbox: profileDigest(input.profile),
+    };
+    const cachedBase = input.measureTests ? await readBaseCache(input.dataDir, key) : null;
+    let baseDir: string | null = null;
+    await clock.time("materialise", async () => {
+      await repo.materialise(input.head, headDir);
+      if (input.measureTests && cachedBase === null) {
+        baseDir = join(scratch, "base");
+        await repo.materialise(input.base, baseDir);
+        for (const path of input.newFiles) {
+          const bytes = await repo.readBlob(input.head, path, policy.limits.file_bytes);
+          if (bytes !== null) await writeInside(baseDir, path, bytes);
+        }
+      }
+    });
+    if (cachedBase !== null) clock.record("base-cached", 0);
+
+    let result: MeasureResult;
+    try {
+      result = await clock.time("measure", () => measureInChild({
+        subject: input.digest, policy, task: input.task, profile: input.profile,
+        headDir, baseDir, cachedBase, scratchDir: scratch, measureTests: input.measureTests,
+        checks: policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })),
+      }));
+    } catch (err) {
+      return measurementFailed(input, `could not measure: ${(err as Error).message}`);
+    }
+    for (const [stage, ms] of Object.entries(result.timings)) clock.record(stage, ms);
+    if (cachedBase === null && result.base !== null) await writeBaseCache(input.dataDir, key, result.base);
+    return evidenceFrom(input, result);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function evidenceFrom(input: MeasureInput, result: MeasureResult): Evidence[] {
+  const evidence: Evidence[] = result.checks.map((c) => checkClaim(input.digest, c.name, c.run));
+  if (!input.measureTests) return evidence;
+  const base = result.base ?? missingRun("base");
+  const head = result.head ?? missingRun("head");
+  const targets = collectTargets(input.task?.targets ?? [], input.newFiles, head);
+  evidence.push(regressionClaim(input.digest, base, head, targets, input.frozenTestFiles));
+  evidence.push(redGreenClaim(input.digest, base, head, targets));
+  if (input.task !== null && input.task.edges.length > 0) evidence.push(edgesClaim(input.digest, input.task, head));
+  return evidence;
+}
+
+function measurementFailed(input: MeasureInput, reason: string): Evidence[] {
+  const names = input.measureTests ? ["tests.regression", "tests.red_green"] : [];
+  if (input.measureTests && input.task !== null && input.task.edges.length > 0) names.push("edges.covered");
+  for (const check of input.policy.checks) names.push(`check:${check.name}`);
+  return names.map((claim) => ({ claim, subject: input.digest, outcome: "fail", reason, details: [] }));
+}
+
+function missingRun(label: "base" | "head"): SuiteRun {
+  return { label, setup: null, command: null, report: null, reportError: `the ${label} run did not happen` };
+}
+
+/** Digest of the new test files laid over the base: their paths and blobs, nothing else. */
+function overlayDigest(facts: readonly DiffFact[], newFiles: readonly string[]): string {
+  const wanted = new Set(newFiles);
+  const entries = facts.filter((f) => wanted.has(f.path)).map((f) => [f.path, f.newBlob]).sort();
+  return sha256Hex(canonicalJson(entries));
+}

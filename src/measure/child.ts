@@ -1,0 +1,35 @@
+// The measuring process (DESIGN.md, invariant 6). Started by spawn-measurer.ts with an environment
+// built from empty; it refuses to run if anything secret reached it, reads its plan from stdin, runs
+// the untrusted work in the sandbox, and writes the raw runs to <scratchDir>/result.json.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { assertKeyless } from "../sandbox/index.js";
+import { measure } from "./measure.js";
+import type { MeasurePlan } from "./plan.js";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function childMain(): Promise<number> {
+  try {
+    assertKeyless(process.env, process.argv);
+  } catch (err) {
+    process.stderr.write(`measuring process refused to start: ${(err as Error).message}\n`);
+    return 3;
+  }
+  const plan = JSON.parse(await readStdin()) as MeasurePlan;
+  const result = await measure(plan);
+  await writeFile(join(plan.scratchDir, "result.json"), JSON.stringify(result));
+  return 0;
+}
+
+childMain().then(
+  (code) => { process.exitCode = code; },
+  (err: unknown) => {
+    process.stderr.write(`measuring process failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,81 @@
+import { spawn } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import type { MeasurePlan, MeasureResult } from "./plan.js";
+
+export class MeasureError extends Error {
+  override readonly name = "MeasureError";
+}
+
+/** The only variables the measuring process gets: nothing inherited, so no key or token can leak in. */
+export const MEASURER_ENV: Readonly<Record<string, string>> = {
+  PATH: "/usr/local/bin:/usr/bin:/bin",
+  LANG: "C.UTF-8",
+};
+
+/**
+ * Runs the measurements in a separate, keyless Node process and waits until it and every process
+ * of its group have exited: only then may the caller evaluate and sign (invariant 6).
+ */
+export async function measureInChild(plan: MeasurePlan): Promise<MeasureResult> {
+  const entry = new URL("./child" + (import.meta.url.endsWith(".ts") ? ".ts" : ".js"), import.meta.url);
+  // Running from TypeScript sources (tests, `npm run demo`): load tsx by absolute URL, since the
+  // child's working directory is scratch space with no node_modules.
+  const loader = import.meta.url.endsWith(".ts") ? ["--import", import.meta.resolve("tsx/esm")] : [];
+  const child = spawn(process.execPath, [...loader, fileURLToPath(entry)], {
+    cwd: plan.scratchDir,
+    env: { ...MEASURER_ENV },
+    stdio: ["pipe", "ignore", "pipe"],
+    detached: true, // its own process group, so we can wait for and end all of it
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (text: string) => {
+    stderr = (stderr + text).slice(-8192);
+  });
+  child.stdin.end(JSON.stringify(plan));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (exitCode) => resolve(exitCode));
+  });
+  await endGroup(child.pid);
+  if (code !== 0) {
+    const last = stderr.trim().split("\n").slice(-3).join(" | ");
+    throw new MeasureError(`the measuring process exited with code ${code}${last ? `: ${last}` : ""}`);
+  }
+  return JSON.parse(await readFile(join(plan.scratchDir, "result.json"), "utf8")) as MeasureResult;
+}
+
+/**
+ * Kills whatever is left of the process group and waits until no live member remains. Zombies are
+ * left to their reaper: they can no longer run code or hold a file open.
+ */
+async function endGroup(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  for (let attempt = 0; attempt < 250; attempt++) {
+    const live = await liveMembers(pid);
+    if (live.length === 0) return;
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      return; // ESRCH: the group is gone
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new MeasureError(`processes of the measuring group ${pid} survived SIGKILL for 5 s`);
+}
+
+/** Members of process group `pgid` that are not zombies, read from /proc. */
+async function liveMembers(pgid: number): Promise<number[]> {
+  const live: number[] = [];
+  for (const name of await readdir("/proc").catch(() => [] as string[])) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, "utf8").catch(() => null);
+    if (stat === null) continue;
+    // Fields after the parenthesised command: state, ppid, pgrp, ...
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(rest[2]) === pgid && rest[0] !== "Z" && rest[0] !== "X") live.push(Number(name));
+  }
+  return live;
+}
