@@ -1,5 +1,6 @@
 import { SANDBOX_CLAIM } from "../kernel/index.js";
 import type { Policy, Task } from "../policy/schema.js";
+import { REPORTERS_DIR, SANDBOX_REPORTERS_DIR } from "../measure/reporters.js";
 import type { SandboxProfile } from "../sandbox/types.js";
 
 /**
@@ -19,6 +20,8 @@ export function profileFor(policy: Policy): SandboxProfile {
   return {
     backend: policy.sandbox.backend,
     readonly: [...policy.sandbox.readonly],
+    // The gate's own report writers (src/measure/reporters.ts) are always there, read-only.
+    mounts: [{ host: REPORTERS_DIR, sandbox: SANDBOX_REPORTERS_DIR }],
     memoryBytes: policy.sandbox.memory_mb * 1024 * 1024,
     maxProcesses: policy.sandbox.pids,
     outputLimitBytes: policy.sandbox.output_kib * 1024,

@@ -17,14 +17,14 @@ function testCommand(found: Detection): { command: string; note: string[] } | nu
     case "vitest":
       return { command: 'npx vitest run --reporter=junit --outputFile="$RANEX_JUNIT"', note: [] };
     case "node-test":
-      return { command: 'node --test --test-reporter=junit --test-reporter-destination="$RANEX_JUNIT"', note: [] };
+      return { command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT"', note: [] };
     case "jest":
       return {
         command: 'JEST_JUNIT_OUTPUT_FILE="$RANEX_JUNIT" npx jest --ci --reporters=default --reporters=jest-junit',
         note: found.jestJunit ? [] : ["jest writes JUnit through jest-junit, which package.json does not list yet: add it to devDependencies"],
       };
     case "pytest":
-      return { command: 'python3 -m pytest -q --junitxml="$RANEX_JUNIT"', note: [] };
+      return { command: 'python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors -o xfail_strict=true --junitxml="$RANEX_JUNIT"', note: [] };
     case "none":
       return null;
   }

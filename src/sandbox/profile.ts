@@ -71,6 +71,7 @@ export function bwrapArguments(profile: SandboxProfile, request: RunRequest, lay
   if (request.network) for (const file of NETWORK_ETC_FILES) args.push("--ro-bind-try", file, file);
   args.push("--ro-bind", `${layout.accountsDir}/passwd`, "/etc/passwd", "--ro-bind", `${layout.accountsDir}/group`, "/etc/group");
   for (const path of profile.readonly) args.push("--ro-bind", path, path);
+  for (const mount of profile.mounts ?? []) args.push("--ro-bind", mount.host, mount.sandbox);
   args.push("--bind", request.workdir, SANDBOX_WORKDIR);
   if (request.outdir !== undefined) args.push("--bind", request.outdir, request.outdir);
   // The sandbox's own root (where /etc and the mount points live) becomes read-only once built.
@@ -87,6 +88,7 @@ export function profileDigest(profile: SandboxProfile): string {
     profile: {
       backend: profile.backend,
       readonly: [...profile.readonly],
+      mounts: (profile.mounts ?? []).map((m) => ({ host: m.host, sandbox: m.sandbox })),
       memoryBytes: profile.memoryBytes,
       maxProcesses: profile.maxProcesses,
       outputLimitBytes: profile.outputLimitBytes,

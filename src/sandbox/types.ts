@@ -7,6 +7,11 @@ export interface SandboxProfile {
   backend: SandboxBackend;
   /** Extra host paths mounted read-only (toolchains outside /usr). */
   readonly: string[];
+  /**
+   * Host directories mounted read-only at another path inside (the gate's own report writers),
+   * so that where the gate is installed never collides with the sandbox's /work.
+   */
+  mounts?: { host: string; sandbox: string }[];
   memoryBytes: number;
   maxProcesses: number;
   /** Output kept per run: the tail, the rest is counted. */

@@ -7,6 +7,7 @@ import { starterPolicy } from "../../src/policy/init.js";
 import { run } from "../../src/cli/commands/init.js";
 import type { CliIo } from "../../src/cli/io.js";
 import { tempDir } from "../helpers/git-repo.js";
+import { NODE_REPORTER } from "../../src/measure/reporters.js";
 
 function repoWith(files: Record<string, string>): string {
   const dir = tempDir("ranex-init-");
@@ -55,7 +56,7 @@ describe("starterPolicy detects the runner and validates", () => {
     ];
     for (const files of layouts) {
       const { policy } = await validStarter(repoWith(files));
-      expect(policy.tests.command, JSON.stringify(files)).toBe('python3 -m pytest -q --junitxml="$RANEX_JUNIT"');
+      expect(policy.tests.command, JSON.stringify(files)).toBe('python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors -o xfail_strict=true --junitxml="$RANEX_JUNIT"');
       expect(policy.tests.setup).toBeUndefined();
     }
   });
@@ -75,8 +76,10 @@ describe("starterPolicy detects the runner and validates", () => {
     });
     const { policy } = await validStarter(dir);
     const report = join(dir, "junit.xml");
-    execFileSync("sh", ["-c", policy.tests.command ?? "false"], { cwd: dir, env: { PATH: process.env.PATH, RANEX_JUNIT: report }, stdio: "pipe" });
-    expect(readFileSync(report, "utf8")).toMatch(/<testcase[^>]*name="adds"/);
+    const env = { PATH: process.env.PATH, RANEX_JUNIT: report, RANEX_NODE_REPORTER: NODE_REPORTER };
+    execFileSync("sh", ["-c", policy.tests.command ?? "false"], { cwd: dir, env, stdio: "pipe" });
+    // The gate's reporter names the file, so the tests of a PR's new test files can be found.
+    expect(readFileSync(report, "utf8")).toMatch(/<testcase[^>]*name="adds"[^>]*file="test\/add.test.js"/);
   });
 
   it("pytest: the starter command writes a JUnit report to $RANEX_JUNIT", async () => {
@@ -116,7 +119,7 @@ describe("ranex init", () => {
   it("--dir is resolved against the working directory", async () => {
     const parent = repoWith({ "app/package.json": pkg({ scripts: { test: "node --test" } }) });
     expect(await run(["--dir", "app"], captureIo(parent))).toBe(0);
-    expect(readFileSync(join(parent, "app", POLICY_PATH), "utf8")).toContain("--test-reporter=junit");
+    expect(readFileSync(join(parent, "app", POLICY_PATH), "utf8")).toContain('--test-reporter="$RANEX_NODE_REPORTER"');
   });
 
   it("bad arguments and a missing directory exit 2 with a message", async () => {
