@@ -2,7 +2,7 @@
 // real CLI, printing every verdict with its reasons. The honest changes come out CANDIDATE and
 // every attack FAIL, each caught by the claim named in fixtures/repos/expected.json.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../src/cli/main.js";
 import type { CliIo } from "../src/cli/io.js";
@@ -39,6 +39,25 @@ for (const [repoName, heads] of Object.entries(expected)) {
     console.log(`\n━━ ${repoName} @ ${head}${want.task ? ` (task ${want.task})` : ""}: expected ${want.verdict}${want.fails.length ? ` via ${want.fails.join(", ")}` : ""}${ok ? "" : `  ✗ GOT ${got}`}`);
     console.log(text.trimEnd());
   }
+}
+
+// Every verdict above was signed and journalled. Check one envelope and the whole journal the way
+// anyone else would: with the public key only.
+const pyRepo = join(demoDir, "python-calc");
+const out: string[] = [];
+await main(["judge", "--repo", pyRepo, "--base", "main", "--head", "honest", "--task", "mul", "--data-dir", dataDir, "--json"], io(out));
+const judged = JSON.parse(out.join("")) as { envelope: unknown; subject: { head: string } };
+const envelopeFile = join(demoDir, "honest.envelope.json");
+writeFileSync(envelopeFile, JSON.stringify(judged.envelope, null, 2));
+const pubkey = join(dataDir, "signing.pub.pem");
+for (const args of [
+  ["verify", envelopeFile, "--public-key", pubkey, "--commit", judged.subject.head],
+  ["journal", "verify", "--data-dir", dataDir, "--anchor", envelopeFile],
+]) {
+  const lines: string[] = [];
+  const code = await main(args, io(lines));
+  console.log(`\n$ ranex ${args.map((a) => a.replace(root + "/", "")).join(" ")}\n${lines.join("").trimEnd()}`);
+  if (code !== 0) surprises++;
 }
 
 console.log(`\n${surprises === 0 ? "Every example judged as expected." : `${surprises} example(s) judged differently than expected.`}`);
