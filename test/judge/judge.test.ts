@@ -1,0 +1,100 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { judge } from "../../src/judge/judge.js";
+import { fixtureRepo } from "../helpers/fixtures.js";
+import { TestRepo, tempDir } from "../helpers/git-repo.js";
+
+describe("the base-run cache", () => {
+  it("answers a second judgment of the same base and new test files, with the same verdict", async () => {
+    const repo = await fixtureRepo("python-calc");
+    const dataDir = tempDir();
+    const first = await judge({ source: repo, base: "main", head: "honest", task: "mul", dataDir });
+    const second = await judge({ source: repo, base: "main", head: "honest", task: "mul", dataDir });
+    expect(first.timings.base).toBeGreaterThan(0);
+    expect(first.timings["base-cached"]).toBeUndefined();
+    expect(second.timings["base-cached"]).toBe(0);
+    expect(second.timings.base).toBeUndefined();
+    // Timings differ run to run (they are part of the evidence); what was found must not.
+    const found = (j: typeof first) => j.verdict.claims.map((c) => [c.name, c.status, c.details.map((d) => d.message)]);
+    expect(found(second)).toEqual(found(first));
+    expect(second.verdict.verdict).toBe("CANDIDATE");
+  });
+
+  it("is not used when the PR brings other new test files", async () => {
+    const repo = await fixtureRepo("python-calc");
+    const dataDir = tempDir();
+    await judge({ source: repo, base: "main", head: "honest", task: "mul", dataDir });
+    const other = await judge({ source: repo, base: "main", head: "already-green", task: null, dataDir });
+    expect(other.timings["base-cached"]).toBeUndefined();
+    expect(other.timings.base).toBeGreaterThan(0);
+  });
+});
+
+// Invariant 6: the process that measures, and everything under it, holds no key. A key is planted
+// in this process's environment and on disk; the repository's own test suite hunts for it from
+// inside the sandbox and fails if it finds it. The measuring process would also refuse to start
+// (and the judgment FAIL) if the key reached its environment.
+describe("keyless measurement", () => {
+  const planted = ["RANEX_SIGNING_KEY", "RANEX_SIGNING_KEY_PATH", "GITHUB_TOKEN"] as const;
+  afterEach(() => {
+    for (const name of planted) delete process.env[name];
+  });
+
+  it("a test suite hunting for a planted key finds nothing, and the change is a CANDIDATE", async () => {
+    const marker = `ranex-planted-${process.pid}-${Date.now()}`;
+    const dataDir = tempDir();
+    const keyFile = join(dataDir, "planted.key");
+    writeFileSync(keyFile, marker, { mode: 0o600 });
+    process.env.RANEX_SIGNING_KEY = marker;
+    process.env.RANEX_SIGNING_KEY_PATH = keyFile;
+    process.env.GITHUB_TOKEN = `ghs_${marker}`;
+
+    const hunt = [
+      "import os, glob",
+      `MARKER = ${JSON.stringify(marker)}`,
+      `PLACES = [${JSON.stringify(keyFile)}, ${JSON.stringify(dataDir)}, os.path.expanduser("~")]`,
+      "def read(path):",
+      "    try:",
+      "        with open(path, 'rb') as f: return f.read().decode('utf8', 'replace')",
+      "    except OSError: return ''",
+      "def test_environment_holds_no_key():",
+      "    assert not any(MARKER in v for v in os.environ.values())",
+      "def test_no_process_environment_holds_it():",
+      "    for path in glob.glob('/proc/*/environ') + ['/proc/1/environ', '/proc/1/cmdline']:",
+      "        assert MARKER not in read(path), path",
+      "def test_parent_memory_is_out_of_reach():",
+      "    for pid in [os.getppid(), 1]:",
+      "        try:",
+      "            with open(f'/proc/{pid}/mem', 'rb') as f: f.read(1)",
+      "        except OSError: continue",
+      "def test_key_file_and_data_dir_are_out_of_reach():",
+      "    for place in PLACES:",
+      "        for root, _dirs, files in os.walk(place):",
+      "            for name in files: assert MARKER not in read(os.path.join(root, name))",
+      "        assert MARKER not in read(place)",
+    ].join("\n") + "\n";
+    const repo = TestRepo.init();
+    repo.commit({
+      ".github/ranex.yml": [
+        "version: 1",
+        "tests:",
+        "  command: python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors --junitxml=\"$RANEX_JUNIT\" tests",
+        "  timeout: 60",
+        "scope: { allow: ['src/**'] }",
+      ].join("\n") + "\n",
+      "src/__init__.py": "",
+      "src/value.py": "def value():\n    return 1\n",
+      "tests/test_value.py": "from src.value import value\n\ndef test_value():\n    assert value() == 1\n",
+    }, "base");
+    repo.branch("hunt");
+    repo.commit({ "src/value.py": "def value():\n    return 1\n\ndef two():\n    return 2\n", "tests/test_hunt.py": `from src.value import two\n\ndef test_two():\n    assert two() == 2\n\n${hunt}` }, "hunt");
+
+    const judged = await judge({ source: repo.dir, base: "main", head: "hunt", task: null, dataDir });
+    const claims = Object.fromEntries(judged.verdict.claims.map((c) => [c.name, c]));
+    expect(claims["tests.regression"]?.status, claims["tests.regression"]?.reason).toBe("pass");
+    expect(claims["tests.red_green"]?.status, claims["tests.red_green"]?.reason).toBe("pass");
+    expect(judged.verdict.verdict).toBe("CANDIDATE");
+    expect(JSON.stringify(judged)).not.toContain(marker);
+  });
+});
