@@ -43,7 +43,10 @@ export interface LaunchOutcome {
   status: Record<string, unknown>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number, options: { unref?: boolean } = {}) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  if (options.unref === true) timer.unref();
+});
 
 function parseStatus(text: string): Record<string, unknown> {
   const status: Record<string, unknown> = {};
@@ -105,7 +108,9 @@ export async function launch(plan: LaunchPlan): Promise<LaunchOutcome> {
   // Whatever is left of the tree (a daemon that kept no pipe, say) ends with the run.
   killTree();
   // Output may still be draining; a survivor holding a pipe must not hold us, so bound the wait.
-  await Promise.race([closed, sleep(1000)]);
+  // The bound's timer must not keep the process alive after the pipes closed (it cost every run a
+  // second at exit): unref it.
+  await Promise.race([closed, sleep(1000, { unref: true })]);
   for (const stream of [child.stdout, child.stderr, statusStream]) stream?.destroy();
 
   return { exitCode: code, signal: signal ?? null, timedOut, durationMs, output, status: parseStatus(statusText) };
