@@ -26,6 +26,8 @@ export interface JudgeRequest {
   /** Extra `-c key=value` for fetching only (an installation token header); never reaches the measurer. */
   gitConfig?: string[];
   refs?: string[];
+  /** Aborting (a newer head superseded this one) ends the measuring process group and rejects. */
+  signal?: AbortSignal;
 }
 
 export interface Judgment {
@@ -56,6 +58,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
     if (err instanceof WorkspaceError) throw new CannotJudge(err.message);
     throw err;
   }
+  request.signal?.throwIfAborted();
   const [baseTree, headTree] = await Promise.all([repo.treeOf(base), repo.treeOf(head)]);
   const subject: Subject = {
     repository: request.repository ?? request.source, base, head, baseTree, headTree,
@@ -91,10 +94,11 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
 
   if (needsTestRuns(required) || policy.checks.length > 0) {
+    request.signal?.throwIfAborted();
     const newFiles = newTestFiles(ctx);
     evidence.push(...await measureTests({
       repo, base, head, policy, task, profile, digest, dataDir: request.dataDir, clock,
-      facts, newFiles, frozenTestFiles: testFilesOn(basePaths, policy), measureTests: needsTestRuns(required),
+      facts, newFiles, frozenTestFiles: testFilesOn(basePaths, policy), measureTests: needsTestRuns(required), signal: request.signal,
     }));
   }
   const verdict = clock.timeSync("evaluate", () => evaluate(gate, evidence, subject, null));

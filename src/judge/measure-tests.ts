@@ -29,6 +29,7 @@ export interface MeasureInput {
   newFiles: readonly string[];
   frozenTestFiles: readonly string[];
   measureTests: boolean;
+  signal?: AbortSignal;
 }
 
 /**
@@ -66,8 +67,10 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
         subject: input.digest, policy, task: input.task, profile: input.profile,
         headDir, baseDir, cachedBase, scratchDir: scratch, measureTests: input.measureTests,
         checks: policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })),
-      }));
+      }, input.signal));
     } catch (err) {
+      // An abort is not a measurement result: the caller decides what a superseded judgment says.
+      if (input.signal?.aborted === true) throw err;
       return measurementFailed(input, `could not measure: ${(err as Error).message}`);
     }
     for (const [stage, ms] of Object.entries(result.timings)) clock.record(stage, ms);

@@ -18,7 +18,8 @@ export const MEASURER_ENV: Readonly<Record<string, string>> = {
  * Runs the measurements in a separate, keyless Node process and waits until it and every process
  * of its group have exited: only then may the caller evaluate and sign (invariant 6).
  */
-export async function measureInChild(plan: MeasurePlan): Promise<MeasureResult> {
+export async function measureInChild(plan: MeasurePlan, signal?: AbortSignal): Promise<MeasureResult> {
+  signal?.throwIfAborted();
   const entry = new URL("./child" + (import.meta.url.endsWith(".ts") ? ".ts" : ".js"), import.meta.url);
   // Running from TypeScript sources (tests, `npm run demo`): load tsx by absolute URL, since the
   // child's working directory is scratch space with no node_modules.
@@ -35,11 +36,27 @@ export async function measureInChild(plan: MeasurePlan): Promise<MeasureResult> 
     stderr = (stderr + text).slice(-8192);
   });
   child.stdin.end(JSON.stringify(plan));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (exitCode) => resolve(exitCode));
-  });
+  // Superseded: end the measuring process at once. Its sandboxes go with it (bwrap runs with
+  // --die-with-parent, and each sandbox is a pid namespace whose init dies with bwrap).
+  const abort = (): void => {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch { /* already gone */ }
+    }
+  };
+  signal?.addEventListener("abort", abort, { once: true });
+  let code: number | null;
+  try {
+    code = await new Promise<number | null>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (exitCode) => resolve(exitCode));
+    });
+  } finally {
+    signal?.removeEventListener("abort", abort);
+  }
   await endGroup(child.pid);
+  signal?.throwIfAborted();
   if (code !== 0) {
     const last = stderr.trim().split("\n").slice(-3).join(" | ");
     throw new MeasureError(`the measuring process exited with code ${code}${last ? `: ${last}` : ""}`);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 
@@ -72,6 +72,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Create the run's groups with the profile's limits. Throws (with the reason) when it cannot. */
 export function createRunCgroup(limits: { memoryBytes: number; maxProcesses: number }): RunCgroup {
+  sweepOrphanedGroups();
   const name = `ranex-run-${process.pid}-${randomBytes(6).toString("hex")}`;
   const dirs = new Map<Controller, string>();
   try {
@@ -151,5 +152,37 @@ function tryRmdir(dir: string): boolean {
     return true;
   } catch {
     return !existsSync(dir);
+  }
+}
+
+/**
+ * Removes run groups whose creating process is gone (a measuring process killed because its
+ * judgment was superseded cannot clean up after itself). A group with members is left alone:
+ * rmdir refuses it.
+ */
+export function sweepOrphanedGroups(): void {
+  for (const controller of CONTROLLERS) {
+    const parent = controllerDir(controller);
+    if (parent === null) continue;
+    let names: string[];
+    try {
+      names = readdirSync(parent);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const owner = /^ranex-run-(\d+)-[0-9a-f]+$/.exec(name)?.[1];
+      if (owner === undefined || processAlive(Number(owner))) continue;
+      tryRmdir(join(parent, name));
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }

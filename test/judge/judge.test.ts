@@ -98,3 +98,41 @@ describe("keyless measurement", () => {
     expect(JSON.stringify(judged)).not.toContain(marker);
   });
 });
+
+describe("a superseded judgment", () => {
+  it("ends its measuring process and sandboxes when aborted, and rejects", async () => {
+    const repo = await fixtureRepo("python-calc");
+    const controller = new AbortController();
+    const started = performance.now();
+    // The `hang` head's suite never ends by itself (its policy allows it 20 s).
+    const judging = judge({ source: repo, base: "main", head: "hang", task: null, dataDir: tempDir(), signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("superseded by a newer head")), 1500);
+    await expect(judging).rejects.toThrow(/superseded/);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    // Nothing of the judgment is left running: no sandbox, no measuring process.
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const survivors = readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        return cmdline.includes("ranex-judge-") || cmdline.includes("measure/child");
+      } catch {
+        return false;
+      }
+    });
+    expect(survivors).toEqual([]);
+  });
+});
+
+describe("after an aborted judgment", () => {
+  it("the next run sweeps the cgroups its killed measuring process could not remove", async () => {
+    const { existsSync, mkdirSync, readFileSync } = await import("node:fs");
+    const { sweepOrphanedGroups } = await import("../../src/sandbox/cgroup.js");
+    const line = readFileSync("/proc/self/cgroup", "utf8").split("\n").find((l) => l.split(":")[1]?.split(",").includes("pids"));
+    const parent = line === undefined ? null : `/sys/fs/cgroup/pids${line.split(":")[2]}`;
+    if (parent === null || !existsSync(parent)) return; // no cgroup v1 here: nothing to leak
+    const orphan = `${parent}/ranex-run-999999999-deadbeef0000`;
+    mkdirSync(orphan);
+    sweepOrphanedGroups();
+    expect(existsSync(orphan)).toBe(false);
+  });
+});
