@@ -41,13 +41,19 @@ export async function secretsClaim(subject: string, added: readonly AddedLines[]
       reason: `the secret scan could not run: ${(error as Error).message}`, details: [], meta: { scanner: "secretlint" },
     };
   }
-  const meta = { scanner: "secretlint", preset: "recommend", files: added.length, lines: scannedLines, findings: findings.length };
+  // Binary, oversized or symlinked files cannot be read as lines: say so, so a reviewer knows what
+  // no scanner looked at (a keystore is binary), rather than letting them pass unmentioned.
+  const unscanned: Detail[] = added
+    .filter((file) => file.skipped !== undefined)
+    .map((file) => ({ kind: "not-scanned", path: file.path, message: `not scanned (${file.skipped}): ${JSON.stringify(file.path)}` }));
+  const meta = { scanner: "secretlint", preset: "recommend", files: added.length, lines: scannedLines, findings: findings.length, unscanned: unscanned.length };
   if (findings.length === 0) {
-    return { claim: CLAIM, subject, outcome: "pass", reason: `no credentials in ${scannedLines} added lines of ${added.length} files`, details: [], meta };
+    const note = unscanned.length > 0 ? `; ${unscanned.length} file${unscanned.length > 1 ? "s" : ""} not scanned (see details)` : "";
+    return { claim: CLAIM, subject, outcome: "pass", reason: `no credentials in ${scannedLines} added lines of ${added.length} files${note}`, details: unscanned, meta };
   }
-  const details: Detail[] = findings.map((f) => ({
+  const details: Detail[] = findings.map((f): Detail => ({
     kind: "secret", path: f.path, line: f.line, message: `${f.rule}: ${f.masked} at ${f.path}:${f.line}`,
-  }));
+  })).concat(unscanned);
   const [first] = findings as [SecretFinding, ...SecretFinding[]];
   const more = findings.length > 1 ? ` (and ${findings.length - 1} more)` : "";
   return {

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { journalDeps } from "../../src/github/journal-deps.js";
 import { judge } from "../../src/judge/judge.js";
@@ -16,19 +14,15 @@ const REPO = "/repos/Codertocat/Hello-World";
 let calc: string;
 
 beforeAll(async () => {
-  // The example's base policy names no agents; this copy adds one line of `agents` on a new base and
-  // replays each head's commit onto it, so agent detection has something to match.
+  // The example's base policy marks `agent/**` branches as agents' PRs; a clone gives each head
+  // the pull-request ref GitHub would have.
   const source = await fixtureRepo("python-calc");
   calc = tempDir("ranex-calc-");
   git(calc, "clone", "-q", source, ".");
   git(calc, "checkout", "-q", "main");
-  const policy = join(calc, ".github/ranex.yml");
-  const repo = new TestRepo(calc);
-  repo.commit({ ".github/ranex.yml": `${readFileSync(policy, "utf8")}agents:\n  branches: ["agent/**"]\n` }, "mark agent branches");
   for (const [branch, number] of [["honest", 2], ["edit-test", 3]] as const) {
-    git(calc, "checkout", "-q", "-B", `agent/${branch}`, "main");
-    git(calc, "cherry-pick", `origin/${branch}`);
-    git(calc, "update-ref", `refs/pull/${number}/head`, "HEAD");
+    git(calc, "branch", "-f", `agent/${branch}`, `origin/${branch}`);
+    git(calc, "update-ref", `refs/pull/${number}/head`, `origin/${branch}`);
   }
 }, 120_000);
 

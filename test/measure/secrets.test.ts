@@ -50,3 +50,15 @@ describe("secrets", () => {
     expect(maskSecret(GITHUB_TOKEN)).toBe("ghp_…(40 chars)");
   });
 });
+
+describe("files the scanner cannot read as lines", () => {
+  it("are named in the details, so a reviewer knows what nobody scanned", async () => {
+    const evidence = await secretsClaim("sha256:s", [
+      { path: "keys/store.p12", lines: [], skipped: "binary" },
+      { path: "src/ok.py", lines: [{ line: 1, text: "x = 1" }] },
+    ]);
+    expect(evidence.outcome).toBe("pass");
+    expect(evidence.reason).toContain("1 file not scanned");
+    expect(evidence.details).toEqual([{ kind: "not-scanned", path: "keys/store.p12", message: 'not scanned (binary): "keys/store.p12"' }]);
+  });
+});

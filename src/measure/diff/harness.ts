@@ -10,7 +10,8 @@ const HARNESS_REFERENCES: readonly { name: string; pattern: RegExp }[] = [
   { name: "_pytest", pattern: /\b_pytest\b/ },
   { name: "a pytest hook", pattern: /\bpytest_(?:plugins|runtest_\w+|collection\w*|session\w+|configure|unconfigure|terminal_summary|report_\w+|make\w+)\b/ },
   { name: "sys.modules", pattern: /\bsys\s*\.\s*modules\b/ },
-  { name: "os._exit", pattern: /\bos\s*\.\s*_exit\b/ },
+  // Any `_exit`: os._exit, an aliased module (`import os as o; o._exit`), `from os import _exit`, getattr.
+  { name: "_exit", pattern: /\b_exit\b/ },
   { name: "atexit", pattern: /\batexit\b/ },
   { name: "process.exit", pattern: /\bprocess\s*(?:\.\s*(?:exit|reallyExit|exitCode)\b|\[\s*["'`](?:exit|reallyExit|exitCode)["'`])/ },
   { name: "require.cache", pattern: /\brequire\s*\.\s*cache\b/ },

@@ -17,7 +17,10 @@ export const SAFETY_CLAIM = "diff.safety";
 export function safetyClaim(ctx: DiffContext): Evidence {
   const details: Detail[] = [];
   for (const fact of ctx.facts) details.push(...factFindings(fact, ctx));
-  details.push(...harnessReferences(ctx.added, frozenSet(ctx).isTestFile));
+  // Test files may reference their own harness; frozen files (the policy, conftest.py) fail
+  // diff.frozen when changed at all, so scanning them here would only repeat that.
+  const frozen = frozenSet(ctx);
+  details.push(...harnessReferences(ctx.added, (path) => frozen.isTestFile(path) || frozen.has(path)));
 
   // A `.git` component aims at the judge's own machinery (hooks, config): tampering, not sloppiness.
   const unsafe = details.some((d) => d.kind === "path" && d.message.includes(".git component"));

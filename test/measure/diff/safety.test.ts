@@ -95,10 +95,21 @@ describe("diff.safety", () => {
     const details = safetyClaim(context([modified("src/calc.py")], { added: [code] })).details;
     expect(details.map((d) => [d.line, d.message.split(": ")[1]])).toEqual([
       [2, "references _pytest"], [2, "references sys.modules"], [2, "references junitxml"],
-      [3, "references os._exit"], [4, "references atexit"], [5, "references process.exit"],
+      [3, "references _exit"], [4, "references atexit"], [5, "references process.exit"],
       [6, "references RANEX_JUNIT"], [7, "references a write to an .xml report"],
     ]);
     expect(details.every((d) => d.path === "src/calc.py" && d.kind === "harness-reference")).toBe(true);
+  });
+
+  it("sees _exit however the module is named", () => {
+    const code = lines("src/quit.py", "import os as _os; _os._exit(0)", "from os import _exit", "getattr(os, '_exit')(0)", "sys_exit = 1");
+    const details = safetyClaim(context([modified("src/quit.py")], { added: [code] })).details;
+    expect(details.map((d) => [d.line, d.message.split(": ")[1]])).toEqual([[1, "references _exit"], [2, "references _exit"], [3, "references _exit"]]);
+  });
+
+  it("does not scan frozen files: changing them already fails diff.frozen", () => {
+    const policyFile = lines(".github/ranex.yml", "  command: pytest --junitxml=$RANEX_JUNIT");
+    expect(safetyClaim(context([modified(".github/ranex.yml")], { added: [policyFile] })).outcome).toBe("pass");
   });
 
   it("leaves test files alone, and keeps the matched text short and on one line", () => {
