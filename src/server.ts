@@ -1,26 +1,8 @@
-// `npm start`: the GitHub App's HTTP server. Reads the environment, wires the real judge and journal
-// into the app, and listens. Missing configuration: one line naming the variable, exit 1.
-import { Probot, Server } from "probot";
+// `npm start`: the GitHub App's server. Reads the environment and starts the webhook endpoint with an
+// embedded judge worker (RANEX_CONCURRENCY=0: webhooks only, for replicas in front of `ranex worker`).
+// Missing configuration: one line naming the variable, exit 1. SIGTERM: stop taking work, let running
+// judgments finish for a while; whatever is cut off is taken again by the next start (or worker).
 import { ConfigError, readServerConfig, type ServerConfig } from "./github/config.js";
-import type { AppDeps } from "./github/deps.js";
-
-// The app and the judge are imported only once the configuration is known to be complete, so a
-// missing variable is reported before anything heavy loads.
-async function depsFor(config: ServerConfig, onJobError: (err: unknown) => void): Promise<AppDeps> {
-  const { judge } = await import("./judge/judge.js");
-  const { journalDeps } = await import("./github/journal-deps.js");
-  const { InProcessRunner } = await import("./github/jobs.js");
-  return {
-    // The judge cannot be interrupted mid-measurement yet: a superseded job finishes measuring, and
-    // its result is dropped (never signed or posted) when the signal has aborted.
-    judge: (request) => judge(request),
-    ...journalDeps({ dataDir: config.dataDir, keyPath: config.signingKeyPath, databaseUrl: config.databaseUrl }),
-    dataDir: config.dataDir,
-    publicUrl: config.publicUrl,
-    clock: () => new Date(),
-    runner: new InProcessRunner(undefined, onJobError),
-  };
-}
 
 async function main(): Promise<void> {
   let config: ServerConfig;
@@ -31,14 +13,22 @@ async function main(): Promise<void> {
     process.stderr.write(`ranex: ${err.message}\n`);
     process.exit(1);
   }
-  const server = new Server({
-    Probot: Probot.defaults({ appId: config.appId, privateKey: config.privateKey, secret: config.webhookSecret, baseUrl: config.baseUrl }),
-    port: config.port, host: config.host,
-  });
-  const { default: ranexApp } = await import("./index.js");
-  const deps = await depsFor(config, (err) => console.error("ranex: a judge job failed outside its check run", err));
-  await server.load(ranexApp(deps));
-  await server.start();
+  // Loaded only once the configuration is known to be complete, so a missing variable is reported
+  // before anything heavy loads.
+  const { concurrencyFrom, retryFrom, startRanex } = await import("./ops/boot.js");
+  let options;
+  try {
+    options = { webhooks: true, concurrency: concurrencyFrom(process.env), retry: retryFrom(process.env) };
+  } catch (err) {
+    process.stderr.write(`ranex: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const running = await startRanex(config, options);
+  const stop = (): void => {
+    void running.close().finally(() => process.exit(0));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
 }
 
 await main();

@@ -1,0 +1,141 @@
+// Starts one Ranex Gate process in its roles: the webhook endpoint (verify, store, answer) and/or a
+// judge worker (take deliveries from the queue and replay them through the app). `npm start` runs
+// both; `ranex worker` only the worker. The queue and journal are SQLite in the data dir unless
+// DATABASE_URL points both at Postgres. Every role serves GET /healthz and GET /metrics.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { availableParallelism } from "node:os";
+import { pino } from "pino";
+import { Probot, ProbotOctokit, type Logger } from "probot";
+import type { ServerConfig } from "../github/config.js";
+import type { AppDeps } from "../github/deps.js";
+import { openJournal } from "../journal/index.js";
+import { deliveryHandler, openQueue, QueueJobRunner, recordChecks, webhookReceiver, type DeliveryQueue, type RetryPolicy } from "../queue/index.js";
+import { healthCheck } from "./health.js";
+import { Metrics } from "./metrics.js";
+
+export interface BootOptions {
+  /** Serve the webhook endpoint. */
+  webhooks: boolean;
+  /** Deliveries judged at once by this process; 0 runs no worker (a webhook-only replica). */
+  concurrency: number;
+  retry?: Partial<RetryPolicy>;
+  log?: Logger;
+}
+
+export interface Running {
+  port: number;
+  queue: DeliveryQueue;
+  /** Stops taking work and listening; running judgments get `graceMs` to finish. */
+  close: (graceMs?: number) => Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean | void> | boolean | void;
+
+export async function startRanex(config: ServerConfig, options: BootOptions): Promise<Running> {
+  const role = options.webhooks ? (options.concurrency > 0 ? "server" : "webhooks") : "worker";
+  const log = options.log ?? (pino({ name: "ranex", level: process.env.LOG_LEVEL ?? "info", base: { role, pid: process.pid } }) as unknown as Logger);
+  const where = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
+  const queue = await openQueue({ ...where, retry: options.retry });
+  const journal = await openJournal(where);
+  const metrics = new Metrics(queue);
+  const deps = await appDeps(config, queue, metrics, log);
+  deps.ops = { metrics, health: healthCheck({ queue, journalHead: () => journal.head(), judges: options.concurrency > 0 }) };
+
+  // The app's handlers run in the worker's Probot; its routes (verdicts, health, metrics) are served here.
+  const routes: Handler[] = [];
+  const probot = new Probot({
+    appId: config.appId, privateKey: config.privateKey, secret: config.webhookSecret, baseUrl: config.baseUrl,
+    Octokit: ProbotOctokit.plugin(recordChecks as never), log: log.child({ name: "probot" }),
+  });
+  const { default: ranexApp } = await import("../index.js");
+  await probot.load(ranexApp(deps), { cwd: process.cwd(), addHandler: (handler) => routes.push(handler) });
+  if (options.webhooks) {
+    routes.unshift(webhookReceiver({
+      queue, secret: config.webhookSecret,
+      onResult: ({ event, status, seconds, delivery }) => {
+        metrics.webhook.observe({ event, status: String(status) }, seconds);
+        log.info({ event, delivery, status, durationMs: Math.round(seconds * 1000) }, "webhook");
+      },
+    }));
+  }
+  if (options.concurrency > 0) {
+    await queue.work(options.concurrency, deliveryHandler({ queue, probot, log, onWait: (s) => metrics.queueWait.observe(s) }));
+  }
+  const server = await listen(routes, config, log);
+  const port = (server.address() as AddressInfo).port;
+  log.info({ port, role, queue: queue.kind, concurrency: options.concurrency }, "ranex gate listening");
+  return {
+    port, queue,
+    close: async (graceMs = 30_000) => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queue.stop(graceMs);
+      await journal.close();
+    },
+  };
+}
+
+async function appDeps(config: ServerConfig, queue: DeliveryQueue, metrics: Metrics, log: Logger): Promise<AppDeps> {
+  const { judge } = await import("../judge/judge.js");
+  const { journalDeps } = await import("../github/journal-deps.js");
+  return {
+    judge: async (request, signal) => {
+      const judgment = await judge({ ...request, signal });
+      metrics.observeJudgment(judgment);
+      log.info({ repository: request.repository, head: request.head, verdict: judgment.verdict.verdict, timings: judgment.timings }, "judged");
+      return judgment;
+    },
+    ...journalDeps({ dataDir: config.dataDir, keyPath: config.signingKeyPath, databaseUrl: config.databaseUrl }),
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+    ...(config.pageSecret === undefined ? {} : { pageSecret: config.pageSecret }),
+    clock: () => new Date(),
+    runner: new QueueJobRunner(queue, (err) => log.error(err, "a judge job failed outside its check run")),
+  };
+}
+
+function listen(routes: Handler[], config: ServerConfig, log: Logger): Promise<Server> {
+  const server = createServer((req, res) => {
+    void (async () => {
+      try {
+        for (const route of routes) if ((await route(req, res)) === true) return;
+        res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+      } catch (err) {
+        log.error(err, "request failed");
+        if (!res.headersSent) res.writeHead(500).end();
+      }
+    })();
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host ?? "0.0.0.0", () => resolve(server));
+  });
+}
+
+/** `RANEX_CONCURRENCY`: judgments at once per process; defaults to the cores. */
+export function concurrencyFrom(env: Readonly<Record<string, string | undefined>>): number {
+  const text = env.RANEX_CONCURRENCY;
+  if (text === undefined || text === "") return availableParallelism();
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`RANEX_CONCURRENCY must be a whole number (0: no worker in this process), got ${JSON.stringify(text)}`);
+  return n;
+}
+
+/** `RANEX_JOB_ATTEMPTS`, `RANEX_RETRY_DELAY_MS`, `RANEX_JOB_LEASE_S`: the queue's retry policy. */
+export function retryFrom(env: Readonly<Record<string, string | undefined>>): Partial<RetryPolicy> {
+  const retry: Partial<RetryPolicy> = {};
+  const read = (name: string, min: number): number | undefined => {
+    const text = env[name];
+    if (text === undefined || text === "") return undefined;
+    const n = Number(text);
+    if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number of at least ${min}, got ${JSON.stringify(text)}`);
+    return n;
+  };
+  const attempts = read("RANEX_JOB_ATTEMPTS", 1);
+  const delay = read("RANEX_RETRY_DELAY_MS", 0);
+  const lease = read("RANEX_JOB_LEASE_S", 1);
+  if (attempts !== undefined) retry.attempts = Math.floor(attempts);
+  if (delay !== undefined) retry.delayMs = delay;
+  if (lease !== undefined) retry.leaseMs = lease * 1000;
+  return retry;
+}

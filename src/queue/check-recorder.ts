@@ -1,0 +1,57 @@
+// Watches the app's own GitHub requests while a delivery is handled, so the worker knows afterwards
+// which check runs that delivery created and whether each was completed. A completing PATCH body is
+// stored before it is sent (an outbox): if GitHub never acknowledged it, the next try re-sends that
+// exact body instead of judging again, so a journalled verdict is never lost to a failed post.
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { DeliveryQueue } from "./types.js";
+
+/** The delivery being handled in this async context. */
+export interface HandlingContext {
+  delivery: string;
+  queue: DeliveryQueue;
+  /** Judge jobs the handlers submitted: the delivery is done only when they are. */
+  jobs: Promise<void>[];
+}
+
+export const handling = new AsyncLocalStorage<HandlingContext>();
+
+const CREATE = /^\/repos\/([^/]+)\/([^/]+)\/check-runs$/;
+const UPDATE = /^\/repos\/[^/]+\/[^/]+\/check-runs\/(\d+)$/;
+
+interface RequestOptions { method: string; url: string; baseUrl?: string; [key: string]: unknown }
+type Request = (options: RequestOptions) => Promise<{ data: unknown }>;
+interface Hookable { hook: { wrap: (name: "request", wrapper: (request: Request, options: RequestOptions) => Promise<unknown>) => void } }
+
+const BODY_KEYS = ["name", "head_sha", "details_url", "external_id", "status", "started_at", "conclusion", "completed_at", "output", "actions"] as const;
+
+/** An Octokit plugin (ProbotOctokit.plugin(recordChecks)). Outside a handled delivery it does nothing. */
+export function recordChecks(octokit: Hookable): void {
+  octokit.hook.wrap("request", async (request, options) => {
+    const context = handling.getStore();
+    if (context === undefined) return request(options);
+    const path = pathOf(options);
+    if (options.method === "POST" && CREATE.test(path)) {
+      const response = await request(options);
+      const [, owner = "", repo = ""] = CREATE.exec(path) ?? [];
+      await context.queue.recordCheck(context.delivery, decodeURIComponent(owner), decodeURIComponent(repo), (response.data as { id: number }).id);
+      return response;
+    }
+    const update = options.method === "PATCH" ? UPDATE.exec(path) : null;
+    if (update !== null && (options.status === "completed" || options.conclusion !== undefined)) {
+      const id = Number(update[1]);
+      const body: Record<string, unknown> = {};
+      for (const key of BODY_KEYS) if (options[key] !== undefined) body[key] = options[key];
+      await context.queue.recordCompletion(id, body, typeof options.external_id === "string" && options.external_id !== "");
+      const response = await request(options);
+      await context.queue.markPosted(id);
+      return response;
+    }
+    return request(options);
+  });
+}
+
+/** The request's path with its parameters filled in (`/repos/{owner}/...` → `/repos/o/...`). */
+function pathOf(options: RequestOptions): string {
+  const url = options.url.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(options[name] ?? "")));
+  return url.replace(/^https?:\/\/[^/]+/, "").replace(/^\/api\/v3(?=\/)/, "").split("?")[0] ?? "";
+}

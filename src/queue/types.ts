@@ -1,0 +1,92 @@
+// The durable queue behind the app: what webhooks put in and judge workers take out. The unit of work
+// is one verified webhook delivery (serialisable, unlike the in-process runner's closures); the
+// worker replays it through the app's own handlers. Two stores implement it: SQLite in the data dir
+// (one process, nothing else to start) and pg-boss on Postgres (many webhook and worker processes).
+
+/** A delivery as the webhook receiver verified it. */
+export interface Delivery {
+  /** `X-GitHub-Delivery`: the idempotency key. */
+  id: string;
+  /** `X-GitHub-Event`. */
+  name: string;
+  payload: unknown;
+}
+
+/** Where a delivery stands in the (repository, pull request) race: `owner/name#7` and its head. */
+export interface Coalescing {
+  key: string;
+  head: string;
+}
+
+export interface ClaimedDelivery extends Delivery {
+  /** 1 for the first try. */
+  attempt: number;
+  /** True when a failure now is final: the worker must complete its checks `failure` itself. */
+  lastAttempt: boolean;
+  /** When the webhook was accepted (ms since epoch): queue wait is measured from here. */
+  enqueuedAt: number;
+}
+
+/** A check run a delivery's handling created, and what the worker knows of its completion. */
+export interface CheckRecord {
+  delivery: string;
+  owner: string;
+  repo: string;
+  id: number;
+  /** The last completing PATCH body the app tried to send (an outbox), or null. */
+  completion: Record<string, unknown> | null;
+  /** Whether `completion` carries a journalled verdict (an `external_id`). */
+  verdict: boolean;
+  /** Whether GitHub acknowledged the completion. */
+  posted: boolean;
+}
+
+export interface QueueDepth {
+  /** Waiting, including retries waiting out their backoff. */
+  queued: number;
+  active: number;
+}
+
+export type DeliveryHandler = (delivery: ClaimedDelivery) => Promise<void>;
+
+export interface DeliveryQueue {
+  readonly kind: "sqlite" | "postgres";
+  /**
+   * Stores the delivery durably; false when its id was seen before (a redelivery: nothing is
+   * queued). With a coalescing key, that key's newest head becomes this one.
+   */
+  enqueue(delivery: Delivery, coalescing: Coalescing | null): Promise<boolean>;
+  /** Starts taking deliveries, at most `concurrency` at a time; a handler that throws is retried. */
+  work(concurrency: number, handler: DeliveryHandler): Promise<void>;
+  /** The newest head enqueued for a coalescing key, or null. */
+  latestHead(key: string): Promise<string | null>;
+  recordCheck(delivery: string, owner: string, repo: string, id: number): Promise<void>;
+  /** Keeps a completion body before it is sent; a verdict body is never replaced by an error body. */
+  recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<void>;
+  markPosted(id: number): Promise<void>;
+  checksOf(delivery: string): Promise<CheckRecord[]>;
+  depth(): Promise<QueueDepth>;
+  /** Throws when the store cannot be reached (health). */
+  ping(): Promise<void>;
+  /** Stops taking work, waits for running handlers up to `graceMs`, closes. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface RetryPolicy {
+  /** Tries in all, the first included. */
+  attempts: number;
+  /** The wait before the second try; doubled for each later one. */
+  delayMs: number;
+  /**
+   * How long a claimed delivery may run before it counts as abandoned (its worker died) and is taken
+   * again: the judge's own time limits plus a grace.
+   */
+  leaseMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, delayMs: 5_000, leaseMs: 45 * 60_000 };
+
+/** The backoff before try `attempt + 1`. */
+export function backoffMs(policy: RetryPolicy, attempt: number): number {
+  return policy.delayMs * 2 ** Math.max(0, attempt - 1);
+}

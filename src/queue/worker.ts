@@ -1,0 +1,109 @@
+// Handles one delivery taken from the queue: settles what an earlier try left behind, replays the
+// delivery through the app's own handlers, and then checks that every check run it created was
+// completed. A try that left one open throws, so the queue retries it with backoff; the last try
+// completes whatever is still open as `failure` with the reason, so nothing stays in progress.
+import type { Logger, Probot } from "probot";
+import type { GitHub } from "../github/check-runs.js";
+import { handling, type HandlingContext } from "./check-recorder.js";
+import type { CheckRecord, DeliveryHandler, DeliveryQueue } from "./types.js";
+
+export interface WorkerOptions {
+  queue: DeliveryQueue;
+  /** A Probot with the app loaded and the check recorder among its Octokit plugins. */
+  probot: Probot;
+  log: Logger;
+  clock?: () => Date;
+  /** Seconds each delivery waited in the queue before its first try. */
+  onWait?: (seconds: number) => void;
+}
+
+export function deliveryHandler(options: WorkerOptions): DeliveryHandler {
+  const clock = options.clock ?? (() => new Date());
+  return async (delivery) => {
+    const log = options.log.child({ delivery: delivery.id, event: delivery.name, attempt: delivery.attempt });
+    if (delivery.attempt === 1) options.onWait?.(Math.max(0, Date.now() - delivery.enqueuedAt) / 1000);
+    const installation = installationOf(delivery.payload);
+    const octokit = (): Promise<GitHub> => options.probot.auth(installation) as Promise<GitHub>;
+    if (delivery.attempt > 1) {
+      const earlier = await options.queue.checksOf(delivery.id);
+      if (earlier.length > 0 && await settleEarlier(earlier, await octokit(), options.queue, clock, log)) {
+        log.info("an earlier try's verdict is now posted: not judged again");
+        return;
+      }
+    }
+    const context: HandlingContext = { delivery: delivery.id, queue: options.queue, jobs: [] };
+    let failure: unknown = null;
+    const started = Date.now();
+    try {
+      await handling.run(context, async () => {
+        await options.probot.receive({ id: delivery.id, name: delivery.name, payload: delivery.payload } as Parameters<Probot["receive"]>[0]);
+        // Jobs may be submitted while earlier ones run; wait until none is left.
+        for (let seen = 0; seen < context.jobs.length; seen = context.jobs.length) await Promise.allSettled(context.jobs);
+      });
+    } catch (err) {
+      failure = err;
+    }
+    const open = (await options.queue.checksOf(delivery.id)).filter((check) => !check.posted);
+    if (failure === null && open.length === 0) {
+      log.info({ durationMs: Date.now() - started }, "delivery handled");
+      return;
+    }
+    const reason = failure !== null ? messageOf(failure) : `GitHub did not accept the completion of check run ${open.map((c) => c.id).join(", ")}`;
+    if (!delivery.lastAttempt) {
+      log.warn({ reason }, "delivery not finished: the queue will try again");
+      throw new Error(reason);
+    }
+    log.error({ reason }, "delivery failed on its last try: completing its open checks as failure");
+    const github = open.length > 0 ? await octokit() : null;
+    for (const check of open) {
+      await complete(github as GitHub, check, "failure", `error: ${reason}`.slice(0, 200),
+        `Ranex Gate could not finish this judgment after ${delivery.attempt} tries, so it fails closed.\n\n**Reason:** ${reason}\n\nA person with write access can comment \`/ranex rejudge\` after fixing the cause.`, clock())
+        .then(() => options.queue.markPosted(check.id), (err: unknown) => log.error(err, "could not complete the check run after the last try"));
+    }
+    throw new Error(reason);
+  };
+}
+
+/**
+ * Finishes an earlier try's check runs. A stored completion (the outbox) is sent again; a check
+ * with none was cut off mid-judgment and is completed as interrupted. True when a verdict is out,
+ * so the delivery needs no new judgment.
+ */
+async function settleEarlier(checks: CheckRecord[], octokit: GitHub, queue: DeliveryQueue, clock: () => Date, log: Logger): Promise<boolean> {
+  let verdictOut = false;
+  for (const check of checks) {
+    if (!check.posted) {
+      const { data } = await octokit.rest.checks.get({ owner: check.owner, repo: check.repo, check_run_id: check.id });
+      if (data.status !== "completed") {
+        if (check.completion !== null) {
+          log.info({ checkRun: check.id }, "re-posting a completion GitHub never acknowledged");
+          await octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner: check.owner, repo: check.repo, check_run_id: check.id, ...check.completion });
+        } else {
+          await complete(octokit, check, "neutral", "interrupted: judged again",
+            "This judgment was cut off before it finished (the process judging it stopped). The same head is being judged again; see the newer `ranex/judge` check run.", clock());
+        }
+      }
+      await queue.markPosted(check.id);
+    }
+    if (check.verdict && check.completion !== null) verdictOut = true;
+  }
+  return verdictOut;
+}
+
+function complete(octokit: GitHub, check: CheckRecord, conclusion: "failure" | "neutral", title: string, summary: string, at: Date): Promise<unknown> {
+  return octokit.rest.checks.update({
+    owner: check.owner, repo: check.repo, check_run_id: check.id, status: "completed", conclusion,
+    completed_at: at.toISOString().replace(/\.\d{3}Z$/, "Z"), output: { title, summary },
+  });
+}
+
+function installationOf(payload: unknown): number | undefined {
+  const id = (payload as { installation?: { id?: unknown } } | null)?.installation?.id;
+  return typeof id === "number" ? id : undefined;
+}
+
+function messageOf(err: unknown): string {
+  // Probot wraps handler errors in an AggregateError; the first inner one says what happened.
+  const inner = err instanceof AggregateError && err.errors.length > 0 ? err.errors[0] as unknown : err;
+  return inner instanceof Error ? inner.message : String(inner);
+}
