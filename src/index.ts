@@ -1,4 +1,4 @@
-// The GitHub App. This file only wires: events to handlers, the verdict route. Every dependency
+// The GitHub App. This file only wires: events to handlers, the verdict pages. Every dependency
 // (judge, journal, clock, job runner) comes in through AppDeps, so tests swap any of them.
 import type { ApplicationFunction } from "probot";
 import { onCheckRunRerequested } from "./github/check-run-rerequested.js";
@@ -6,16 +6,18 @@ import type { AppDeps } from "./github/deps.js";
 import { onIssueComment } from "./github/issue-comment.js";
 import { onPullRequest, PULL_REQUEST_EVENTS } from "./github/pull-request.js";
 import { opsRoutes } from "./ops/routes.js";
-import { verdictRoute } from "./github/verdict-route.js";
+import { pageRoutes, withPageFacts } from "./web/index.js";
 
 export type { AppDeps } from "./github/deps.js";
 
-export default function ranexApp(deps: AppDeps): ApplicationFunction {
+export default function ranexApp(given: AppDeps): ApplicationFunction {
   return (app, { addHandler }) => {
+    // Each verdict's timings and diff facts are kept beside its journal entry for its page.
+    const deps = withPageFacts(given, (err) => app.log.error(err, "could not keep the verdict page facts"));
     app.on([...PULL_REQUEST_EVENTS], (context) => onPullRequest(context, deps));
     app.on("issue_comment.created", (context) => onIssueComment(context, deps));
     app.on("check_run.rerequested", (context) => onCheckRunRerequested(context, deps));
-    addHandler(verdictRoute(deps));
+    addHandler(pageRoutes(deps));
     if (deps.ops !== undefined) addHandler(opsRoutes(deps.ops));
   };
 }

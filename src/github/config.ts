@@ -14,6 +14,8 @@ export interface ServerConfig {
   signingKeyPath?: string;
   databaseUrl?: string;
   publicUrl?: string;
+  /** `RANEX_PAGE_SECRET`: the verdict page tokens' HMAC key; unset, one is generated in the data dir. */
+  pageSecret?: string;
   port: number;
   host?: string;
 }
@@ -39,6 +41,11 @@ export function readServerConfig(env: Env, cwd: string = process.cwd()): ServerC
   if (given(env.RANEX_SIGNING_KEY_PATH)) config.signingKeyPath = resolve(cwd, env.RANEX_SIGNING_KEY_PATH);
   if (given(env.DATABASE_URL)) config.databaseUrl = env.DATABASE_URL;
   if (given(env.HOST)) config.host = env.HOST;
+  if (given(env.RANEX_PAGE_SECRET)) {
+    // Every replica must share it, and a short one could be guessed: it protects private repositories' pages.
+    if (env.RANEX_PAGE_SECRET.length < 32) throw new ConfigError("RANEX_PAGE_SECRET must be at least 32 characters (for example: openssl rand -base64 32)");
+    config.pageSecret = env.RANEX_PAGE_SECRET;
+  }
   if (given(env.RANEX_PUBLIC_URL)) {
     let url: URL;
     try {

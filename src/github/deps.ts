@@ -1,8 +1,11 @@
 // What the GitHub App needs from the rest of Ranex Gate, as one injected object: tests swap any part
 // (a stand-in judge, a fixed clock, a recording journal) without touching the handlers.
 import type { DsseEnvelope } from "../attest/index.js";
+import type { Journal } from "../journal/index.js";
 import type { JudgeRequest, Judgment } from "../judge/judge.js";
 import type { OpsDeps } from "../ops/routes.js";
+import { pageSecret } from "../web/page-token.js";
+import { verdictHref } from "../web/routes.js";
 import type { JobRunner } from "./jobs.js";
 
 export type { JudgeRequest, Judgment };
@@ -52,6 +55,12 @@ export interface AppDeps {
   dataDir: string;
   /** The app's public base URL (`RANEX_PUBLIC_URL`): check runs link to its verdict route. */
   publicUrl?: string;
+  /** `RANEX_PAGE_SECRET`: verdict page tokens are HMACs under it; unset, one is kept in the data dir. */
+  pageSecret?: string;
+  /** Opens the journal for the verdict pages; SQLite in the data dir when not given. */
+  openJournal?: () => Promise<Journal>;
+  /** The PEM public key verdicts are signed with, shown on the pages; the data dir's key when not given. */
+  publicKey?: () => Promise<string>;
   clock: () => Date;
   /** Runs judge jobs; the in-process runner unless a durable queue is injected. */
   runner: JobRunner;
@@ -62,8 +71,11 @@ export interface AppDeps {
 export const CHECK_NAME = "ranex/judge";
 export const VERDICT_ROUTE = "/ranex/verdicts/";
 
-/** The verdict route for a journal entry, or undefined when the app has no public URL. */
-export function detailsUrl(deps: Pick<AppDeps, "publicUrl">, journalId: string): string | undefined {
+/**
+ * The verdict page of a journal entry with its unguessable token, or undefined when the app has no
+ * public URL. Without the token the page is a 404 (issue 8).
+ */
+export function detailsUrl(deps: Pick<AppDeps, "publicUrl" | "pageSecret" | "dataDir">, journalId: string): string | undefined {
   if (deps.publicUrl === undefined || deps.publicUrl === "") return undefined;
-  return `${deps.publicUrl.replace(/\/+$/, "")}${VERDICT_ROUTE}${encodeURIComponent(journalId)}`;
+  return `${deps.publicUrl.replace(/\/+$/, "")}${verdictHref(pageSecret(deps.dataDir, deps.pageSecret), journalId)}`;
 }

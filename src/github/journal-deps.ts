@@ -1,7 +1,7 @@
 // The journal side of AppDeps: sign and append verdicts, journal who asked for a re-judgment, read
 // entries for the verdict route. SQLite in the data dir, or Postgres when DATABASE_URL is set.
 import { createHash } from "node:crypto";
-import { dataDirKey, loadSigningKey, signStatement, STATEMENT_TYPE, type InTotoStatement } from "../attest/index.js";
+import { dataDirKey, loadSigningKey, publicKeyPem, signStatement, STATEMENT_TYPE, type InTotoStatement } from "../attest/index.js";
 import { recordVerdict } from "../judge/record.js";
 import { canonicalJson } from "../kernel/index.js";
 import { openJournal } from "../journal/index.js";
@@ -15,7 +15,7 @@ export interface JournalOptions {
   databaseUrl?: string;
 }
 
-export function journalDeps(options: JournalOptions): Pick<AppDeps, "record" | "recordRejudge" | "findEntry"> {
+export function journalDeps(options: JournalOptions): Pick<AppDeps, "record" | "recordRejudge" | "findEntry" | "openJournal" | "publicKey"> {
   const where = { dataDir: options.dataDir, databaseUrl: options.databaseUrl };
   return {
     record: async (judgment, context) => {
@@ -41,6 +41,9 @@ export function journalDeps(options: JournalOptions): Pick<AppDeps, "record" | "
         await journal.close();
       }
     },
+    // The verdict pages read the same journal and show the key that signs.
+    openJournal: () => openJournal(where),
+    publicKey: async () => publicKeyPem((options.keyPath ? await loadSigningKey(options.keyPath) : await dataDirKey(options.dataDir)).publicKey),
   };
 }
 

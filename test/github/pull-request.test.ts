@@ -4,6 +4,7 @@ import type nock from "nock";
 import { describe, expect, it } from "vitest";
 import { journalDeps } from "../../src/github/journal-deps.js";
 import { openJournal } from "../../src/journal/index.js";
+import { pageSecret, verdictToken } from "../../src/web/page-token.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { deliveryId, githubApi, INSTALLATION_TOKEN, mockToken, payload, requests, testApp, useStrictNock } from "../helpers/probot.js";
 import { standInJudge } from "./stand-in.js";
@@ -94,7 +95,8 @@ describe("pull_request webhooks", () => {
     const entry = await journal.get(done!.external_id);
     await journal.close();
     expect(entry?.kind).toBe("verdict");
-    expect(done!.details_url).toBe(`https://gate.example.com/ranex/verdicts/${done!.external_id}`);
+    // The page link carries the verdict's own token (an HMAC under the data dir's page secret): without it, a 404.
+    expect(done!.details_url).toBe(`https://gate.example.com/ranex/verdicts/${done!.external_id}?token=${verdictToken(pageSecret(dataDir), done!.external_id)}`);
     expect(done!.output.title).toMatch(/^CANDIDATE/);
     expect(done!.output.summary).toContain(JSON.stringify(entry?.payload, null, 2).split("\n")[1]);
     // The token went to the judge's fetch only: nothing under the data dir holds it.

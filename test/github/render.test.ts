@@ -1,9 +1,6 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { renderOutput } from "../../src/github/render.js";
 import { cutTitle, cutToFit } from "../../src/github/limits.js";
-import { verdictRoute } from "../../src/github/verdict-route.js";
 import { evaluate, makeGate, subjectDigest, type Subject } from "../../src/kernel/index.js";
 
 const subject: Subject = {
@@ -40,24 +37,5 @@ describe("check-run output people read", () => {
     expect(title.length).toBeLessThanOrEqual(255);
     expect(title.endsWith("…")).toBe(true);
     expect(title).not.toMatch(/[\ud800-\udbff]…$/);
-  });
-});
-
-describe("the verdict route", () => {
-  it("serves a journal entry as JSON and 404s the rest", async () => {
-    const route = verdictRoute({ findEntry: async (id) => (id === "e1" ? { id: "e1", kind: "verdict" } : null) });
-    const server = createServer((req, res) => {
-      void route(req, res).then((handled) => { if (!handled) res.writeHead(418).end(); });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      const found = await fetch(`${base}/ranex/verdicts/e1`);
-      expect([found.status, await found.json()]).toEqual([200, { id: "e1", kind: "verdict" }]);
-      expect((await fetch(`${base}/ranex/verdicts/nope`)).status).toBe(404);
-      expect((await fetch(`${base}/other`)).status).toBe(418);
-    } finally {
-      server.close();
-    }
   });
 });
