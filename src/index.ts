@@ -4,7 +4,9 @@ import type { ApplicationFunction } from "probot";
 import { onCheckRunRerequested } from "./github/check-run-rerequested.js";
 import type { AppDeps } from "./github/deps.js";
 import { onIssueComment } from "./github/issue-comment.js";
+import { INSTALLATION_EVENTS, onInstallation } from "./github/protection-install.js";
 import { onPullRequest, PULL_REQUEST_EVENTS } from "./github/pull-request.js";
+import { onPullRequestReview, PULL_REQUEST_REVIEW_EVENTS } from "./github/pull-request-review.js";
 import { opsRoutes } from "./ops/routes.js";
 import { pageRoutes, withPageFacts } from "./web/index.js";
 
@@ -17,6 +19,8 @@ export default function ranexApp(given: AppDeps): ApplicationFunction {
     app.on([...PULL_REQUEST_EVENTS], (context) => onPullRequest(context, deps));
     app.on("issue_comment.created", (context) => onIssueComment(context, deps));
     app.on("check_run.rerequested", (context) => onCheckRunRerequested(context, deps));
+    app.on([...PULL_REQUEST_REVIEW_EVENTS], (context) => onPullRequestReview(context, deps));
+    app.on([...INSTALLATION_EVENTS], (context) => onInstallation(context, deps));
     addHandler(pageRoutes(deps));
     if (deps.ops !== undefined) addHandler(opsRoutes(deps.ops));
   };

@@ -6,6 +6,7 @@ import type { JudgeRequest, Judgment } from "../judge/judge.js";
 import type { OpsDeps } from "../ops/routes.js";
 import { pageSecret } from "../web/page-token.js";
 import { verdictHref } from "../web/routes.js";
+import type { MergeAuthority } from "./approval-deps.js";
 import type { JobRunner } from "./jobs.js";
 
 export type { JudgeRequest, Judgment };
@@ -64,6 +65,8 @@ export interface AppDeps {
   clock: () => Date;
   /** Runs judge jobs; the in-process runner unless a durable queue is injected. */
   runner: JobRunner;
+  /** ranex/approval, escalation and branch protection (issue 6); without it only ranex/judge is posted. */
+  mergeAuthority?: MergeAuthority;
   /** GET /healthz and GET /metrics, served when the server wires them (src/server.ts). */
   ops?: OpsDeps;
 }

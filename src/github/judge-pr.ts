@@ -2,7 +2,8 @@
 // completed check run: a verdict, `neutral` (not ours, superseded), or `failure` with the error.
 import type { Logger } from "probot";
 import { annotationsOf } from "./annotations.js";
-import { agentRule, readBasePolicy } from "./agents.js";
+import { agentRule, readBasePolicy, type BasePolicy } from "./agents.js";
+import { afterVerdict, decorationNotice, neutralApproval } from "./approval-hooks.js";
 import { closeCheck, completeCheck, createQueuedCheck, markInProgress, type GitHub, type RepoRef } from "./check-runs.js";
 import { detailsUrl, type AppDeps } from "./deps.js";
 import { Superseded } from "./jobs.js";
@@ -39,23 +40,23 @@ export async function judgePullRequest(ctx: GitHubContext, deps: AppDeps, target
   await failClosed(ctx.octokit, deps, log, target.repo, checkRunId, async () => {
     const policy = await readBasePolicy(ctx.octokit, target.repo, target.base);
     if (policy.kind === "absent") {
-      return notAnAgent(ctx.octokit, deps, target, checkRunId, `The base commit \`${target.base.slice(0, 7)}\` has no \`.github/ranex.yml\`, so no author, label or branch is marked as an agent's.`);
+      return notAnAgent(ctx, deps, target, checkRunId, `The base commit \`${target.base.slice(0, 7)}\` has no \`.github/ranex.yml\`, so no author, label or branch is marked as an agent's.`);
     }
     if (policy.kind === "valid") {
       const rule = agentRule(policy.policy.agents, { author: target.author, labels: target.labels, headRef: target.headRef });
       if (rule === null) {
-        return notAnAgent(ctx.octokit, deps, target, checkRunId, `Neither the author \`${target.author}\`, the labels, nor the branch \`${target.headRef}\` match \`agents\` in the base's \`.github/ranex.yml\`.`);
+        return notAnAgent(ctx, deps, target, checkRunId, `Neither the author \`${target.author}\`, the labels, nor the branch \`${target.headRef}\` match \`agents\` in the base's \`.github/ranex.yml\`.`);
       }
       log.info({ rule }, "agent pull request: judging");
     }
     deps.runner.submit({
       key: `${fullName(target.repo)}#${target.number}`, head: target.head,
-      run: (signal) => failClosed(ctx.octokit, deps, log, target.repo, checkRunId, () => runJudgment(ctx, deps, target, checkRunId, signal)),
+      run: (signal) => failClosed(ctx.octokit, deps, log, target.repo, checkRunId, () => runJudgment(ctx, deps, target, checkRunId, signal, policy)),
     });
   });
 }
 
-async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget, checkRunId: number, signal: AbortSignal): Promise<void> {
+async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget, checkRunId: number, signal: AbortSignal, policy: BasePolicy): Promise<void> {
   if (signal.aborted) return superseded(ctx.octokit, deps, target, checkRunId, signal);
   await markInProgress(ctx.octokit, target.repo, checkRunId, deps.clock());
   const token = await installationToken(ctx.octokit);
@@ -73,17 +74,21 @@ async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget
   }
   if (signal.aborted) return superseded(ctx.octokit, deps, target, checkRunId, signal);
   const recorded = await deps.record(judgment, { repository: fullName(target.repo), ref, time: deps.clock().toISOString() });
-  const output = renderOutput({ verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft });
+  // Merge authority (issue 6): the decoration notice tops both summaries; ranex/approval follows the verdict.
+  const notice = await decorationNotice(ctx, deps, target);
+  const output = renderOutput({ verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice });
   await completeCheck(ctx.octokit, target.repo, checkRunId, {
     conclusion: judgment.verdict.verdict === "CANDIDATE" ? "success" : "failure",
     ...output, annotations: annotationsOf(judgment.verdict),
     externalId: recorded.journalId, detailsUrl: detailsUrl(deps, recorded.journalId), completedAt: deps.clock(),
   });
+  await afterVerdict(ctx, deps, target, judgment.verdict, recorded.journalId, policy, notice);
 }
 
-function notAnAgent(octokit: GitHub, deps: AppDeps, target: PullTarget, checkRunId: number, why: string): Promise<void> {
-  return closeCheck(octokit, target.repo, checkRunId, "neutral", "not an agent PR",
+async function notAnAgent(ctx: GitHubContext, deps: AppDeps, target: PullTarget, checkRunId: number, why: string): Promise<void> {
+  await closeCheck(ctx.octokit, target.repo, checkRunId, "neutral", "not an agent PR",
     `${why}\n\nRanex Gate judges only agents' pull requests; this check is neutral so requiring it never blocks people.`, deps.clock());
+  await neutralApproval(ctx, deps, target, why);
 }
 
 function superseded(octokit: GitHub, deps: AppDeps, target: PullTarget, checkRunId: number, signal: AbortSignal): Promise<void> {

@@ -10,6 +10,8 @@ export interface RenderInput {
   envelope: DsseEnvelope;
   journalId: string;
   draft: boolean;
+  /** "This gate is decoration: …" (src/github/protection.ts), shown first when the branch does not require the checks. */
+  notice?: string | null;
 }
 
 export interface CheckOutput {
@@ -30,6 +32,7 @@ export function verdictTitle(verdict: Verdict): string {
 export function renderOutput(input: RenderInput): CheckOutput {
   const { verdict } = input;
   const main = [
+    ...(input.notice === undefined || input.notice === null ? [] : [input.notice]),
     intro(input),
     claimsTable(verdict.claims),
     reviewerSteps(verdict),

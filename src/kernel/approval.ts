@@ -180,6 +180,8 @@ function reasonsAgainst(review: ReviewFacts, facts: ApprovalFacts, hands: readon
   for (const hand of hands) {
     if (isSamePerson(hand.identity, login, emails, names)) reasons.push(hand.reason);
   }
+  // Permission matters only for a human's approval of the head; anything else is refused already.
+  if (reasons.length > 0 || review.state !== "APPROVED") return reasons;
   const teams = (known?.teams ?? []).filter((t) => facts.policy.teams.some((p) => p.toLowerCase() === t.toLowerCase()));
   if (known === undefined) reasons.push("their permission could not be determined");
   else if (!APPROVING_ROLES.has(known.role ?? "") && teams.length === 0) {
