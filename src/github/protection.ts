@@ -33,6 +33,8 @@ export async function requiredChecks(octokit: Requester, repo: RepoName, branch:
     if (statusOf(err) === 403) forbidden.push("branch protection");
     else if (statusOf(err) !== 404) throw err;
   }
+  // Classic protection alone may already require both: then rulesets cannot change the answer.
+  if (REQUIRED_CHECKS.every((c) => contexts.has(c))) return { contexts, forbidden };
   try {
     const rules = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { ...repo, branch, per_page: 100 });
     for (const rule of rules.data) {
