@@ -76,6 +76,7 @@ describe.skipIf(!available)(`verdict pages in headless Chromium${available ? "" 
     const page = await context.newPage();
     const response = await page.goto(`${base}${verdictHref(secret, ids[name]!)}`);
     expect(response?.status()).toBe(200);
+    expect((await response!.body()).length).toBeLessThan(50 * 1024);
     await page.screenshot({ path: join(OUTPUT, `${name}.png`), fullPage: true });
     return page;
   }
