@@ -6,13 +6,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import { pino } from "pino";
-import { Probot, ProbotOctokit, type Logger } from "probot";
+import { Probot, type Logger } from "probot";
 import type { ServerConfig } from "../github/config.js";
 import type { AppDeps } from "../github/deps.js";
 import { openJournal } from "../journal/index.js";
-import { deliveryHandler, openQueue, QueueJobRunner, recordChecks, webhookReceiver, type DeliveryQueue, type RetryPolicy } from "../queue/index.js";
+import { deliveryHandler, openQueue, QueueJobRunner, webhookReceiver, type DeliveryQueue, type RetryPolicy } from "../queue/index.js";
 import { healthCheck } from "./health.js";
 import { Metrics } from "./metrics.js";
+import { appOctokit } from "./octokit.js";
 
 export interface BootOptions {
   /** Serve the webhook endpoint. */
@@ -46,7 +47,7 @@ export async function startRanex(config: ServerConfig, options: BootOptions): Pr
   const routes: Handler[] = [];
   const probot = new Probot({
     appId: config.appId, privateKey: config.privateKey, secret: config.webhookSecret, baseUrl: config.baseUrl,
-    Octokit: ProbotOctokit.plugin(recordChecks as never), log: log.child({ name: "probot" }),
+    Octokit: appOctokit(log), log: log.child({ name: "probot" }),
   });
   const { default: ranexApp } = await import("../index.js");
   await probot.load(ranexApp(deps), { cwd: process.cwd(), addHandler: (handler) => routes.push(handler) });

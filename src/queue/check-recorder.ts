@@ -41,8 +41,11 @@ export function recordChecks(octokit: Hookable): void {
       const id = Number(update[1]);
       const body: Record<string, unknown> = {};
       for (const key of BODY_KEYS) if (options[key] !== undefined) body[key] = options[key];
-      await context.queue.recordCompletion(id, body, typeof options.external_id === "string" && options.external_id !== "");
-      const response = await request(options);
+      const send = await context.queue.recordCompletion(id, body, typeof options.external_id === "string" && options.external_id !== "");
+      // An error completion after a journalled verdict failed to post: the verdict is sent again
+      // instead, because the journal already says what this head's verdict is.
+      const rest = Object.fromEntries(Object.entries(options).filter(([key]) => !(BODY_KEYS as readonly string[]).includes(key)));
+      const response = await request({ ...rest, ...send } as RequestOptions);
       await context.queue.markPosted(id);
       return response;
     }

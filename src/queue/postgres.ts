@@ -106,8 +106,10 @@ export class PostgresQueue implements DeliveryQueue {
     await this.pool.query("INSERT INTO ranex_checks (id, delivery, owner, repo) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", [id, delivery, owner, repo]);
   }
 
-  async recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<void> {
+  async recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<Record<string, unknown>> {
     await this.pool.query("UPDATE ranex_checks SET completion = $2, verdict = $3, posted = false WHERE id = $1 AND (NOT verdict OR $3)", [id, JSON.stringify(body), verdict]);
+    const { rows } = await this.pool.query("SELECT completion FROM ranex_checks WHERE id = $1", [id]);
+    return (rows[0] as { completion: Record<string, unknown> | null } | undefined)?.completion ?? body;
   }
 
   async markPosted(id: number): Promise<void> {

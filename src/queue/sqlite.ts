@@ -115,9 +115,11 @@ export class SqliteQueue implements DeliveryQueue {
     this.db.prepare("INSERT OR IGNORE INTO checks (id, delivery, owner, repo) VALUES (?, ?, ?, ?)").run(id, delivery, owner, repo);
   }
 
-  async recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<void> {
+  async recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<Record<string, unknown>> {
     this.db.prepare("UPDATE checks SET completion = ?, verdict = ?, posted = 0 WHERE id = ? AND (verdict = 0 OR ? = 1)")
       .run(JSON.stringify(body), verdict ? 1 : 0, id, verdict ? 1 : 0);
+    const held = this.db.prepare("SELECT completion FROM checks WHERE id = ?").get(id) as { completion: string | null } | undefined;
+    return held?.completion == null ? body : JSON.parse(held.completion) as Record<string, unknown>;
   }
 
   async markPosted(id: number): Promise<void> {

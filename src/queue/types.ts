@@ -61,8 +61,11 @@ export interface DeliveryQueue {
   /** The newest head enqueued for a coalescing key, or null. */
   latestHead(key: string): Promise<string | null>;
   recordCheck(delivery: string, owner: string, repo: string, id: number): Promise<void>;
-  /** Keeps a completion body before it is sent; a verdict body is never replaced by an error body. */
-  recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<void>;
+  /**
+   * Keeps a completion body before it is sent. A verdict body is never replaced by a body without
+   * one: then the held verdict is returned, to be sent instead. Returns the body to send.
+   */
+  recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<Record<string, unknown>>;
   markPosted(id: number): Promise<void>;
   checksOf(delivery: string): Promise<CheckRecord[]>;
   depth(): Promise<QueueDepth>;

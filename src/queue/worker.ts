@@ -65,9 +65,9 @@ export function deliveryHandler(options: WorkerOptions): DeliveryHandler {
 }
 
 /**
- * Finishes an earlier try's check runs. A stored completion (the outbox) is sent again; a check
- * with none was cut off mid-judgment and is completed as interrupted. True when a verdict is out,
- * so the delivery needs no new judgment.
+ * Finishes an earlier try's check runs. A stored verdict completion (the outbox) is sent again; any
+ * other open check was cut off (a crash, an error that could not even be posted) and is completed as
+ * interrupted before the delivery is handled again. True when a verdict is out: no new judgment.
  */
 async function settleEarlier(checks: CheckRecord[], octokit: GitHub, queue: DeliveryQueue, clock: () => Date, log: Logger): Promise<boolean> {
   let verdictOut = false;
@@ -75,7 +75,7 @@ async function settleEarlier(checks: CheckRecord[], octokit: GitHub, queue: Deli
     if (!check.posted) {
       const { data } = await octokit.rest.checks.get({ owner: check.owner, repo: check.repo, check_run_id: check.id });
       if (data.status !== "completed") {
-        if (check.completion !== null) {
+        if (check.verdict && check.completion !== null) {
           log.info({ checkRun: check.id }, "re-posting a completion GitHub never acknowledged");
           await octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner: check.owner, repo: check.repo, check_run_id: check.id, ...check.completion });
         } else {

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixtureRepo } from "../helpers/fixtures.js";
+import { tempDir } from "../helpers/git-repo.js";
+import { APP_ID, deliver, PRIVATE_KEY, pullRequestPayload, startApp, waitFor, type AppProcess } from "./standin/app-process.js";
+import { GitHubStandIn, type CheckRun } from "./standin/github.js";
+
+// The real server process (npm start's entry) on loopback, against a stand-in GitHub on loopback:
+// signed webhooks in, the real queue, judge and journal, check runs out over real HTTP.
+
+const OWNER = "Codertocat";
+const REPO = "Hello-World";
+const github = new GitHubStandIn(APP_ID, PRIVATE_KEY);
+let app: AppProcess;
+let cloneUrl: string;
+let base: string;
+
+beforeAll(async () => {
+  await github.start();
+  cloneUrl = github.addRepo(OWNER, REPO, await fixtureRepo("python-calc"), { 2: "honest", 3: "edit-test", 4: "honest-task", 5: "scope-escape", 6: "todo-check" });
+  base = github.rev(OWNER, REPO, "main");
+  app = await startApp(github, { dataDir: tempDir("ranex-e2e-app-") });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await github.close();
+});
+
+function pullEvent(number: number, branch: string, body = "") {
+  return pullRequestPayload({ number, head: github.rev(OWNER, REPO, `refs/pull/${number}/head`), base, headRef: `agent/${branch}`, body, cloneUrl });
+}
+
+function completed(head: string, count = 1): Promise<CheckRun[]> {
+  return waitFor(`${count} completed ranex/judge run(s) on ${head.slice(0, 7)}`, () => {
+    const runs = github.runsFor(head).filter((r) => r.status === "completed");
+    return runs.length >= count ? runs : null;
+  }, 120_000, app.output);
+}
+
+async function queueDepth(): Promise<{ queued: number; active: number }> {
+  const health = await (await fetch(`${app.url}/healthz`)).json() as { queue: { queued: number; active: number } };
+  return health.queue;
+}
+
+describe("the app over real HTTP", () => {
+  it("judges an agent PR CANDIDATE and an attack FAIL, with a journalled, signed verdict", async () => {
+    const honest = pullEvent(2, "honest", "Adds mul.\n\nRanex-Task: mul");
+    const attack = pullEvent(3, "edit-test");
+    const [a, b] = await Promise.all([deliver(app.url, "pull_request", honest), deliver(app.url, "pull_request", attack)]);
+    expect([a.status, b.status]).toEqual([202, 202]);
+    const [good] = await completed(honest.pull_request.head.sha);
+    const [bad] = await completed(attack.pull_request.head.sha);
+    expect(good).toMatchObject({ conclusion: "success", external_id: expect.any(String) });
+    expect(good!.output?.title).toMatch(/^CANDIDATE/);
+    expect(bad).toMatchObject({ conclusion: "failure" });
+    expect(bad!.output?.title).toMatch(/^FAIL/);
+    expect(bad!.output?.summary).toContain("diff.frozen");
+    // queued -> in_progress -> completed, and the verdict page serves the journalled entry.
+    expect(good!.bodies.map((body) => body.status)).toEqual(["queued", "in_progress", "completed"]);
+    const entry = await fetch(`${app.url}/ranex/verdicts/${encodeURIComponent(good!.external_id!)}`);
+    expect(entry.status).not.toBe(500);
+    expect(github.problems).toEqual([]);
+  }, 180_000);
+
+  it("refuses forged and missing signatures with 401 and queues nothing", async () => {
+    const event = pullEvent(4, "honest-task", "Ranex-Task: div");
+    const forged = await deliver(app.url, "pull_request", event, { signature: `sha256=${"0".repeat(64)}` });
+    const missing = await deliver(app.url, "pull_request", event, { signature: "" });
+    expect([forged.status, missing.status]).toEqual([401, 401]);
+    expect(await queueDepth()).toEqual(expect.objectContaining({ queued: 0 }));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(github.runsFor(event.pull_request.head.sha)).toEqual([]);
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).toMatch(/ranex_webhook_duration_seconds_count\{event="pull_request",status="401"\} 2/);
+  }, 30_000);
+
+  it("judges the same delivery once when GitHub sends it twice", async () => {
+    const event = pullEvent(4, "honest-task", "Ranex-Task: div");
+    const id = crypto.randomUUID();
+    const first = await deliver(app.url, "pull_request", event, { id });
+    const again = await deliver(app.url, "pull_request", event, { id });
+    expect([first.status, again.status]).toEqual([202, 200]);
+    await completed(event.pull_request.head.sha);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(github.runsFor(event.pull_request.head.sha)).toHaveLength(1);
+  }, 120_000);
+
+  it("still posts the verdict through 502s and a secondary rate limit", async () => {
+    const event = pullEvent(5, "scope-escape");
+    github.fault(/^POST \/repos\/[^/]+\/[^/]+\/check-runs$/, "502", 2);
+    github.fault(/^PATCH \/repos\/[^/]+\/[^/]+\/check-runs\/\d+$/, "secondary-rate-limit", 2);
+    github.fault(/^GET \/repos\/[^/]+\/[^/]+\/contents\//, "502", 1);
+    expect((await deliver(app.url, "pull_request", event)).status).toBe(202);
+    const [run] = await completed(event.pull_request.head.sha);
+    expect(run).toMatchObject({ conclusion: "failure" });
+    expect(run!.output?.summary).toContain("diff.scope");
+    expect(github.runsFor(event.pull_request.head.sha)).toHaveLength(1);
+    expect(github.problems).toEqual([]);
+  }, 120_000);
+
+  it("judges again on /ranex rejudge from a maintainer who is not the author", async () => {
+    const head = github.rev(OWNER, REPO, "refs/pull/6/head");
+    github.pulls.set(`${OWNER}/${REPO}#6`, { number: 6, head, base, headRef: "agent/todo-check", author: "copilot-swe-agent[bot]", body: "Ranex-Task: mul", labels: [] });
+    github.permissions.set("maintainer", "maintain");
+    const first = pullEvent(6, "todo-check", "Ranex-Task: mul");
+    await deliver(app.url, "pull_request", first);
+    await completed(head);
+    const comment = JSON.parse(JSON.stringify((await import("../helpers/probot.js")).payload("issue_comment.created"))) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    comment.issue.number = 6;
+    comment.issue.pull_request = { url: `${github.url}/api/v3/repos/${OWNER}/${REPO}/pulls/6` };
+    comment.comment.body = "/ranex rejudge";
+    comment.comment.user = { ...comment.comment.user, login: "maintainer", type: "User" };
+    comment.installation = { id: 1 };
+    expect((await deliver(app.url, "issue_comment", comment)).status).toBe(202);
+    const runs = await completed(head, 2);
+    expect(runs.map((r) => r.conclusion)).toEqual(["failure", "failure"]);
+    expect(github.problems).toEqual([]);
+  }, 180_000);
+
+  it("leaves nothing queued or in progress", async () => {
+    await waitFor("an empty queue", () => true);
+    expect(await queueDepth()).toEqual(expect.objectContaining({ queued: 0, active: 0 }));
+    expect(github.checkRuns.filter((r) => r.status !== "completed")).toEqual([]);
+  }, 30_000);
+});
