@@ -1,32 +1,11 @@
-import type nock from "nock";
 import { describe, expect, it } from "vitest";
 import { deliveryId, payload, requests, useStrictNock, type Fixture } from "../helpers/probot.js";
 import {
-  AGENT, BASE, HEAD, journalEntries, mergeApp, mockCheckRuns, mockFacts, mockPolicy, mockProtected, REPO, reviewEvent, reviewOf,
+  AGENT, HEAD, journalEntries, mergeApp, mockApprovalCheck, mockCheckRuns, mockFacts, mockJudgment, mockPolicy, mockProtected, NEW_HEAD, opened,
+  REPO, reviewEvent, reviewOf,
 } from "./approval-helpers.js";
 
 useStrictNock();
-
-const NEW_HEAD = "1111111e57ca3a959ca5aad62de7213c562f8c82";
-
-/** One judgment's requests to GitHub, up to the completed ranex/judge check. */
-function mockJudgment(api: nock.Scope, head = HEAD): void {
-  api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
-  mockPolicy(api);
-  api.patch(`${REPO}/check-runs/42`).times(2).reply(200, {});
-  api.get(`${REPO}/pulls/2`).reply(200, { number: 2, base: { ref: "master", sha: BASE }, head: { sha: head } });
-}
-
-function mockApprovalCheck(api: nock.Scope): void {
-  api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
-}
-
-function opened(head = HEAD, name = "pull_request.opened"): Fixture {
-  return payload(name, (p) => {
-    p.pull_request.user.login = AGENT;
-    p.pull_request.head.sha = head;
-  });
-}
 
 function approvalPosts(head: string): Fixture[] {
   return requests("POST", /check-runs$/).map((r) => r.body as Fixture).filter((b) => b.name === "ranex/approval" && b.head_sha === head);

@@ -115,3 +115,25 @@ export async function journalEntries(dataDir: string): Promise<JournalEntry[]> {
   await journal.close();
   return out;
 }
+
+export const NEW_HEAD = "1111111e57ca3a959ca5aad62de7213c562f8c82";
+
+/** One judgment's requests to GitHub, up to the completed ranex/judge check. */
+export function mockJudgment(api: nock.Scope, head = HEAD, policy = policyText()): void {
+  api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
+  mockPolicy(api, policy);
+  api.patch(`${REPO}/check-runs/42`).times(2).reply(200, {});
+  api.get(`${REPO}/pulls/2`).reply(200, { number: 2, base: { ref: "master", sha: BASE }, head: { sha: head } });
+}
+
+export function mockApprovalCheck(api: nock.Scope): void {
+  api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
+}
+
+export function opened(head = HEAD, name = "pull_request.opened", edit: (p: Fixture) => void = () => {}): Fixture {
+  return payload(name, (p) => {
+    p.pull_request.user.login = AGENT;
+    p.pull_request.head.sha = head;
+    edit(p);
+  });
+}
