@@ -1,9 +1,10 @@
 // GET /healthz: can this replica do its work? The journal answers, bubblewrap can build a sandbox,
 // the queue answers (and how deep it is), and which version runs. 200 when all hold, 503 otherwise,
 // with the same JSON either way so a person sees which part failed.
-import { checkSandbox, type SandboxCheck } from "../sandbox/check.js";
+import type { SandboxCheck } from "../sandbox/check.js";
 import type { DeliveryQueue, QueueDepth } from "../queue/types.js";
 import { GATE_VERSION } from "../version.js";
+import { probeSandboxKeyless } from "./sandbox-probe.js";
 
 export interface HealthDeps {
   queue: DeliveryQueue;
@@ -27,7 +28,7 @@ const SANDBOX_CACHE_MS = 60_000;
 
 export function healthCheck(deps: HealthDeps): () => Promise<Health> {
   let sandbox: { at: number; result: Promise<SandboxCheck> } | null = null;
-  const probe = deps.sandbox ?? checkSandbox;
+  const probe = deps.sandbox ?? probeSandboxKeyless;
   return async () => {
     if (deps.judges && (sandbox === null || Date.now() - sandbox.at > SANDBOX_CACHE_MS)) {
       sandbox = { at: Date.now(), result: probe().catch((err: unknown) => ({ ok: false, problem: String(err) })) };
