@@ -1,0 +1,90 @@
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dataDirKey, publicKeyPem, SEED_FILE } from "../../src/attest/index.js";
+import { openJournal } from "../../src/journal/index.js";
+import { fixtureRepo } from "../helpers/fixtures.js";
+import { tempDir } from "../helpers/git-repo.js";
+import { APP_ID, deliver, PRIVATE_KEY, pullRequestPayload, startApp, waitFor, type AppProcess } from "./standin/app-process.js";
+import { GitHubStandIn } from "./standin/github.js";
+
+// Scale-out on Postgres: two webhook replicas (RANEX_CONCURRENCY=0) and two `ranex worker`s share one
+// queue and one journal. A burst of PRs, each delivered twice (to both replicas, as a redelivery
+// would): every head is judged exactly once, and the journal is one unbroken, signed chain.
+
+const OWNER = "Codertocat";
+const REPO = "Hello-World";
+const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/test";
+const SCHEMA = `e2e_app_${process.pid}_${Date.now()}`;
+const DATABASE_URL = `${ADMIN_URL}?options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`;
+const BRANCHES = { 2: "honest", 3: "edit-test", 4: "scope-escape", 5: "honest-task" } as const;
+const github = new GitHubStandIn(APP_ID, PRIVATE_KEY);
+const processes: AppProcess[] = [];
+const keyDir = tempDir("ranex-e2e-key-");
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  await admin(`CREATE SCHEMA ${SCHEMA}`);
+  await github.start();
+  await dataDirKey(keyDir);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map((p) => p.stop()));
+  await github.close();
+  await admin(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; DROP SCHEMA IF EXISTS ${SCHEMA}_pgboss CASCADE`);
+}, 60_000);
+
+describe("two webhook replicas and two workers on Postgres", () => {
+  it("judges each PR of a burst exactly once, in one unbroken journal chain", async () => {
+    const cloneUrl = github.addRepo(OWNER, REPO, await fixtureRepo("python-calc"), BRANCHES);
+    const base = github.rev(OWNER, REPO, "main");
+    const env = { DATABASE_URL, RANEX_SIGNING_KEY_PATH: join(keyDir, SEED_FILE) };
+    // The first start creates the tables; the others then start at once.
+    const first = await startApp(github, { dataDir: tempDir(), env: { ...env, RANEX_CONCURRENCY: "0" } });
+    processes.push(first, ...await Promise.all([
+      startApp(github, { dataDir: tempDir(), env: { ...env, RANEX_CONCURRENCY: "0" } }),
+      startApp(github, { dataDir: tempDir(), role: "worker", env: { ...env, RANEX_CONCURRENCY: "1" } }),
+      startApp(github, { dataDir: tempDir(), role: "worker", env: { ...env, RANEX_CONCURRENCY: "1" } }),
+    ]));
+    const [replicaA, replicaB] = processes as [AppProcess, AppProcess];
+    const heads: string[] = [];
+    const acks: number[] = [];
+    await Promise.all(Object.entries(BRANCHES).map(async ([number, branch], i) => {
+      const head = github.rev(OWNER, REPO, `refs/pull/${number}/head`);
+      heads.push(head);
+      const event = pullRequestPayload({ number: Number(number), head, base, headRef: `agent/${branch}`, body: branch === "honest" ? "Ranex-Task: mul" : branch === "honest-task" ? "Ranex-Task: div" : "", cloneUrl });
+      const id = crypto.randomUUID();
+      const [to, again] = i % 2 === 0 ? [replicaA, replicaB] : [replicaB, replicaA];
+      acks.push((await deliver(to.url, "pull_request", event, { id })).status, (await deliver(again.url, "pull_request", event, { id })).status);
+    }));
+    expect(acks.filter((s) => s === 202)).toHaveLength(4);
+    expect(acks.filter((s) => s === 200)).toHaveLength(4);
+
+    await waitFor("a verdict on every head", () => heads.every((h) => github.runsFor(h).some((r) => r.status === "completed")), 150_000,
+      processes.flatMap((p) => p.output));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    for (const head of heads) {
+      const runs = github.runsFor(head);
+      expect(runs, head).toHaveLength(1);
+      expect(runs[0]!.external_id, head).toEqual(expect.any(String));
+    }
+    const journal = await openJournal({ dataDir: keyDir, databaseUrl: DATABASE_URL });
+    try {
+      const key = await dataDirKey(keyDir);
+      expect(await journal.verify({ publicKeyPem: publicKeyPem(key.publicKey) })).toMatchObject({ ok: true, count: 4 });
+    } finally {
+      await journal.close();
+    }
+    expect(github.problems).toEqual([]);
+  }, 240_000);
+});
