@@ -94,8 +94,11 @@ export class SqliteQueue implements DeliveryQueue {
     const lastAttempt = row.attempts >= this.retry.attempts;
     try {
       await handler({ id: row.id, name: row.name, payload: JSON.parse(row.payload) as unknown, attempt: row.attempts, lastAttempt, enqueuedAt: row.enqueued_at });
+      // Stopped past its grace: the row stays `active` and the next start takes it again.
+      if (!this.db.open) return;
       this.db.prepare("UPDATE deliveries SET state = 'done', finished_at = ?, leased_until = NULL WHERE id = ?").run(this.now(), row.id);
     } catch (err) {
+      if (!this.db.open) return;
       const message = err instanceof Error ? err.message : String(err);
       if (lastAttempt) {
         this.db.prepare("UPDATE deliveries SET state = 'failed', finished_at = ?, last_error = ?, leased_until = NULL WHERE id = ?").run(this.now(), message, row.id);

@@ -1,0 +1,142 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PostgresQueue } from "../../src/queue/postgres.js";
+import { SqliteQueue } from "../../src/queue/sqlite.js";
+import type { ClaimedDelivery, DeliveryQueue, RetryPolicy } from "../../src/queue/types.js";
+import { tempDir } from "../helpers/git-repo.js";
+
+// Both stores behind one contract: redeliveries refused, newest head per pull request, retries with
+// backoff and a last try, the check-run outbox where a verdict is never replaced by an error.
+
+const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/test";
+const SCHEMA = `queue_test_${process.pid}_${Date.now()}`;
+const RETRY: RetryPolicy = { attempts: 3, delayMs: 1000, leaseMs: 60_000 };
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(() => admin(`CREATE SCHEMA ${SCHEMA}`));
+afterAll(() => admin(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; DROP SCHEMA IF EXISTS ${SCHEMA}_pgboss CASCADE`));
+
+const stores: [string, () => Promise<DeliveryQueue>][] = [
+  ["sqlite", async () => new SqliteQueue(tempDir("ranex-queue-"), RETRY)],
+  ["postgres", () => PostgresQueue.open(`${ADMIN_URL}?options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`, RETRY)],
+];
+
+function until<T>(probe: () => T | undefined, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const tick = (): void => {
+      const value = probe();
+      if (value !== undefined) return resolve(value);
+      if (Date.now() > deadline) return reject(new Error("timed out"));
+      setTimeout(tick, 50);
+    };
+    tick();
+  });
+}
+
+describe.each(stores)("%s queue", (_name, open) => {
+  it("queues a delivery once, however often it is delivered, and hands it out once", async () => {
+    const queue = await open();
+    try {
+      const delivery = { id: `d-${Date.now()}`, name: "pull_request", payload: { n: 1 } };
+      expect(await queue.enqueue(delivery, null)).toBe(true);
+      expect(await queue.enqueue(delivery, null)).toBe(false);
+      expect(await queue.depth()).toEqual({ queued: 1, active: 0 });
+      const seen: ClaimedDelivery[] = [];
+      await queue.work(2, async (d) => { seen.push(d); });
+      await until(() => (seen.length === 1 ? true : undefined));
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(seen).toEqual([expect.objectContaining({ id: delivery.id, payload: { n: 1 }, attempt: 1, lastAttempt: false })]);
+      expect(await queue.enqueue(delivery, null)).toBe(false);
+    } finally {
+      await queue.stop(1000);
+    }
+  }, 30_000);
+
+  it("makes the newest enqueued head the latest for its pull request", async () => {
+    const queue = await open();
+    try {
+      const key = `o/r#${Date.now()}`;
+      expect(await queue.latestHead(key)).toBeNull();
+      await queue.enqueue({ id: `h1-${key}`, name: "pull_request", payload: {} }, { key, head: "a".repeat(40) });
+      await queue.enqueue({ id: `h2-${key}`, name: "pull_request", payload: {} }, { key, head: "b".repeat(40) });
+      // A redelivery of the older one changes nothing.
+      await queue.enqueue({ id: `h1-${key}`, name: "pull_request", payload: {} }, { key, head: "a".repeat(40) });
+      expect(await queue.latestHead(key)).toBe("b".repeat(40));
+    } finally {
+      await queue.stop(1000);
+    }
+  }, 30_000);
+
+  it("retries a failing delivery with backoff, and says which try is the last", async () => {
+    const queue = await open();
+    try {
+      const id = `r-${Date.now()}`;
+      const tries: { attempt: number; lastAttempt: boolean; at: number }[] = [];
+      await queue.work(1, async (d) => {
+        if (d.id !== id) return;
+        tries.push({ attempt: d.attempt, lastAttempt: d.lastAttempt, at: Date.now() });
+        throw new Error("GitHub said 502");
+      });
+      await queue.enqueue({ id, name: "pull_request", payload: {} }, null);
+      await until(() => (tries.length === 3 ? true : undefined), 30_000);
+      expect(tries.map(({ attempt, lastAttempt }) => ({ attempt, lastAttempt }))).toEqual([
+        { attempt: 1, lastAttempt: false }, { attempt: 2, lastAttempt: false }, { attempt: 3, lastAttempt: true }]);
+      expect(tries[1]!.at - tries[0]!.at).toBeGreaterThanOrEqual(900);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(tries).toHaveLength(3);
+      expect(await queue.depth()).toEqual({ queued: 0, active: 0 });
+    } finally {
+      await queue.stop(1000);
+    }
+  }, 40_000);
+
+  it("keeps a verdict completion over a later error completion, until it is posted", async () => {
+    const queue = await open();
+    try {
+      const id = Date.now() % 1_000_000_000;
+      await queue.recordCheck("d-outbox", "o", "r", id);
+      const verdict = { status: "completed", conclusion: "success", external_id: "entry-1" };
+      const error = { status: "completed", conclusion: "failure", output: { title: "error: 502" } };
+      expect(await queue.recordCompletion(id, verdict, true)).toEqual(verdict);
+      expect(await queue.recordCompletion(id, error, false)).toEqual(verdict);
+      expect(await queue.checksOf("d-outbox")).toEqual([{ delivery: "d-outbox", owner: "o", repo: "r", id, completion: verdict, verdict: true, posted: false }]);
+      await queue.markPosted(id);
+      expect((await queue.checksOf("d-outbox"))[0]).toMatchObject({ posted: true });
+    } finally {
+      await queue.stop(1000);
+    }
+  }, 30_000);
+});
+
+describe("sqlite queue recovery", () => {
+  it("takes again, on the next start, a delivery its process died holding", async () => {
+    const dir = tempDir("ranex-queue-");
+    const dead = new SqliteQueue(dir, RETRY);
+    await dead.enqueue({ id: "held", name: "pull_request", payload: { n: 7 } }, null);
+    let claimed = false;
+    await dead.work(1, () => { claimed = true; return new Promise(() => {}); });
+    await until(() => (claimed ? true : undefined));
+    expect(await dead.depth()).toEqual({ queued: 0, active: 1 });
+    // The process "dies": nothing finishes the handler; a new process opens the same file.
+    const restarted = new SqliteQueue(dir, RETRY);
+    try {
+      expect(await restarted.depth()).toEqual({ queued: 1, active: 0 });
+      const seen: ClaimedDelivery[] = [];
+      await restarted.work(1, async (d) => { seen.push(d); });
+      await until(() => (seen.length === 1 ? true : undefined));
+      expect(seen[0]).toMatchObject({ id: "held", attempt: 2, payload: { n: 7 } });
+    } finally {
+      await restarted.stop(1000);
+    }
+  }, 20_000);
+});
