@@ -1,6 +1,6 @@
 // The in-process job runner: judge jobs coalesced per pull request, each delivery judged once, and
-// no more jobs at a time than the machine has cores. A durable queue (pg-boss) can replace it later
-// by implementing the same JobRunner interface.
+// no more jobs at a time than the machine has cores. The server runs judge jobs through the durable
+// queue instead (src/queue: QueueJobRunner implements this JobRunner interface); tests use this one.
 import { availableParallelism } from "node:os";
 
 export interface Job {

@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { createPublicKey, randomBytes, verify } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { requestProblems } from "../../helpers/openapi.js";
-import { tempDir } from "../../helpers/git-repo.js";
 import { serveGit } from "./git-backend.js";
 
 // A stand-in for GitHub on loopback, for tests that run the real server process: the REST endpoints
@@ -32,7 +32,8 @@ export class GitHubStandIn {
   readonly log: string[] = [];
   readonly pulls = new Map<string, Pull>();
   readonly permissions = new Map<string, string>();
-  readonly gitRoot = tempDir("ranex-standin-git-");
+  // Not the tests' tempDir (it registers a vitest hook): the bench runs the stand-in outside vitest.
+  readonly gitRoot = mkdtempSync(join(tmpdir(), "ranex-standin-git-"));
   private readonly tokens = new Set<string>();
   private readonly faults: Fault[] = [];
   private nextId = 1000;
@@ -48,6 +49,15 @@ export class GitHubStandIn {
     }));
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** A new commit with `rev`'s tree and `rev` as parent, as the head of pull request `number`: distinct heads, same change. */
+  pullWithOwnHead(owner: string, name: string, number: number, rev: string): string {
+    const dir = join(this.gitRoot, owner, `${name}.git`);
+    const env = { ...process.env, GIT_AUTHOR_NAME: "agent", GIT_AUTHOR_EMAIL: "agent@example.com", GIT_COMMITTER_NAME: "agent", GIT_COMMITTER_EMAIL: "agent@example.com" };
+    const sha = execFileSync("git", ["-C", dir, "commit-tree", `${rev}^{tree}`, "-p", rev, "-m", `pull request ${number}`], { encoding: "utf8", env }).trim();
+    execFileSync("git", ["-C", dir, "update-ref", `refs/pull/${number}/head`, sha]);
+    return sha;
   }
 
   close(): Promise<void> {
