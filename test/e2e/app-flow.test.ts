@@ -117,6 +117,21 @@ describe("the app over real HTTP", () => {
     expect(github.problems).toEqual([]);
   }, 180_000);
 
+  it("on a push, cancels the older head's judgment as superseded and judges the new head", async () => {
+    const older = github.pullWithOwnHead(OWNER, REPO, 7, github.rev(OWNER, REPO, "refs/heads/honest"));
+    const opened = pullRequestPayload({ number: 7, head: older, base, headRef: "agent/honest", body: "Ranex-Task: mul", cloneUrl });
+    expect((await deliver(app.url, "pull_request", opened)).status).toBe(202);
+    await waitFor("the older head's judgment to start", () => github.runsFor(older).some((r) => r.status === "in_progress"), 60_000, app.output);
+    const newer = github.pullWithOwnHead(OWNER, REPO, 7, older);
+    const pushed = pullRequestPayload({ number: 7, head: newer, base, headRef: "agent/honest", body: "Ranex-Task: mul", cloneUrl, action: "synchronize" });
+    expect((await deliver(app.url, "pull_request", pushed)).status).toBe(202);
+    const [cancelled] = await completed(older);
+    const [judged] = await completed(newer);
+    expect(cancelled).toMatchObject({ conclusion: "neutral", output: { title: `superseded by ${newer.slice(0, 7)}` } });
+    expect(judged).toMatchObject({ conclusion: "success" });
+    expect(github.problems).toEqual([]);
+  }, 180_000);
+
   it("leaves nothing queued or in progress", async () => {
     await waitFor("an empty queue", () => true);
     expect(await queueDepth()).toEqual(expect.objectContaining({ queued: 0, active: 0 }));
