@@ -10,7 +10,7 @@ import type { GitHubContext, PullTarget } from "./judge-pr.js";
 import { protectionNotice } from "./protection.js";
 
 /** "This gate is decoration: …" for the base branch, or null when both checks are required. */
-export async function decorationNotice(ctx: GitHubContext, deps: AppDeps, target: PullTarget & { baseRef?: string }): Promise<string | null> {
+export async function decorationNotice(ctx: GitHubContext, deps: AppDeps, target: PullTarget): Promise<string | null> {
   const authority = deps.mergeAuthority;
   if (authority === undefined) return null;
   let branch = target.baseRef;

@@ -17,6 +17,8 @@ export interface PullTarget {
   head: string;
   base: string;
   headRef: string;
+  /** The base branch's name, from the payload (the branch protection is read for it). */
+  baseRef?: string;
   /** From the payload: github.com or a GHES host, or a local path in tests. */
   cloneUrl: string;
   author: string;

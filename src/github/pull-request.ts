@@ -32,7 +32,7 @@ interface PullPayload {
   user: { login: string } | null;
   labels?: { name: string }[];
   head: { sha: string; ref: string };
-  base: { sha: string };
+  base: { sha: string; ref?: string };
 }
 
 interface RepositoryPayload {
@@ -45,6 +45,7 @@ export function targetOf(pr: PullPayload, repository: RepositoryPayload): PullTa
   return {
     repo: { owner: repository.owner.login, repo: repository.name },
     number: pr.number, head: pr.head.sha, base: pr.base.sha, headRef: pr.head.ref,
+    ...(pr.base.ref === undefined ? {} : { baseRef: pr.base.ref }),
     cloneUrl: repository.clone_url, author: pr.user?.login ?? "", labels: (pr.labels ?? []).map((l) => l.name),
     draft: pr.draft === true, body: pr.body,
   };

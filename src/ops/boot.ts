@@ -79,6 +79,7 @@ export async function startRanex(config: ServerConfig, options: BootOptions): Pr
 async function appDeps(config: ServerConfig, queue: DeliveryQueue, metrics: Metrics, log: Logger): Promise<AppDeps> {
   const { judge } = await import("../judge/judge.js");
   const { journalDeps } = await import("../github/journal-deps.js");
+  const { mergeAuthority } = await import("../github/approval-deps.js");
   return {
     judge: async (request, signal) => {
       const judgment = await judge({ ...request, signal });
@@ -90,6 +91,11 @@ async function appDeps(config: ServerConfig, queue: DeliveryQueue, metrics: Metr
     dataDir: config.dataDir,
     publicUrl: config.publicUrl,
     ...(config.pageSecret === undefined ? {} : { pageSecret: config.pageSecret }),
+    // ranex/approval, escalation and the branch-protection notice (issue 6).
+    mergeAuthority: mergeAuthority({
+      dataDir: config.dataDir, keyPath: config.signingKeyPath, databaseUrl: config.databaseUrl,
+      autoProtect: process.env.RANEX_AUTO_PROTECT === "1", appId: config.appId,
+    }),
     clock: () => new Date(),
     runner: new QueueJobRunner(queue, (err) => log.error(err, "a judge job failed outside its check run")),
   };

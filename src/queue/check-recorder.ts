@@ -33,7 +33,11 @@ export function recordChecks(octokit: Hookable): void {
     if (options.method === "POST" && CREATE.test(path)) {
       const response = await request(options);
       const [, owner = "", repo = ""] = CREATE.exec(path) ?? [];
-      await context.queue.recordCheck(context.delivery, decodeURIComponent(owner), decodeURIComponent(repo), (response.data as { id: number }).id);
+      const id = (response.data as { id: number }).id;
+      await context.queue.recordCheck(context.delivery, decodeURIComponent(owner), decodeURIComponent(repo), id);
+      // A check created already completed (ranex/approval's verdicts are posted in one request) is
+      // done: without this the worker saw it as left open and tried the whole delivery again.
+      if (options.status === "completed" || options.conclusion !== undefined) await context.queue.markPosted(id);
       return response;
     }
     const update = options.method === "PATCH" ? UPDATE.exec(path) : null;

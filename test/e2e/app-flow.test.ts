@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureRepo } from "../helpers/fixtures.js";
+import { FIXTURES_DIR, fixtureRepo } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { APP_ID, deliver, PRIVATE_KEY, pullRequestPayload, startApp, waitFor, type AppProcess } from "./standin/app-process.js";
 import { GitHubStandIn, type CheckRun } from "./standin/github.js";
@@ -35,6 +37,16 @@ function completed(head: string, count = 1): Promise<CheckRun[]> {
     const runs = github.runsFor(head).filter((r) => r.status === "completed");
     return runs.length >= count ? runs : null;
   }, 120_000, app.output);
+}
+
+function reviewPayload(event: ReturnType<typeof pullEvent>, review: Record<string, unknown>): Record<string, unknown> {
+  const p = JSON.parse(readFileSync(join(FIXTURES_DIR, "..", "webhooks", "pull_request_review.submitted.json"), "utf8")) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  p.action = "submitted";
+  p.review = { ...p.review, ...review, state: "approved" };
+  p.pull_request = { ...p.pull_request, ...event.pull_request };
+  p.repository = event.repository;
+  p.installation = event.installation;
+  return p;
 }
 
 async function queueDepth(): Promise<{ queued: number; active: number }> {
@@ -132,9 +144,37 @@ describe("the app over real HTTP", () => {
     expect(github.problems).toEqual([]);
   }, 180_000);
 
+  it("keeps merge authority with an independent human: ranex/approval waits, then an approval of the head succeeds", async () => {
+    const event = pullEvent(2, "honest", "Adds mul.\n\nRanex-Task: mul");
+    const head = event.pull_request.head.sha;
+    const approval = (conclusion: string) => waitFor(`ranex/approval ${conclusion} on ${head.slice(0, 7)}`, () =>
+      github.runsFor(head, "ranex/approval").find((r) => r.status === "completed" && r.conclusion === conclusion), 120_000, app.output);
+    await deliver(app.url, "pull_request", event);
+    const waiting = await approval("action_required");
+    // Created already completed, the approval check is done: the delivery is not tried again.
+    expect(app.output.join("\n")).not.toContain("did not accept the completion");
+    expect(waiting.output?.title).toContain(head.slice(0, 7));
+
+    // A maintainer who had no hand in the change approves exactly this commit.
+    github.permissions.set("monalisa", "write");
+    const review = { id: 80, user: { login: "monalisa", type: "User" }, state: "APPROVED", commit_id: head, body: "", submitted_at: new Date().toISOString() };
+    github.reviews.set(`${OWNER}/${REPO}#2`, [review]);
+    const submitted = reviewPayload(event, review);
+    expect((await deliver(app.url, "pull_request_review", submitted)).status).toBe(202);
+    const approved = await approval("success");
+    expect(approved.output?.summary ?? approved.output?.title).toContain("monalisa");
+    expect(github.problems).toEqual([]);
+  }, 180_000);
+
   it("leaves nothing queued or in progress", async () => {
-    await waitFor("an empty queue", () => true);
-    expect(await queueDepth()).toEqual(expect.objectContaining({ queued: 0, active: 0 }));
+    // The last job may still be posting (the approval check follows the verdict): give it time,
+    // then nothing may remain.
+    let depth = await queueDepth();
+    for (const deadline = Date.now() + 25_000; (depth.queued > 0 || depth.active > 0) && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      depth = await queueDepth();
+    }
+    expect(depth).toEqual(expect.objectContaining({ queued: 0, active: 0 }));
     expect(github.checkRuns.filter((r) => r.status !== "completed")).toEqual([]);
   }, 30_000);
 });

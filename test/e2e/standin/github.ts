@@ -32,6 +32,8 @@ export class GitHubStandIn {
   readonly log: string[] = [];
   readonly pulls = new Map<string, Pull>();
   readonly permissions = new Map<string, string>();
+  /** Reviews per pull request (`owner/repo#N`), as `GET /pulls/N/reviews` lists them. */
+  readonly reviews = new Map<string, Record<string, unknown>[]>();
   // Not the tests' tempDir (it registers a vitest hook): the bench runs the stand-in outside vitest.
   readonly gitRoot = mkdtempSync(join(tmpdir(), "ranex-standin-git-"));
   private readonly tokens = new Set<string>();
@@ -139,7 +141,7 @@ export class GitHubStandIn {
     const m = (pattern: RegExp): string[] | null => pattern.exec(path)?.slice(1) ?? null;
     let p: string[] | null;
     if (method === "POST" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/check-runs$/))) {
-      const run: CheckRun = { id: this.nextId++, owner: p[0]!, repo: p[1]!, name: String(body?.name), head_sha: String(body?.head_sha), status: String(body?.status ?? "queued"), conclusion: null, bodies: [body ?? {}] };
+      const run: CheckRun = { id: this.nextId++, owner: p[0]!, repo: p[1]!, name: String(body?.name), head_sha: String(body?.head_sha), status: body?.conclusion !== undefined ? "completed" : String(body?.status ?? "queued"), conclusion: (body?.conclusion as string | undefined) ?? null, output: body?.output as CheckRun["output"], bodies: [body ?? {}] };
       this.checkRuns.push(run);
       return send(res, 201, this.checkJson(run));
     }
@@ -180,7 +182,8 @@ export class GitHubStandIn {
     }
     if (method === "POST" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+\/reactions$/)) return send(res, 201, { id: this.nextId++, content: body?.content });
     if (method === "POST" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/)) return send(res, 200, []);
-    if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/(reviews|commits)$/)) return send(res, 200, []);
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/reviews$/))) return send(res, 200, this.reviews.get(`${p[0]}/${p[1]}#${p[2]}`) ?? []);
+    if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/commits$/)) return send(res, 200, []);
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/branches\/[^/]+\/protection\/required_status_checks$/)) return send(res, 404, { message: "Branch not protected" });
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/rules\/branches\/[^/]+$/)) return send(res, 200, []);
     if (method === "GET" && (p = m(/^\/users\/([^/]+)$/))) return send(res, 200, { login: p[0], type: p[0]!.endsWith("[bot]") ? "Bot" : "User" });
