@@ -27,6 +27,34 @@ export interface ListedEntry {
 
 const MAX_SCAN = 100_000;
 
+/** A signed `approval` entry that completes a CANDIDATE (issue 6): who approved, by which review. */
+export interface ApprovalSeen {
+  sequence: number;
+  envelope: DsseEnvelope;
+  approvers: { login: string; reviewId: number }[];
+  time: string;
+}
+
+/**
+ * The latest approval entry naming this verdict as the CANDIDATE it completes. Approvals are
+ * appended after their verdict, so only the chain after it is read (bounded like every scan here).
+ */
+export async function approvalOf(journal: Journal, verdict: JournalEntry): Promise<ApprovalSeen | null> {
+  let found: ApprovalSeen | null = null;
+  let read = 0;
+  for await (const entry of journal.entries({ after: verdict.sequence })) {
+    if (++read > MAX_SCAN) break;
+    if (entry.kind !== "approval") continue;
+    const predicate = statementOf(entry.payload)?.predicate;
+    if (!isRecord(predicate) || predicate.judgeEntry !== verdict.id || !Array.isArray(predicate.approvers)) continue;
+    const approvers = predicate.approvers
+      .filter((a): a is { login: string; reviewId: number } => isRecord(a) && typeof a.login === "string" && typeof a.reviewId === "number")
+      .map((a) => ({ login: a.login, reviewId: a.reviewId }));
+    found = { sequence: entry.sequence, envelope: entry.payload as DsseEnvelope, approvers, time: typeof predicate.time === "string" ? predicate.time : "" };
+  }
+  return found;
+}
+
 /** The entry when it is a verdict whose payload is a DSSE envelope around a verdict statement. */
 export function verdictEntry(entry: JournalEntry): VerdictEntry | null {
   if (entry.kind !== "verdict") return null;

@@ -3,7 +3,7 @@
 import type { VerifyResult } from "../attest/index.js";
 import type { ClaimResult } from "../kernel/index.js";
 import { html, type Html } from "./html.js";
-import type { Neighbour, VerdictEntry } from "./journal-view.js";
+import type { ApprovalSeen, Neighbour, VerdictEntry } from "./journal-view.js";
 import { page } from "./layout.js";
 import type { PageFacts } from "./page-facts.js";
 import { diffSection, otherFindingsSection, testsSection, timelineSection } from "./render-evidence.js";
@@ -13,6 +13,8 @@ export interface VerdictPage {
   previous: Neighbour | null;
   next: Neighbour | null;
   facts: PageFacts | null;
+  /** The signed approval that completes this CANDIDATE, when one exists and its signature holds. */
+  approval?: ApprovalSeen | null;
   publicKeyPem: string;
   signature: VerifyResult;
   /** Links that carry their own tokens: a neighbour verdict of the same repository, the repository's journal, the raw envelope. */
@@ -45,12 +47,15 @@ function claimsSection(claims: readonly ClaimResult[]): Html {
   return html`<section aria-labelledby="claims"><h2 id="claims">Claims</h2><table><thead><tr><th scope="col">claim</th><th scope="col">status</th><th scope="col">reason</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
-function approvalSection({ verdict }: VerdictPage): Html {
+function approvalSection({ verdict, approval }: VerdictPage): Html {
   const p = verdict.statement.predicate;
-  const state = p.verdict === "CANDIDATE"
+  const approvedBy = (a: ApprovalSeen) => a.approvers.map((who, i) => html`${i > 0 ? ", " : ""}<strong>@${who.login}</strong> (review ${String(who.reviewId)})`);
+  const state = approval !== undefined && approval !== null
+    ? html`<p><strong>approval: given</strong> on commit <code>${p.subject.head}</code> by ${approvedBy(approval)}${approval.time === "" ? "" : html` at ${approval.time}`}: signed and journalled as entry ${String(approval.sequence)}.</p>`
+    : p.verdict === "CANDIDATE"
     ? html`<p><strong>approval: pending.</strong> <code>ranex/approval</code> turns green only when a qualifying person approves commit <code>${p.subject.head}</code>.</p>`
     : html`<p><strong>approval: not possible.</strong> The judge says FAIL; an approval counts only for a head judged CANDIDATE.</p>`;
-  return html`<section aria-labelledby="approval"><h2 id="approval">Approval</h2>${state}<p>Disqualified from approving: the pull request's author, every commit author and committer, every <code>Co-authored-by</code> of any commit, bots, and the app itself. Approvals count only for the exact head commit.</p><p class="muted">Who approved or was refused is not shown here yet: approvals are not journalled by this version.</p></section>`;
+  return html`<section aria-labelledby="approval"><h2 id="approval">Approval</h2>${state}<p>Disqualified from approving: the pull request's author, every commit author and committer, every <code>Co-authored-by</code> of any commit, bots, and the app itself. Approvals count only for the exact head commit.</p><p class="muted">Who may not approve a given pull request, and why, is listed in its <code>ranex/approval</code> check run.</p></section>`;
 }
 
 function subjectSection({ verdict }: VerdictPage): Html {
