@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { requestProblems } from "../../helpers/openapi.js";
-import { serveGit } from "./git-backend.js";
+import { serveGit } from "../../helpers/git-http-backend.js";
 
 // A stand-in for GitHub on loopback, for tests that run the real server process: the REST endpoints
 // the app uses (each request body checked against GitHub's OpenAPI description), installation tokens

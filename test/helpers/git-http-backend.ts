@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-// Serves bare repositories over git's smart HTTP protocol by running `git http-backend` as CGI, the
+// Serves bare repositories (test fixtures) over git's smart HTTP protocol by running `git http-backend` as CGI, the
 // way GitHub serves clones: only the fetch side (upload-pack), never a push.
 
 export function serveGit(req: IncomingMessage, res: ServerResponse, projectRoot: string): void {
