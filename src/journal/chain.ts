@@ -58,3 +58,22 @@ export function rowToEntry(row: EntryRow): JournalEntry {
     subject: row.subject, payload, hash: row.hash,
   };
 }
+
+/**
+ * Entries in sequence order after `options.after`, read a page at a time from a backend's
+ * `page(after, limit)` query, up to `options.limit`.
+ */
+export async function* pagedEntries(
+  page: (after: number, limit: number) => Promise<EntryRow[]> | EntryRow[],
+  options: { after?: number; limit?: number } = {},
+): AsyncIterable<JournalEntry> {
+  let after = options.after ?? 0;
+  let remaining = options.limit ?? Number.POSITIVE_INFINITY;
+  while (remaining > 0) {
+    const rows = await page(after, Math.min(PAGE_SIZE, remaining));
+    for (const row of rows) yield rowToEntry(row);
+    if (rows.length < PAGE_SIZE) return;
+    after = Number(rows[rows.length - 1]!.sequence);
+    remaining -= rows.length;
+  }
+}

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { nextEntry, PAGE_SIZE, rowToEntry, type EntryRow } from "./chain.js";
+import { nextEntry, pagedEntries, rowToEntry, type EntryRow } from "./chain.js";
 import { JournalError, type EntryKind, type Journal, type JournalEntry, type JournalHead, type VerifyOptions } from "./types.js";
 import { verifyEntries } from "./verify.js";
 
@@ -82,17 +82,9 @@ export class PostgresJournal implements Journal {
     return row === undefined ? null : rowToEntry(row);
   }
 
-  async *entries(options: { after?: number; limit?: number } = {}): AsyncIterable<JournalEntry> {
-    let after = options.after ?? 0;
-    let remaining = options.limit ?? Number.POSITIVE_INFINITY;
-    while (remaining > 0) {
-      const { rows } = await this.pool.query<EntryRow>(
-        `SELECT ${COLUMNS} FROM ranex_journal WHERE sequence > $1 ORDER BY sequence LIMIT $2`, [after, Math.min(PAGE_SIZE, remaining)]);
-      for (const row of rows) yield rowToEntry(row);
-      if (rows.length < PAGE_SIZE) return;
-      after = Number(rows[rows.length - 1]!.sequence);
-      remaining -= rows.length;
-    }
+  entries(options: { after?: number; limit?: number } = {}): AsyncIterable<JournalEntry> {
+    return pagedEntries(async (after, limit) => (await this.pool.query<EntryRow>(
+      `SELECT ${COLUMNS} FROM ranex_journal WHERE sequence > $1 ORDER BY sequence LIMIT $2`, [after, limit])).rows, options);
   }
 
   async verify(options?: VerifyOptions) {

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
-import { nextEntry, PAGE_SIZE, rowToEntry, sameHead, type EntryRow } from "./chain.js";
+import { nextEntry, pagedEntries, rowToEntry, sameHead, type EntryRow } from "./chain.js";
 import { JournalError, type EntryKind, type Journal, type JournalEntry, type JournalHead, type VerifyOptions } from "./types.js";
 import { verifyEntries } from "./verify.js";
 
@@ -79,17 +79,9 @@ export class SqliteJournal implements Journal {
     return row === undefined ? null : rowToEntry(row);
   }
 
-  async *entries(options: { after?: number; limit?: number } = {}): AsyncIterable<JournalEntry> {
+  entries(options: { after?: number; limit?: number } = {}): AsyncIterable<JournalEntry> {
     const page = this.db.prepare(`SELECT ${COLUMNS} FROM ranex_journal WHERE sequence > ? ORDER BY sequence LIMIT ?`);
-    let after = options.after ?? 0;
-    let remaining = options.limit ?? Number.POSITIVE_INFINITY;
-    while (remaining > 0) {
-      const rows = page.all(after, Math.min(PAGE_SIZE, remaining)) as EntryRow[];
-      for (const row of rows) yield rowToEntry(row);
-      if (rows.length < PAGE_SIZE) return;
-      after = Number(rows[rows.length - 1]!.sequence);
-      remaining -= rows.length;
-    }
+    return pagedEntries((after, limit) => page.all(after, limit) as EntryRow[], options);
   }
 
   async verify(options?: VerifyOptions) {
