@@ -19,7 +19,8 @@ export const SECRET_ENV_NAMES: readonly string[] = Object.freeze([
   "APP_PRIVATE_KEY",
   "DATABASE_URL",
   "RANEX_DATABASE_URL",
-  "RANEX_TEST_DATABASE_URL",
+  // Not RANEX_TEST_DATABASE_URL: it names the test suite's throwaway database (CI sets it for the
+  // whole run, sandbox tests included); one that carries a password is still refused by value.
   "PGPASSWORD",
   "AWS_SECRET_ACCESS_KEY",
   "AWS_SESSION_TOKEN",

@@ -119,11 +119,11 @@ export async function journalEntries(dataDir: string): Promise<JournalEntry[]> {
 export const NEW_HEAD = "1111111e57ca3a959ca5aad62de7213c562f8c82";
 
 /** One judgment's requests to GitHub, up to the completed ranex/judge check. */
-export function mockJudgment(api: nock.Scope, head = HEAD, policy = policyText()): void {
+export function mockJudgment(api: nock.Scope, _head = HEAD, policy = policyText()): void {
   api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
   mockPolicy(api, policy);
   api.patch(`${REPO}/check-runs/42`).times(2).reply(200, {});
-  api.get(`${REPO}/pulls/2`).reply(200, { number: 2, base: { ref: "master", sha: BASE }, head: { sha: head } });
+  // The base branch's name comes from the payload (pull_request.base.ref): no GET of the pull request.
 }
 
 export function mockApprovalCheck(api: nock.Scope): void {

@@ -103,18 +103,30 @@ describe("a superseded judgment", () => {
   it("ends its measuring process and sandboxes when aborted, and rejects", async () => {
     const repo = await fixtureRepo("python-calc");
     const controller = new AbortController();
+    // A scratch root of its own, so the survivor scan below sees this judgment's processes only
+    // (other test files judge at the same time).
+    const scratchRoot = tempDir("ranex-abort-");
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = scratchRoot;
     const started = performance.now();
-    // The `hang` head's suite never ends by itself (its policy allows it 20 s).
-    const judging = judge({ source: repo, base: "main", head: "hang", task: null, dataDir: tempDir(), signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("superseded by a newer head")), 1500);
-    await expect(judging).rejects.toThrow(/superseded/);
+    try {
+      // The `hang` head's suite never ends by itself (its policy allows it 20 s).
+      const judging = judge({ source: repo, base: "main", head: "hang", task: null, dataDir: tempDir(), signal: controller.signal });
+      setTimeout(() => controller.abort(new Error("superseded by a newer head")), 1500);
+      await expect(judging).rejects.toThrow(/superseded/);
+    } finally {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+    }
     expect(performance.now() - started).toBeLessThan(10_000);
-    // Nothing of the judgment is left running: no sandbox, no measuring process.
-    const { readdirSync, readFileSync } = await import("node:fs");
+    // Nothing of the judgment is left running: no sandbox (its command line names the scratch
+    // folder), no measuring process (it works in the scratch folder).
+    const { readdirSync, readFileSync, readlinkSync } = await import("node:fs");
     const survivors = readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
       try {
         const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-        return cmdline.includes("ranex-judge-") || cmdline.includes("measure/child");
+        const cwd = (() => { try { return readlinkSync(`/proc/${pid}/cwd`); } catch { return ""; } })();
+        return cmdline.includes(scratchRoot) || cwd.startsWith(scratchRoot);
       } catch {
         return false;
       }

@@ -17,9 +17,16 @@ function messageOf(fn: () => void): string {
 describe("assertKeyless", () => {
   it("has one list naming every required secret", () => {
     for (const name of ["RANEX_SIGNING_KEY", "RANEX_SIGNING_KEY_PATH", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET",
-      "GITHUB_TOKEN", "GH_TOKEN", "GITHUB_APP_PRIVATE_KEY", "DATABASE_URL", "RANEX_TEST_DATABASE_URL"]) {
+      "GITHUB_TOKEN", "GH_TOKEN", "GITHUB_APP_PRIVATE_KEY", "DATABASE_URL"]) {
       expect(SECRET_ENV_NAMES).toContain(name);
     }
+  });
+
+  // CI sets RANEX_TEST_DATABASE_URL for the whole test run (a passwordless throwaway database), so
+  // it is not refused by name; a test database URL that carries a password still is, by value.
+  it("refuses a test database URL only when it carries a password", () => {
+    expect(() => assertKeyless({ RANEX_TEST_DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" }, [])).not.toThrow();
+    expect(() => assertKeyless({ RANEX_TEST_DATABASE_URL: "postgres://ci:hunter2hunter2@db:5432/test" }, [])).toThrow(KeylessError);
   });
 
   it.each(SECRET_ENV_NAMES.map((name) => [name]))("refuses %s, naming it but never its value", (name) => {
