@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES_DIR, fixtureRepo } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/git-repo.js";
-import { APP_ID, deliver, PRIVATE_KEY, pullRequestPayload, startApp, waitFor, type AppProcess } from "./standin/app-process.js";
+import { APP_ID, deliver, healthWhenIdle, PRIVATE_KEY, pullRequestPayload, startApp, waitFor, type AppProcess } from "./standin/app-process.js";
 import { GitHubStandIn, type CheckRun } from "./standin/github.js";
 
 // The real server process (npm start's entry) on loopback, against a stand-in GitHub on loopback:
@@ -169,12 +169,7 @@ describe("the app over real HTTP", () => {
   it("leaves nothing queued or in progress", async () => {
     // The last job may still be posting (the approval check follows the verdict): give it time,
     // then nothing may remain.
-    let depth = await queueDepth();
-    for (const deadline = Date.now() + 25_000; (depth.queued > 0 || depth.active > 0) && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      depth = await queueDepth();
-    }
-    expect(depth).toEqual(expect.objectContaining({ queued: 0, active: 0 }));
+    expect((await healthWhenIdle(app.url)).queue).toEqual(expect.objectContaining({ queued: 0, active: 0 }));
     expect(github.checkRuns.filter((r) => r.status !== "completed")).toEqual([]);
   }, 30_000);
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureRepo } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/git-repo.js";
-import { APP_ID, deliver, PRIVATE_KEY, pullRequestPayload, startApp, waitFor, type AppProcess } from "./standin/app-process.js";
+import { APP_ID, deliver, healthWhenIdle, PRIVATE_KEY, pullRequestPayload, startApp, waitFor, type AppProcess } from "./standin/app-process.js";
 import { GitHubStandIn } from "./standin/github.js";
 
 // The server killed outright (SIGKILL: no shutdown code runs) while it judges, then started again on
@@ -41,7 +41,7 @@ describe("recovery after SIGKILL", () => {
     }, 120_000, app.output);
     expect(runs[0]).toMatchObject({ conclusion: "neutral", output: { title: "interrupted: judged again" } });
     expect(runs[1]).toMatchObject({ conclusion: "success", external_id: expect.any(String) });
-    const health = await (await fetch(`${app.url}/healthz`)).json() as { ok: boolean; queue: { queued: number; active: number } };
+    const health = await healthWhenIdle(app.url);
     expect(health, JSON.stringify(health)).toMatchObject({ ok: true, queue: { queued: 0, active: 0 } });
     expect(github.problems).toEqual([]);
   }, 240_000);

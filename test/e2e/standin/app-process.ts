@@ -112,3 +112,16 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | null
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * The server's /healthz once its queue is empty, or the last answer when the time is up. A verdict
+ * can be posted while its delivery still works (ranex/approval follows the verdict).
+ */
+export async function healthWhenIdle(url: string, timeoutMs = 25_000): Promise<{ ok: boolean; queue: { queued: number; active: number } }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const health = await (await fetch(`${url}/healthz`)).json() as { ok: boolean; queue: { queued: number; active: number } };
+    if ((health.queue.queued === 0 && health.queue.active === 0) || Date.now() > deadline) return health;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
