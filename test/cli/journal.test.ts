@@ -9,6 +9,7 @@ import { openJournal, type JournalEntry } from "../../src/journal/index.js";
 import { makeVerdictFixture } from "../attest/verdict-fixture.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { ranex } from "./cli-capture.js";
+import { postgresAvailable, skippedName, TEST_DATABASE_URL } from "../helpers/postgres.js";
 
 /** A data dir holding its own key and a journal of `count` signed verdicts, the way the judge leaves it. */
 async function judgedDataDir(count: number, databaseUrl?: string) {
@@ -94,17 +95,9 @@ describe("ranex journal", () => {
   });
 });
 
-const url = process.env.RANEX_TEST_DATABASE_URL;
-const reachable = url !== undefined && url !== "" && (await ping(url));
-async function ping(connectionString: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 });
-  const ok = await client.connect().then(() => true, () => false);
-  await client.end().catch(() => undefined);
-  return ok;
-}
-if (!reachable && process.env.RANEX_REQUIRE_POSTGRES === "1") throw new Error("RANEX_REQUIRE_POSTGRES=1 but RANEX_TEST_DATABASE_URL is not reachable");
-
-(reachable ? describe : describe.skip)(`ranex journal on DATABASE_URL${reachable ? "" : " (skipped: RANEX_TEST_DATABASE_URL not reachable)"}`, () => {
+const url = TEST_DATABASE_URL;
+const reachable = await postgresAvailable();
+(reachable ? describe : describe.skip)(reachable ? "ranex journal on DATABASE_URL" : skippedName("ranex journal on DATABASE_URL"), () => {
   it("verifies the Postgres journal named by DATABASE_URL", async () => {
     const schema = `ranex_test_${randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: url });

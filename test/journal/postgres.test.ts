@@ -3,33 +3,12 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { openJournal } from "../../src/journal/index.js";
 import { journalSuite, type Backend } from "./journal-suite.js";
+import { postgresAvailable, skippedName, TEST_DATABASE_URL, urlInSchema } from "../helpers/postgres.js";
 
 // Runs whenever a server is reachable; says so by name when not, and fails loudly when CI requires it.
-const url = process.env.RANEX_TEST_DATABASE_URL;
-const reachable = url !== undefined && url !== "" && (await ping(url));
-if (!reachable && process.env.RANEX_REQUIRE_POSTGRES === "1") {
-  throw new Error(`RANEX_REQUIRE_POSTGRES=1 but Postgres is not reachable at RANEX_TEST_DATABASE_URL (${url ?? "unset"})`);
-}
-
-async function ping(connectionString: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query("SELECT 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** The test URL with search_path pointing at one schema, so parallel test files never share tables. */
-function inSchema(schema: string): string {
-  const withSchema = new URL(url ?? "");
-  withSchema.searchParams.set("options", `-c search_path=${schema}`);
-  return withSchema.toString();
-}
+const url = TEST_DATABASE_URL;
+const reachable = await postgresAvailable();
+const inSchema = urlInSchema;
 
 const schemas: string[] = [];
 async function admin<T>(work: (client: pg.Client) => Promise<T>, schema?: string): Promise<T> {
@@ -92,5 +71,5 @@ if (reachable) {
     });
   });
 } else {
-  describe.skip("postgres journal (skipped: RANEX_TEST_DATABASE_URL not reachable)", () => journalSuite(postgres));
+  describe.skip(skippedName("postgres journal"), () => journalSuite(postgres));
 }
