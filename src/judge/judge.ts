@@ -11,6 +11,7 @@ import type { DiffFact } from "../workspace/types.js";
 import { frozenClaim, newTestFiles, safetyClaim, scopeClaim, type DiffContext } from "../measure/diff/index.js";
 import { secretsClaim } from "../measure/secrets.js";
 import { measureTests } from "./measure-tests.js";
+import { startMeasurer } from "../measure/spawn-measurer.js";
 import { requiredClaims, needsTestRuns, profileFor } from "./gate-for.js";
 import { Stopwatch } from "./stopwatch.js";
 
@@ -85,21 +86,29 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   subject.sandbox = profileDigest(profile);
   const digest = subjectDigest(subject);
 
-  const facts = await clock.time("diff", () => repo.diff(base, head));
-  const basePaths = (await repo.listFiles(base)).map((f) => f.path);
-  const added = await repo.addedLines(facts, policy.limits.file_bytes);
-  const ctx: DiffContext = { subject: digest, facts, basePaths, policy, task, added };
-  const evidence: Evidence[] = [frozenClaim(ctx), scopeClaim(ctx), safetyClaim(ctx)];
-  if (required.includes("secrets")) evidence.push(await clock.time("secrets", () => secretsClaim(digest, added)));
-  if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
+  // The measuring process starts now and loads while git work goes on below; it gets its plan later.
+  const measuring = needsTestRuns(required) || policy.checks.length > 0;
+  const measurer = measuring ? startMeasurer() : null;
+  const evidence: Evidence[] = [];
+  let facts: DiffFact[];
+  try {
+    facts = await clock.time("diff", () => repo.diff(base, head));
+    const basePaths = (await repo.listFiles(base)).map((f) => f.path);
+    const added = await repo.addedLines(facts, policy.limits.file_bytes);
+    const ctx: DiffContext = { subject: digest, facts, basePaths, policy, task, added };
+    evidence.push(frozenClaim(ctx), scopeClaim(ctx), safetyClaim(ctx));
+    if (required.includes("secrets")) evidence.push(await clock.time("secrets", () => secretsClaim(digest, added)));
+    if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
 
-  if (needsTestRuns(required) || policy.checks.length > 0) {
-    request.signal?.throwIfAborted();
-    const newFiles = newTestFiles(ctx);
-    evidence.push(...await measureTests({
-      repo, base, head, policy, task, profile, digest, dataDir: request.dataDir, clock,
-      facts, newFiles, frozenTestFiles: testFilesOn(basePaths, policy), measureTests: needsTestRuns(required), signal: request.signal,
-    }));
+    if (measurer !== null) {
+      request.signal?.throwIfAborted();
+      evidence.push(...await measureTests({
+        repo, base, head, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
+        facts, newFiles: newTestFiles(ctx), frozenTestFiles: testFilesOn(basePaths, policy), measureTests: needsTestRuns(required), signal: request.signal,
+      }));
+    }
+  } finally {
+    await measurer?.dispose();
   }
   const verdict = clock.timeSync("evaluate", () => evaluate(gate, evidence, subject, null));
   return done(verdict, evidence, facts);

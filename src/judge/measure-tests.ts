@@ -8,7 +8,7 @@ import type { SandboxProfile } from "../sandbox/types.js";
 import type { Repository } from "../workspace/index.js";
 import type { DiffFact } from "../workspace/types.js";
 import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
-import { measureInChild } from "../measure/spawn-measurer.js";
+import type { Measurer } from "../measure/spawn-measurer.js";
 import type { MeasureResult } from "../measure/plan.js";
 import type { SuiteRun } from "../measure/report-types.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
@@ -29,6 +29,8 @@ export interface MeasureInput {
   newFiles: readonly string[];
   frozenTestFiles: readonly string[];
   measureTests: boolean;
+  /** The measuring process, already started (it loads while the parent reads git). */
+  measurer: Measurer;
   signal?: AbortSignal;
 }
 
@@ -63,7 +65,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
 
     let result: MeasureResult;
     try {
-      result = await clock.time("measure", () => measureInChild({
+      result = await clock.time("measure", () => input.measurer.measure({
         subject: input.digest, policy, task: input.task, profile: input.profile,
         headDir, baseDir, cachedBase, scratchDir: scratch, measureTests: input.measureTests,
         checks: policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })),

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MeasurePlan, MeasureResult } from "./plan.js";
 
@@ -14,18 +15,25 @@ export const MEASURER_ENV: Readonly<Record<string, string>> = {
   LANG: "C.UTF-8",
 };
 
+export interface Measurer {
+  /** Hands the plan over and waits until the measuring process group is gone. Once only. */
+  measure(plan: MeasurePlan, signal?: AbortSignal): Promise<MeasureResult>;
+  /** Ends the process if it was never given a plan (the judgment stopped before measuring). */
+  dispose(): Promise<void>;
+}
+
 /**
- * Runs the measurements in a separate, keyless Node process and waits until it and every process
- * of its group have exited: only then may the caller evaluate and sign (invariant 6).
+ * Starts the separate, keyless Node process that will measure. Started early, it loads while the
+ * parent still reads git (the plan goes in later over stdin); `measure` resolves only after it and
+ * every process of its group have exited: only then may the caller evaluate and sign (invariant 6).
  */
-export async function measureInChild(plan: MeasurePlan, signal?: AbortSignal): Promise<MeasureResult> {
-  signal?.throwIfAborted();
+export function startMeasurer(): Measurer {
   const entry = new URL("./child" + (import.meta.url.endsWith(".ts") ? ".ts" : ".js"), import.meta.url);
   // Running from TypeScript sources (tests, `npm run demo`): load tsx by absolute URL, since the
   // child's working directory is scratch space with no node_modules.
   const loader = import.meta.url.endsWith(".ts") ? ["--import", import.meta.resolve("tsx/esm")] : [];
   const child = spawn(process.execPath, [...loader, fileURLToPath(entry)], {
-    cwd: plan.scratchDir,
+    cwd: tmpdir(),
     env: { ...MEASURER_ENV },
     stdio: ["pipe", "ignore", "pipe"],
     detached: true, // its own process group, so we can wait for and end all of it
@@ -35,33 +43,56 @@ export async function measureInChild(plan: MeasurePlan, signal?: AbortSignal): P
   child.stderr.on("data", (text: string) => {
     stderr = (stderr + text).slice(-8192);
   });
-  child.stdin.end(JSON.stringify(plan));
-  // Superseded: end the measuring process at once. Its sandboxes go with it (bwrap runs with
-  // --die-with-parent, and each sandbox is a pid namespace whose init dies with bwrap).
-  const abort = (): void => {
+  const closed = new Promise<number | null>((resolve) => {
+    child.once("error", () => resolve(null));
+    child.once("close", (exitCode) => resolve(exitCode));
+  });
+  // Superseded or unused: end the measuring process at once. Its sandboxes go with it (bwrap runs
+  // with --die-with-parent, and each sandbox is a pid namespace whose init dies with bwrap).
+  const kill = (): void => {
     if (child.pid !== undefined) {
       try {
         process.kill(-child.pid, "SIGKILL");
       } catch { /* already gone */ }
     }
   };
-  signal?.addEventListener("abort", abort, { once: true });
-  let code: number | null;
-  try {
-    code = await new Promise<number | null>((resolve, reject) => {
-      child.once("error", reject);
-      child.once("close", (exitCode) => resolve(exitCode));
-    });
-  } finally {
-    signal?.removeEventListener("abort", abort);
-  }
-  await endGroup(child.pid);
+  let used = false;
+  return {
+    async measure(plan, signal) {
+      if (used) throw new MeasureError("a measuring process measures once");
+      used = true;
+      if (signal?.aborted === true) kill();
+      signal?.addEventListener("abort", kill, { once: true });
+      child.stdin.on("error", () => undefined); // a killed child closes its stdin: the exit code says why
+      child.stdin.end(JSON.stringify(plan));
+      let code: number | null;
+      try {
+        code = await closed;
+      } finally {
+        signal?.removeEventListener("abort", kill);
+      }
+      await endGroup(child.pid);
+      signal?.throwIfAborted();
+      if (code !== 0) {
+        const last = stderr.trim().split("\n").slice(-3).join(" | ");
+        throw new MeasureError(`the measuring process exited with code ${code}${last ? `: ${last}` : ""}`);
+      }
+      return JSON.parse(await readFile(join(plan.scratchDir, "result.json"), "utf8")) as MeasureResult;
+    },
+    async dispose() {
+      if (used) return;
+      used = true;
+      kill();
+      await closed;
+      await endGroup(child.pid);
+    },
+  };
+}
+
+/** Starts a measuring process and measures the plan with it. */
+export async function measureInChild(plan: MeasurePlan, signal?: AbortSignal): Promise<MeasureResult> {
   signal?.throwIfAborted();
-  if (code !== 0) {
-    const last = stderr.trim().split("\n").slice(-3).join(" | ");
-    throw new MeasureError(`the measuring process exited with code ${code}${last ? `: ${last}` : ""}`);
-  }
-  return JSON.parse(await readFile(join(plan.scratchDir, "result.json"), "utf8")) as MeasureResult;
+  return startMeasurer().measure(plan, signal);
 }
 
 /**
