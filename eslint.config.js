@@ -4,7 +4,8 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "schema/**"] },
+  // Generated or built here, never source: the demo's example repositories, test output, builds.
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "schema/**", ".demo/**", "test-output/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
