@@ -41,6 +41,13 @@ export interface MeasureInput {
  */
 export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
   const { repo, policy, clock } = input;
+  // A change that adds a file over the size limit already fails diff.safety; writing it out (a 2 GB
+  // blob, say) for a test run would cost disk and time for nothing, so the runs are not made.
+  const oversized = input.facts.filter((f) => f.status !== "D" && !f.submodule && f.size !== null && f.size > policy.limits.file_bytes);
+  if (oversized.length > 0) {
+    const names = oversized.slice(0, 3).map((f) => JSON.stringify(f.path)).join(", ");
+    return measurementFailed(input, `not measured: the change adds ${oversized.length === 1 ? "a file" : `${oversized.length} files`} over the size limit of ${policy.limits.file_bytes} bytes (${names}${oversized.length > 3 ? ", …" : ""}); see diff.safety`);
+  }
   const scratch = await mkdtemp(join(tmpdir(), "ranex-judge-"));
   try {
     const headDir = join(scratch, "head");
@@ -95,7 +102,7 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult): Evidence[] {
   return evidence;
 }
 
-function measurementFailed(input: MeasureInput, reason: string): Evidence[] {
+export function measurementFailed(input: Pick<MeasureInput, "measureTests" | "task" | "policy" | "digest">, reason: string): Evidence[] {
   const names = input.measureTests ? ["tests.regression", "tests.red_green"] : [];
   if (input.measureTests && input.task !== null && input.task.edges.length > 0) names.push("edges.covered");
   for (const check of input.policy.checks) names.push(`check:${check.name}`);

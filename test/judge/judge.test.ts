@@ -148,3 +148,24 @@ describe("after an aborted judgment", () => {
     expect(existsSync(orphan)).toBe(false);
   });
 });
+
+describe("a change that adds a file over the size limit", () => {
+  it("is not measured: diff.safety names the file, and the test claims say why they have no runs", async () => {
+    const repo = TestRepo.init();
+    repo.commit({
+      ".github/ranex.yml": "version: 1\ntests:\n  command: python3 -m pytest -q --junitxml=\"$RANEX_JUNIT\" tests\nlimits: { file_bytes: 1024 }\nscope: { allow: ['src/**'] }\n",
+      "src/__init__.py": "",
+      "src/a.py": "A = 1\n",
+      "tests/test_a.py": "from src.a import A\n\ndef test_a():\n    assert A == 1\n",
+    }, "base");
+    repo.branch("big");
+    repo.commit({ "src/blob.bin": Buffer.alloc(4096, 7) }, "a big file");
+    const judged = await judge({ source: repo.dir, base: "main", head: "big", task: null, dataDir: tempDir() });
+    const claims = Object.fromEntries(judged.verdict.claims.map((c) => [c.name, c]));
+    expect(judged.verdict.verdict).toBe("FAIL");
+    expect(claims["diff.safety"]?.status).toBe("fail");
+    expect(claims["diff.safety"]?.reason).toContain("src/blob.bin");
+    expect(claims["tests.regression"]?.reason).toMatch(/^not measured: .*size limit of 1024 bytes.*src\/blob\.bin/);
+    expect(judged.timings.measure).toBeUndefined();
+  });
+});
