@@ -49,7 +49,7 @@ export async function secretsClaim(subject: string, added: readonly AddedLines[]
   const meta = { scanner: "secretlint", preset: "recommend", files: added.length, lines: scannedLines, findings: findings.length, unscanned: unscanned.length };
   if (findings.length === 0) {
     const note = unscanned.length > 0 ? `; ${unscanned.length} file${unscanned.length > 1 ? "s" : ""} not scanned (see details)` : "";
-    return { claim: CLAIM, subject, outcome: "pass", reason: `no credentials in ${scannedLines} added lines of ${added.length} files${note}`, details: unscanned, meta };
+    return { claim: CLAIM, subject, outcome: "pass", reason: `no credentials in ${plural(scannedLines, "added line")} of ${plural(added.length, "file")}${note}`, details: unscanned, meta };
   }
   const details: Detail[] = findings.map((f): Detail => ({
     kind: "secret", path: f.path, line: f.line, message: `${f.rule}: ${f.masked} at ${f.path}:${f.line}`,
@@ -80,4 +80,8 @@ async function scanFile(file: AddedLines): Promise<SecretFinding[]> {
       masked: maskSecret(secret),
     };
   });
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

@@ -42,7 +42,7 @@ describe("secrets", () => {
 
   it("passes a clean change and counts what it scanned", async () => {
     const evidence = await secretsClaim("sha256:subject", [added("src/clean.py", 5, ["TOKEN_NAME = 'GITHUB_TOKEN'", "password = os.environ['PASSWORD']"])]);
-    expect(evidence).toMatchObject({ outcome: "pass", reason: "no credentials in 2 added lines of 1 files", details: [] });
+    expect(evidence).toMatchObject({ outcome: "pass", reason: "no credentials in 2 added lines of 1 file", details: [] });
   });
 
   it("masks short strings completely", () => {
