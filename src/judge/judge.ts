@@ -104,7 +104,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
       request.signal?.throwIfAborted();
       evidence.push(...await measureTests({
         repo, base, head, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
-        facts, newFiles: newTestFiles(ctx), frozenTestFiles: testFilesOn(basePaths, policy), measureTests: needsTestRuns(required), signal: request.signal,
+        facts, newFiles: newTestFiles(ctx), frozenTestFiles: testFilesOn(basePaths, policy), runTests: needsTestRuns(required), signal: request.signal,
       }));
     }
   } finally {

@@ -28,7 +28,7 @@ export interface MeasureInput {
   facts: readonly DiffFact[];
   newFiles: readonly string[];
   frozenTestFiles: readonly string[];
-  measureTests: boolean;
+  runTests: boolean;
   /** The measuring process, already started (it loads while the parent reads git). */
   measurer: Measurer;
   signal?: AbortSignal;
@@ -55,26 +55,32 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
       base: input.base, overlay: overlayDigest(input.facts, input.newFiles),
       policy: sha256Hex(canonicalJson(policy)), sandbox: profileDigest(input.profile),
     };
-    const cachedBase = input.measureTests ? await readBaseCache(input.dataDir, key) : null;
+    const cachedBase = input.runTests ? await readBaseCache(input.dataDir, key) : null;
     let baseDir: string | null = null;
-    await clock.time("materialise", async () => {
-      await repo.materialise(input.head, headDir);
-      if (input.measureTests && cachedBase === null) {
-        baseDir = join(scratch, "base");
-        await repo.materialise(input.base, baseDir);
-        for (const path of input.newFiles) {
-          const bytes = await repo.readBlob(input.head, path, policy.limits.file_bytes);
-          if (bytes !== null) await writeInside(baseDir, path, bytes);
+    try {
+      await clock.time("materialise", async () => {
+        await repo.materialise(input.head, headDir);
+        if (input.runTests && cachedBase === null) {
+          baseDir = join(scratch, "base");
+          await repo.materialise(input.base, baseDir);
+          for (const path of input.newFiles) {
+            const bytes = await repo.readBlob(input.head, path, policy.limits.file_bytes);
+            if (bytes !== null) await writeInside(baseDir, path, bytes);
+          }
         }
-      }
-    });
+      });
+    } catch (err) {
+      // A tree that cannot be written out safely (a `..` path, a write through a link) is a FAIL
+      // with its reason, signed like any other, not a judgment that ends without a verdict.
+      return measurementFailed(input, `not measured: the trees could not be laid out safely: ${(err as Error).message}`);
+    }
     if (cachedBase !== null) clock.record("base-cached", 0);
 
     let result: MeasureResult;
     try {
       result = await clock.time("measure", () => input.measurer.measure({
-        subject: input.digest, policy, task: input.task, profile: input.profile,
-        headDir, baseDir, cachedBase, scratchDir: scratch, measureTests: input.measureTests,
+        policy, profile: input.profile,
+        headDir, baseDir, cachedBase, scratchDir: scratch, runTests: input.runTests,
         checks: policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })),
       }, input.signal));
     } catch (err) {
@@ -92,7 +98,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
 
 function evidenceFrom(input: MeasureInput, result: MeasureResult): Evidence[] {
   const evidence: Evidence[] = result.checks.map((c) => checkClaim(input.digest, c.name, c.run));
-  if (!input.measureTests) return evidence;
+  if (!input.runTests) return evidence;
   const base = result.base ?? missingRun("base");
   const head = result.head ?? missingRun("head");
   const targets = collectTargets(input.task?.targets ?? [], input.newFiles, head);
@@ -102,9 +108,9 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult): Evidence[] {
   return evidence;
 }
 
-export function measurementFailed(input: Pick<MeasureInput, "measureTests" | "task" | "policy" | "digest">, reason: string): Evidence[] {
-  const names = input.measureTests ? ["tests.regression", "tests.red_green"] : [];
-  if (input.measureTests && input.task !== null && input.task.edges.length > 0) names.push("edges.covered");
+export function measurementFailed(input: Pick<MeasureInput, "runTests" | "task" | "policy" | "digest">, reason: string): Evidence[] {
+  const names = input.runTests ? ["tests.regression", "tests.red_green"] : [];
+  if (input.runTests && input.task !== null && input.task.edges.length > 0) names.push("edges.covered");
   for (const check of input.policy.checks) names.push(`check:${check.name}`);
   return names.map((claim) => ({ claim, subject: input.digest, outcome: "fail", reason, details: [] }));
 }

@@ -34,7 +34,7 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   };
 
   const headWork = async (): Promise<MeasureResult["head"]> => {
-    if (!plan.measureTests || tests.command === undefined) {
+    if (!plan.runTests || tests.command === undefined) {
       await runChecks();
       return null;
     }
@@ -44,7 +44,7 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
     }, runChecks));
   };
   const baseWork = async (): Promise<MeasureResult["base"]> => {
-    if (!plan.measureTests || tests.command === undefined) return null;
+    if (!plan.runTests || tests.command === undefined) return null;
     if (plan.cachedBase !== null || plan.baseDir === null) return plan.cachedBase;
     const baseDir = plan.baseDir;
     return timed("base", () => runSuite(sandbox, {

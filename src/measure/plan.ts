@@ -1,4 +1,4 @@
-import type { Policy, Task } from "../policy/schema.js";
+import type { Policy } from "../policy/schema.js";
 import type { SandboxProfile } from "../sandbox/types.js";
 import type { SuiteRun } from "./report-types.js";
 
@@ -7,9 +7,7 @@ import type { SuiteRun } from "./report-types.js";
  * filled (materialised trees without .git); it carries no key, token or secret of any kind.
  */
 export interface MeasurePlan {
-  subject: string;
   policy: Policy;
-  task: Task | null;
   profile: SandboxProfile;
   /** Materialised head tree. Setup, checks and the test command run here. */
   headDir: string;
@@ -19,8 +17,8 @@ export interface MeasurePlan {
   cachedBase: SuiteRun | null;
   /** Scratch directory for reports and the result file. */
   scratchDir: string;
-  /** Which claims to measure: only the required ones cost time. */
-  measureTests: boolean;
+  /** Whether to run the test suites at all (only when a required claim needs them). */
+  runTests: boolean;
   checks: { name: string; run: string; timeout: number }[];
 }
 

@@ -89,12 +89,6 @@ export function startMeasurer(): Measurer {
   };
 }
 
-/** Starts a measuring process and measures the plan with it. */
-export async function measureInChild(plan: MeasurePlan, signal?: AbortSignal): Promise<MeasureResult> {
-  signal?.throwIfAborted();
-  return startMeasurer().measure(plan, signal);
-}
-
 /**
  * Kills whatever is left of the process group and waits until no live member remains. Zombies are
  * left to their reaper: they can no longer run code or hold a file open.

@@ -169,3 +169,26 @@ describe("a change that adds a file over the size limit", () => {
     expect(judged.timings.measure).toBeUndefined();
   });
 });
+
+describe("trees that cannot be laid out safely", () => {
+  it("end in a FAIL with the reason, and nothing is written through the base's link", async () => {
+    const outside = tempDir("ranex-outside-");
+    const repo = TestRepo.init();
+    // On the base, `tests` is a link out of the tree; the head turns it into a folder with a new test
+    // file, which the base run would overlay through that link.
+    repo.commit({
+      ".github/ranex.yml": "version: 1\ntests:\n  command: python3 -m pytest -q --junitxml=\"$RANEX_JUNIT\" tests\nscope: { allow: ['src/**'] }\n",
+      "src/a.py": "A = 1\n",
+      "tests": { symlink: outside },
+    }, "base");
+    repo.branch("head");
+    repo.commit({ tests: null }, "drop the link");
+    repo.commit({ "tests/test_new.py": "def test_new():\n    assert True\n" }, "a new test");
+    const judged = await judge({ source: repo.dir, base: "main", head: "head", task: null, dataDir: tempDir() });
+    const regression = judged.verdict.claims.find((c) => c.name === "tests.regression");
+    expect(judged.verdict.verdict).toBe("FAIL");
+    expect(regression?.reason).toMatch(/^not measured: the trees could not be laid out safely: .*not a directory/);
+    const { readdirSync } = await import("node:fs");
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});
