@@ -1,12 +1,13 @@
 import type { Verdict } from "../kernel/index.js";
+import { escapeUnsafe } from "../measure/diff/index.js";
 
 // How a verdict reads on a terminal and as the CLI's JSON contract (README, "CLI").
 
-/** Escapes control characters so a path with a newline cannot forge a line of output. */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => JSON.stringify(c).slice(1, -1));
-}
+/**
+ * Escapes control, bidirectional and zero-width characters (the diff claims' own rule), so a path
+ * with a newline cannot forge a line of output, nor a bidi mark reorder one.
+ */
+export const printable = escapeUnsafe;
 
 const MARK: Record<string, string> = { pass: "ok  ", fail: "FAIL", missing: "MISS" };
 

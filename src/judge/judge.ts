@@ -1,4 +1,3 @@
-import picomatch from "picomatch";
 import {
   configurationFailure, evaluate, GateError, makeGate, SANDBOX_CLAIM, subjectDigest,
   type Detail, type Evidence, type Subject, type Verdict,
@@ -8,7 +7,7 @@ import type { Policy, Task } from "../policy/schema.js";
 import { profileDigest } from "../sandbox/index.js";
 import { openRepository, WorkspaceError, type Repository } from "../workspace/index.js";
 import type { DiffFact } from "../workspace/types.js";
-import { frozenClaim, newTestFiles, safetyClaim, scopeClaim, type DiffContext } from "../measure/diff/index.js";
+import { frozenClaim, frozenSet, newTestFiles, safetyClaim, scopeClaim, type DiffContext } from "../measure/diff/index.js";
 import { secretsClaim } from "../measure/secrets.js";
 import { measureTests } from "./measure-tests.js";
 import { startMeasurer } from "../measure/spawn-measurer.js";
@@ -104,7 +103,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
       request.signal?.throwIfAborted();
       evidence.push(...await measureTests({
         repo, base, head, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
-        facts, newFiles: newTestFiles(ctx), frozenTestFiles: testFilesOn(basePaths, policy), runTests: needsTestRuns(required), signal: request.signal,
+        facts, newFiles: newTestFiles(ctx), frozenTestFiles: testFilesOn(basePaths, ctx), runTests: needsTestRuns(required), signal: request.signal,
       }));
     }
   } finally {
@@ -162,9 +161,10 @@ async function loadConfiguration(repo: Repository, base: string, taskId: string 
   return { policyDigest: digest, policy: parsed.policy, task: task.task };
 }
 
-function testFilesOn(paths: readonly string[], policy: Policy): string[] {
-  const isTest = picomatch(policy.tests.files, { dot: true });
-  return paths.filter((p) => isTest(p) && !policy.unfreeze.includes(p));
+/** The base's test files, by the same matcher the frozen rule uses; `unfreeze` takes paths out. */
+function testFilesOn(paths: readonly string[], ctx: DiffContext): string[] {
+  const frozen = frozenSet(ctx);
+  return paths.filter((p) => frozen.isTestFile(p) && !ctx.policy.unfreeze.includes(p));
 }
 
 function unsandboxed(digest: string): Evidence {

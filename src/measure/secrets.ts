@@ -6,6 +6,7 @@ import { lintSource } from "@secretlint/core";
 import { creator as recommendedPreset } from "@secretlint/secretlint-rule-preset-recommend";
 import type { Detail, Evidence } from "../kernel/types.js";
 import type { AddedLines } from "../workspace/types.js";
+import { plural } from "./diff/context.js";
 
 const CLAIM = "secrets";
 
@@ -80,8 +81,4 @@ async function scanFile(file: AddedLines): Promise<SecretFinding[]> {
       masked: maskSecret(secret),
     };
   });
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

@@ -22,6 +22,11 @@ export interface DiffContext {
 const UNSAFE_CHAR = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 const UNSAFE_CHARS = new RegExp(UNSAFE_CHAR.source, "g");
 
+/** Every unsafe character as a `\uXXXX` escape, nothing else changed (for text already quoted). */
+export function escapeUnsafe(text: string): string {
+  return text.replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** True when the text holds a character that must not reach a terminal or a log as is. */
 export function hasUnsafeChar(text: string): boolean {
   return UNSAFE_CHAR.test(text);

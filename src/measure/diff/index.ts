@@ -1,5 +1,5 @@
 // The three diff claims (DESIGN.md, "Claims"): pure functions of the diff facts, no I/O.
-export { type DiffContext, shown } from "./context.js";
+export { type DiffContext, escapeUnsafe, plural, shown } from "./context.js";
 export { DEFAULT_FROZEN_GLOBS, frozenSet, isFrozen, newTestFiles, resolveSymlink, type FrozenSet, type SymlinkResolution } from "./frozen-set.js";
 export { frozenClaim, frozenFindings, FROZEN_CLAIM, type FrozenFinding } from "./frozen.js";
 export { scopeClaim, SCOPE_CLAIM } from "./scope.js";
