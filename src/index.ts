@@ -1,12 +1,12 @@
 // The GitHub App. This file only wires: events to handlers, the verdict pages. Every dependency
 // (judge, journal, clock, job runner) comes in through AppDeps, so tests swap any of them.
 import type { ApplicationFunction } from "probot";
-import { onCheckRunRerequested } from "./github/check-run-rerequested.js";
+import { onCheckRunRerequested } from "./github/commands/check-run-rerequested.js";
 import type { AppDeps } from "./github/deps.js";
-import { onIssueComment } from "./github/issue-comment.js";
-import { INSTALLATION_EVENTS, onInstallation } from "./github/protection-install.js";
-import { onPullRequest, PULL_REQUEST_EVENTS } from "./github/pull-request.js";
-import { onPullRequestReview, PULL_REQUEST_REVIEW_EVENTS } from "./github/pull-request-review.js";
+import { onIssueComment } from "./github/commands/issue-comment.js";
+import { INSTALLATION_EVENTS, onInstallation } from "./github/protection/install.js";
+import { onPullRequest, PULL_REQUEST_EVENTS } from "./github/pull-request/events.js";
+import { onPullRequestReview, PULL_REQUEST_REVIEW_EVENTS } from "./github/approval/pull-request-review.js";
 import { opsRoutes } from "./ops/routes.js";
 import { pageRoutes, withPageFacts } from "./web/index.js";
 

@@ -1,7 +1,7 @@
 // The `ranex/judge` check run: created `queued` the moment a webhook arrives, `in_progress` while
 // measuring, `completed` with the verdict. Annotations go 50 per request, as the API demands.
 import type { ProbotOctokit } from "probot";
-import type { Annotation } from "./annotations.js";
+import type { Annotation } from "./pull-request/annotations.js";
 import { CHECK_NAME } from "./deps.js";
 import { batches, cutTitle, cutToFit, OUTPUT_TEXT_LIMIT } from "./limits.js";
 

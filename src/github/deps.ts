@@ -6,8 +6,8 @@ import type { JudgeRequest, Judgment } from "../judge/judge.js";
 import type { OpsDeps } from "../ops/routes.js";
 import { pageSecret } from "../web/page-token.js";
 import { verdictHref } from "../web/routes.js";
-import type { MergeAuthority } from "./approval-deps.js";
-import type { JobRunner } from "./jobs.js";
+import type { MergeAuthority } from "./approval/deps.js";
+import type { JobRunner } from "./pull-request/jobs.js";
 
 export type { JudgeRequest, Judgment };
 

@@ -79,7 +79,7 @@ export async function startRanex(config: ServerConfig, options: BootOptions): Pr
 async function appDeps(config: ServerConfig, queue: DeliveryQueue, metrics: Metrics, log: Logger): Promise<AppDeps> {
   const { judge } = await import("../judge/judge.js");
   const { journalDeps } = await import("../github/journal-deps.js");
-  const { mergeAuthority } = await import("../github/approval-deps.js");
+  const { mergeAuthority } = await import("../github/approval/deps.js");
   return {
     judge: async (request, signal) => {
       const judgment = await judge({ ...request, signal });

@@ -3,7 +3,7 @@
 // or wrong signature is 401 and nothing is stored.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PULL_REQUEST_EVENTS } from "../github/pull-request.js";
+import { PULL_REQUEST_EVENTS } from "../github/pull-request/events.js";
 import type { Coalescing, DeliveryQueue } from "./types.js";
 
 /** GitHub caps webhook payloads at 25 MB. */

@@ -2,8 +2,8 @@
 // and removed redeliveries, so this runner starts each judge job at once, ties it to the delivery
 // being handled (which is done only when its jobs are), and aborts it with Superseded when a newer
 // head of the same pull request was enqueued, here or in any other process sharing the queue.
-import type { Job, JobRunner } from "../github/jobs.js";
-import { Superseded } from "../github/jobs.js";
+import type { Job, JobRunner } from "../github/pull-request/jobs.js";
+import { Superseded } from "../github/pull-request/jobs.js";
 import { handling } from "./check-recorder.js";
 import type { DeliveryQueue } from "./types.js";
 

@@ -6,7 +6,7 @@ import { Probot, ProbotOctokit } from "probot";
 import { afterEach, beforeEach, expect } from "vitest";
 import ranexApp from "../../src/index.js";
 import type { AppDeps } from "../../src/github/deps.js";
-import { InProcessRunner } from "../../src/github/jobs.js";
+import { InProcessRunner } from "../../src/github/pull-request/jobs.js";
 import { requestProblems, type Spec } from "./openapi.js";
 
 // A Probot test instance behind strict HTTP mocks: no request leaves the process except to

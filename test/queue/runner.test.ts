@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Superseded } from "../../src/github/jobs.js";
+import { Superseded } from "../../src/github/pull-request/jobs.js";
 import { handling, type HandlingContext } from "../../src/queue/check-recorder.js";
 import { QueueJobRunner } from "../../src/queue/runner.js";
 import { SqliteQueue } from "../../src/queue/sqlite.js";

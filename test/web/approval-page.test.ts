@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mergeAuthority } from "../../src/github/approval-deps.js";
+import { mergeAuthority } from "../../src/github/approval/deps.js";
 import { openJournal } from "../../src/journal/index.js";
 import { verdictEntry } from "../../src/web/journal-view.js";
 import { pageRoutes, pageSecret, verdictHref } from "../../src/web/index.js";

@@ -10,7 +10,7 @@ import { Probot, Server } from "probot";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ranexApp from "../../src/index.js";
-import { InProcessRunner } from "../../src/github/jobs.js";
+import { InProcessRunner } from "../../src/github/pull-request/jobs.js";
 import { journalDeps } from "../../src/github/journal-deps.js";
 import { judge } from "../../src/judge/judge.js";
 import { pageSecret, verdictHref, withPageFacts } from "../../src/web/index.js";

@@ -3,7 +3,7 @@
 // dismissed, and no exception for admins. Token from GITHUB_TOKEN; GitHub Enterprise via GHE_HOST.
 import { parseArgs } from "node:util";
 import { Octokit } from "@octokit/rest";
-import { applyProtection, planProtection } from "../../github/protection-apply.js";
+import { applyProtection, planProtection } from "../../github/protection/apply.js";
 import { UsageError, type Command } from "../io.js";
 
 const USAGE = "usage: ranex protect --repo owner/name [--branch <b>] [--ruleset] [--dry-run] [--app-id <id>]";

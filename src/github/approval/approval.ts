@@ -1,0 +1,123 @@
+// Deciding `ranex/approval` for one head: when the judge's verdict lands, and again on every review.
+// The judge's CANDIDATE is read back from this gate's own journal (never from a check run's word),
+// the kernel decides who qualifies and gives the PASS, and a PASS is signed and journalled.
+import type { Logger } from "probot";
+import { statementOf, VERDICT_PREDICATE_TYPE, type VerdictPredicate } from "../../attest/index.js";
+import { approvedVerdict, qualifyApprovals, type ApprovalPolicy } from "../../kernel/approval.js";
+import type { Verdict } from "../../kernel/index.js";
+import type { Policy } from "../../policy/index.js";
+import type { BasePolicy } from "../pull-request/agents.js";
+import { approvedTitle, postApproval, renderApproval, unchanged, type ApprovalState, type ExistingCheck } from "./check.js";
+import type { MergeAuthority } from "./deps.js";
+import { gatherApprovalFacts } from "./facts.js";
+import type { GitHub, RepoRef } from "../check-runs.js";
+import type { AppDeps } from "../deps.js";
+import { APPROVAL_CHECK, JUDGE_CHECK } from "../protection/protection.js";
+
+export interface ApprovalTarget {
+  repo: RepoRef;
+  number: number;
+  head: string;
+  author: string;
+}
+
+export interface Settle {
+  octokit: GitHub;
+  log: Logger;
+  deps: Pick<AppDeps, "clock">;
+  authority: MergeAuthority;
+  target: ApprovalTarget;
+  notice: string | null;
+}
+
+export function approvalPolicyOf(base: BasePolicy | Policy | null): ApprovalPolicy {
+  const policy = base === null ? null : "kind" in base ? (base.kind === "valid" ? base.policy : null) : base;
+  // An absent or invalid policy never lowers the bar: one approval, no teams.
+  if (policy === null) return { count: 1, teams: [], operators: [] };
+  return { count: policy.approval.count, teams: policy.approval.teams, operators: policy.agents.operators };
+}
+
+/** The judge's verdict just landed: post ranex/approval for the same head. Never throws. */
+export async function approvalAfterVerdict(s: Settle, verdict: Verdict, judgeEntry: string, policy: ApprovalPolicy): Promise<void> {
+  await failClosed(s, null, async () => {
+    const state: ApprovalState | null = verdict.verdict === "CANDIDATE"
+      ? await decide(s, verdict, judgeEntry, policy, null)
+      : { kind: "judge-fail", head: s.target.head, judgeEntry };
+    if (state !== null) await postApproval(s.octokit, s.target.repo, s.target.head, renderApproval(state, s.notice), null, s.deps.clock());
+  });
+}
+
+/** A PR that is not an agent's: ranex/approval is neutral, like ranex/judge. */
+export async function approvalNeutral(s: Settle, why: string): Promise<void> {
+  await failClosed(s, null, () => postApproval(s.octokit, s.target.repo, s.target.head, renderApproval({ kind: "neutral", why }, s.notice), null, s.deps.clock()));
+}
+
+/**
+ * A review was submitted, edited or dismissed: decide again for the PR's current head. While the
+ * judge is still running nothing is posted; the verdict, when it lands, reads the reviews itself.
+ */
+export async function recheckApproval(s: Settle, findEntry: AppDeps["findEntry"], readPolicy: (base: string) => Promise<ApprovalPolicy>): Promise<void> {
+  const runs = await s.octokit.paginate(s.octokit.rest.checks.listForRef, { ...s.target.repo, ref: s.target.head, filter: "latest", per_page: 100 });
+  const judgeRun = runs.find((r) => r.name === JUDGE_CHECK);
+  const approvalRun = runs.find((r) => r.name === APPROVAL_CHECK);
+  const existing: ExistingCheck | null = approvalRun === undefined ? null
+    : { id: approvalRun.id, conclusion: approvalRun.conclusion, title: approvalRun.output.title, summary: approvalRun.output.summary };
+  if (judgeRun === undefined || judgeRun.status !== "completed") {
+    s.log.info({ head: s.target.head }, "review arrived while the judge is running: decided when the verdict lands");
+    return;
+  }
+  // Neutral (not an agent PR, superseded) or a FAIL: the approval check already says so.
+  if (judgeRun.conclusion !== "success") return;
+  await failClosed(s, existing, async () => {
+    const candidate = await candidateFromJournal(findEntry, judgeRun.external_id ?? null, s.target.head);
+    const state = await decide(s, candidate.verdict, candidate.entry, await readPolicy(candidate.verdict.subject.base), existing);
+    if (state === null) return;
+    const output = renderApproval(state, s.notice);
+    if (unchanged(existing, output)) return;
+    await postApproval(s.octokit, s.target.repo, s.target.head, output, existing, s.deps.clock());
+  });
+}
+
+/** Null when the head is already approved by the same people: nothing to sign again. */
+async function decide(s: Settle, candidate: Verdict, judgeEntry: string, policy: ApprovalPolicy, existing: ExistingCheck | null): Promise<ApprovalState | null> {
+  const facts = await gatherApprovalFacts(s.octokit, s.target, policy, s.authority.appLogin);
+  const decision = qualifyApprovals(facts);
+  if (!decision.satisfied) return { kind: "waiting", head: s.target.head, judgeEntry, decision, teams: policy.teams };
+  if (existing?.conclusion === "success" && existing.title === approvedTitle(decision)) return null;
+  const verdict = approvedVerdict(candidate, decision);
+  if (verdict === null) return { kind: "error", head: s.target.head, reason: `the kernel gave no PASS for ${s.target.head.slice(0, 7)}` };
+  const recorded = await s.authority.recordApproval({
+    repository: `${s.target.repo.owner}/${s.target.repo.repo}`, pullRequest: s.target.number, head: s.target.head,
+    approvers: decision.qualifying, judgeEntry, verdict, time: s.deps.clock().toISOString(),
+  });
+  s.log.info({ approvers: decision.qualifying.map((q) => q.login), journal: recorded.journalId }, "independent approval recorded");
+  return { kind: "approved", head: s.target.head, judgeEntry, decision, journalId: recorded.journalId, envelope: recorded.envelope };
+}
+
+/** The CANDIDATE behind a judge check run, from this gate's journal, bound to the head. */
+async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: string | null, head: string): Promise<{ verdict: Verdict; entry: string }> {
+  const missing = `the judge's verdict for ${head.slice(0, 7)} is not in this gate's journal`;
+  if (entryId === null || entryId === "") throw new Error(missing);
+  const entry = await findEntry(entryId) as { kind?: unknown; payload?: unknown } | null;
+  const statement = entry === null ? null : statementOf(entry.payload);
+  if (entry?.kind !== "verdict" || statement === null || statement.predicateType !== VERDICT_PREDICATE_TYPE) throw new Error(missing);
+  const p = statement.predicate as VerdictPredicate;
+  if (p.subject?.head !== head || statement.subject[0]?.digest.gitCommit !== head) throw new Error(`journal entry ${entryId} judged another commit, not ${head.slice(0, 7)}`);
+  if (p.verdict !== "CANDIDATE") throw new Error(`journal entry ${entryId} is a ${p.verdict}, not a CANDIDATE`);
+  return { verdict: { verdict: p.verdict, class: p.class, subject: p.subject, claims: p.claims, missing: p.missing, reasons: p.reasons }, entry: entryId };
+}
+
+/** Every path ends in a completed ranex/approval: an error is `failure` with its reason. */
+async function failClosed(s: Settle, existing: ExistingCheck | null, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    s.log.error(err, "deciding ranex/approval failed; completing it as failure");
+    try {
+      await postApproval(s.octokit, s.target.repo, s.target.head, renderApproval({ kind: "error", head: s.target.head, reason }, s.notice), existing, s.deps.clock());
+    } catch (postErr) {
+      s.log.error(postErr, "could not complete ranex/approval after an error");
+    }
+  }
+}

@@ -1,0 +1,122 @@
+// What people read on the check run: title, summary and text. Plain templates over the verdict; the
+// snapshot tests in test/github hold the exact wording.
+import type { DsseEnvelope } from "../../attest/index.js";
+import type { ClaimResult, Verdict } from "../../kernel/index.js";
+import { cutTitle, cutToFit, OUTPUT_TEXT_LIMIT } from "../limits.js";
+
+export interface RenderInput {
+  verdict: Verdict;
+  timings: Record<string, number>;
+  envelope: DsseEnvelope;
+  journalId: string;
+  draft: boolean;
+  /** "This gate is decoration: …" (../protection/protection.ts), shown first when the branch does not require the checks. */
+  notice?: string | null;
+}
+
+export interface CheckOutput {
+  title: string;
+  summary: string;
+  text: string;
+}
+
+const STATUS_MARK: Record<ClaimResult["status"], string> = { pass: "✅ pass", fail: "❌ fail", missing: "⚠️ missing" };
+
+export function verdictTitle(verdict: Verdict): string {
+  const headline = verdict.reasons[0];
+  const name = verdict.verdict === "FAIL" && verdict.class !== null ? `FAIL (${verdict.class})` : verdict.verdict;
+  if (headline === undefined) return cutTitle(`${name}: every required claim holds; a human approval is still missing`);
+  return cutTitle(`${name}: ${headline}`);
+}
+
+export function renderOutput(input: RenderInput): CheckOutput {
+  const { verdict } = input;
+  const main = [
+    ...(input.notice === undefined || input.notice === null ? [] : [input.notice]),
+    intro(input),
+    claimsTable(verdict.claims),
+    reviewerSteps(verdict),
+    subjectTable(verdict),
+    timingsLine(input.timings),
+    howToVerify(verdict, input.journalId),
+  ].join("\n\n");
+  return { title: verdictTitle(verdict), summary: fitSummary(main, envelopeBlock(input.envelope), input.journalId), text: detailsText(verdict, input.journalId) };
+}
+
+function intro({ verdict, draft }: RenderInput): string {
+  const lines = [`## ${verdict.verdict === "CANDIDATE" ? "✅" : "❌"} ${verdict.verdict}${verdict.class === null ? "" : ` (${verdict.class})`}`];
+  if (draft) lines.push("This pull request is a **draft**: judged all the same, so the agent sees where it stands.");
+  if (verdict.reasons.length > 0) lines.push(verdict.reasons.map((r) => `- ${r}`).join("\n"));
+  return lines.join("\n\n");
+}
+
+function claimsTable(claims: readonly ClaimResult[]): string {
+  const rows = claims.map((c) => `| \`${c.name}\` | ${STATUS_MARK[c.status]} | ${cell(c.reason)} |`);
+  return ["### Claims", "", "| claim | status | reason |", "|---|---|---|", ...rows].join("\n");
+}
+
+function reviewerSteps(verdict: Verdict): string {
+  const head = verdict.subject.head.slice(0, 7);
+  const step = verdict.verdict === "FAIL"
+    ? `Nothing to approve yet: the failing or missing claims above must be fixed and pushed. Re-running without a change judges the same commit again.`
+    : `CANDIDATE is not a pass. A person who did not write this change (not the agent, its operator, or any commit author) must review and approve commit \`${head}\`; \`ranex/approval\` turns green then.`;
+  return `### What a reviewer must still do\n\n${step}`;
+}
+
+function subjectTable(verdict: Verdict): string {
+  const s = verdict.subject;
+  const rows: [string, string | null][] = [
+    ["repository", s.repository], ["base", s.base], ["head", s.head], ["base tree", s.baseTree], ["head tree", s.headTree],
+    ["policy", s.policy], ["task", s.task], ["sandbox", s.sandbox], ["subject digest", s.digest],
+  ];
+  return ["### Subject", "", "| | |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v === null ? "none" : `\`${cell(v)}\``} |`)].join("\n");
+}
+
+function timingsLine(timings: Record<string, number>): string {
+  const parts = Object.entries(timings).map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`);
+  return `### Timings\n\n${parts.length === 0 ? "none recorded" : parts.join(" · ")}`;
+}
+
+function howToVerify(verdict: Verdict, journalId: string): string {
+  return [
+    "### How to verify",
+    "",
+    "Save the envelope below as `envelope.json`, then, with the gate's public key (`ranex pubkey`):",
+    "",
+    "```sh",
+    `ranex verify envelope.json --public-key ranex.pub.pem --commit ${verdict.subject.head}`,
+    "```",
+    "",
+    `The same envelope is journal entry \`${journalId}\`; \`ranex journal verify\` checks the whole chain.`,
+  ].join("\n");
+}
+
+function envelopeBlock(envelope: DsseEnvelope): string {
+  return ["<details><summary>Signed envelope (DSSE)</summary>", "", "```json", JSON.stringify(envelope, null, 2), "```", "", "</details>"].join("\n");
+}
+
+/** The summary keeps the envelope whole or, when it alone would crowd everything out, points to the journal. */
+function fitSummary(main: string, envelope: string, journalId: string): string {
+  let tail = envelope;
+  if (main.length + tail.length + 2 > OUTPUT_TEXT_LIMIT && tail.length > OUTPUT_TEXT_LIMIT / 2) {
+    tail = `_The signed envelope is too large to show here: it is journal entry \`${journalId}\`._`;
+  }
+  const room = OUTPUT_TEXT_LIMIT - tail.length - 2;
+  const head = cutToFit(main, room, (n) => `_… ${n} characters cut to stay within GitHub's limit; the full verdict is journal entry \`${journalId}\`._`);
+  return `${head}\n\n${tail}`;
+}
+
+/** Every finding of every claim that is not a pass. */
+function detailsText(verdict: Verdict, journalId: string): string {
+  const sections = verdict.claims.filter((c) => c.status !== "pass" && c.details.length > 0).map((c) => {
+    const lines = c.details.map((d) => `- ${d.path === undefined ? "" : `\`${d.path}${d.line === undefined ? "" : `:${d.line}`}\` `}${d.message}`);
+    return [`### \`${c.name}\`: ${c.status}`, "", ...lines].join("\n");
+  });
+  const text = sections.length === 0 ? "No findings." : sections.join("\n\n");
+  return cutToFit(text, OUTPUT_TEXT_LIMIT, (n) => `_… ${n} characters of findings cut to stay within GitHub's limit; the full list is journal entry \`${journalId}\`._`);
+}
+
+/** Table cells: one line, no pipe that would end the cell. */
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
+}
