@@ -7,6 +7,7 @@ import { onIssueComment } from "./github/commands/issue-comment.js";
 import { INSTALLATION_EVENTS, onInstallation } from "./github/protection/install.js";
 import { onPullRequest, PULL_REQUEST_EVENTS } from "./github/pull-request/events.js";
 import { onPullRequestReview, PULL_REQUEST_REVIEW_EVENTS } from "./github/approval/pull-request-review.js";
+import { onPullRequestPush, PUSH_EVENTS } from "./github/approval/pushes.js";
 import { opsRoutes } from "./ops/routes.js";
 import { pageRoutes, withPageFacts } from "./web/index.js";
 
@@ -20,6 +21,7 @@ export default function ranexApp(given: AppDeps): ApplicationFunction {
     app.on("issue_comment.created", (context) => onIssueComment(context, deps));
     app.on("check_run.rerequested", (context) => onCheckRunRerequested(context, deps));
     app.on([...PULL_REQUEST_REVIEW_EVENTS], (context) => onPullRequestReview(context, deps));
+    app.on([...PUSH_EVENTS], (context) => onPullRequestPush(context, deps));
     app.on([...INSTALLATION_EVENTS], (context) => onInstallation(context, deps));
     addHandler(pageRoutes(deps));
     if (deps.ops !== undefined) addHandler(opsRoutes(deps.ops));
