@@ -61,7 +61,7 @@ export function reviewOf(id: number, login: string, state = "APPROVED", commitId
 export interface Facts {
   commits?: Fixture[];
   reviews?: Fixture[];
-  /** login -> role; null answers 404 (not a collaborator). */
+  /** login -> role (or `permission:role_name`); null answers 404 (not a collaborator). */
   roles?: Record<string, string | null>;
   /** `org/slug:login` -> active member. */
   teams?: Record<string, boolean>;
@@ -72,8 +72,8 @@ export interface Facts {
   sharedWith?: number[];
   /** The PR's timeline events. */
   timeline?: Fixture[];
-  /** `basehead` -> changed file names (compare API); null answers 404. */
-  compares?: Record<string, string[] | null>;
+  /** `basehead` -> changed file names, or the status (compare API); null answers 404. */
+  compares?: Record<string, string[] | { status: string } | null>;
 }
 
 export function pullOf(number: number, p: NonNullable<Facts["pull"]> = {}, commits = 1): Fixture {
@@ -94,14 +94,17 @@ export function mockFacts(api: nock.Scope, facts: Facts, number = 2): void {
   for (const [basehead, files] of Object.entries(facts.compares ?? {})) {
     const path = `${REPO}/compare/${basehead}`;
     if (files === null) api.get(path).query({ per_page: 1 }).reply(404, { message: "Not Found" });
-    else api.get(path).query({ per_page: 1 }).reply(200, { status: "ahead", files: files.map((filename) => ({ filename, status: "modified" })) });
+    else if (Array.isArray(files)) api.get(path).query({ per_page: 1 }).reply(200, { status: "ahead", files: files.map((filename) => ({ filename, status: "modified" })) });
+    else api.get(path).query({ per_page: 1 }).reply(200, { status: files.status, files: [] });
   }
   api.get(`${REPO}/pulls/${number}/commits`).query({ per_page: 100 }).reply(200, commits);
   api.get(`${REPO}/pulls/${number}/reviews`).query({ per_page: 100 }).reply(200, facts.reviews ?? []);
   for (const [login, role] of Object.entries(facts.roles ?? {})) {
     const path = `${REPO}/collaborators/${encodeURIComponent(login)}/permission`;
     if (role === null) api.get(path).reply(404, { message: "Not Found" });
-    // As GitHub answers: `permission` folds maintain into write and triage into read.
+    // As GitHub answers: `permission` folds maintain into write and triage into read; a custom
+    // role is given as `permission:role_name` (`write:senior-reviewer`).
+    else if (role.includes(":")) api.get(path).reply(200, { permission: role.split(":")[0], role_name: role.split(":")[1], user: null });
     else api.get(path).reply(200, { permission: role === "maintain" ? "write" : role === "triage" ? "read" : role, role_name: role, user: null });
   }
   for (const [key, active] of Object.entries(facts.teams ?? {})) {
