@@ -78,7 +78,7 @@ export async function gatherApprovalFacts(octokit: GitHub, pr: PullFactsInput, p
 }
 
 /** github.com always; the Enterprise host too when the app talks to one (`https://<host>/api/v3`). */
-function noreplyHostsOf(octokit: GitHub): string[] {
+export function noreplyHostsOf(octokit: GitHub): string[] {
   const baseUrl = String((octokit.request.endpoint.DEFAULTS as { baseUrl?: unknown }).baseUrl ?? "");
   let host = "";
   try {
