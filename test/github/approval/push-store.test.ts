@@ -41,12 +41,3 @@ describe("the push store", () => {
     await behaves(() => openPushStore({ dataDir: tempDir(), databaseUrl: urlInSchema(schema) }));
   });
 });
-
-describe("no-reply hosts", () => {
-  it("are github.com, and the Enterprise Server host the app talks to", async () => {
-    const { ProbotOctokit } = await import("probot");
-    const { noreplyHostsOf } = await import("../../../src/github/approval/facts.js");
-    expect(noreplyHostsOf(new ProbotOctokit())).toEqual(["github.com"]);
-    expect(noreplyHostsOf(new ProbotOctokit({ baseUrl: "https://GHE.example.com/api/v3" }))).toEqual(["github.com", "ghe.example.com"]);
-  });
-});
