@@ -1,11 +1,14 @@
-import { simpleGit, type SimpleGit } from "simple-git";
+import { GitError, simpleGit, type SimpleGit } from "simple-git";
 import { gitEnv, SAFE_CONFIG_PAIRS } from "./git.js";
 
 // simple-git for the one-shot commands whose output is text (revisions, merge bases, merge trees).
 // Byte-exact plumbing (NUL separated paths, blobs, stdin batches) stays on runGit and cat-file.
 
-/** A git command that exited non-zero; callers decide what an exit code means (merge-tree: 1 = conflicts). */
-export class GitExit extends Error {
+/**
+ * A git command that exited non-zero; callers decide what an exit code means (merge-tree: 1 =
+ * conflicts). A GitError, so simple-git passes it through instead of wrapping it in one.
+ */
+export class GitExit extends GitError {
   override readonly name = "GitExit";
 
   constructor(
@@ -13,7 +16,7 @@ export class GitExit extends Error {
     readonly stdout: string,
     readonly stderr: string,
   ) {
-    super(stderr.trim() || `git exited with code ${code}`);
+    super(undefined, stderr.trim() || `git exited with code ${code}`);
   }
 }
 
@@ -43,5 +46,16 @@ export function porcelain(gitDir: string): SimpleGit {
       const text = (parts: Buffer[]): string => Buffer.concat(parts).toString("utf8");
       return new GitExit(result.exitCode, text(result.stdOut), text(result.stdErr));
     },
-  }).env({ ...gitEnv(), GIT_DIR: gitDir });
+  }).env(porcelainEnv(gitDir));
+}
+
+/** No command run here opens an editor or a pager; simple-git refuses to run with those set at all. */
+const NOT_PASSED = new Set(["editor", "visual", "pager", "prefix"]);
+
+function porcelainEnv(gitDir: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(gitEnv())) {
+    if (value !== undefined && !NOT_PASSED.has(key.toLowerCase())) env[key] = value;
+  }
+  return { ...env, GIT_DIR: gitDir };
 }
