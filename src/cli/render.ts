@@ -16,7 +16,7 @@ export function renderTable(verdict: Verdict, timings: Record<string, number>): 
   const s = verdict.subject;
   lines.push(`repository ${printable(s.repository)}`);
   lines.push(`base ${s.base}  head ${s.head}${s.task ? `  task ${printable(s.task)}` : ""}`);
-  if (s.mergeBase !== undefined) lines.push(mergeLine(s.base, s.mergeBase, s.mergedTree));
+  if (s.mergeBase !== undefined) lines.push(mergeLine(s));
   lines.push(`policy ${s.policy ?? "(none)"}`);
   lines.push(`subject ${s.digest}`);
   lines.push("");
@@ -37,10 +37,10 @@ export function renderTable(verdict: Verdict, timings: Record<string, number>): 
 }
 
 /** Where the diff started and what the tests measured, in one line. */
-function mergeLine(base: string, mergeBase: string, mergedTree: string | null | undefined): string {
-  const from = mergeBase === base ? "merge base = base" : `merge base ${mergeBase}`;
-  const measured = mergedTree === null ? "merge conflicts: not measured" : `merged tree ${mergedTree ?? "(not recorded)"}`;
-  return `${from}  ${measured}`;
+function mergeLine(s: Verdict["subject"]): string {
+  const from = `merge base ${s.mergeBase ?? "(not recorded)"}${s.mergeBase === s.base ? " (= base)" : ""}`;
+  if (s.mergedTree === null) return `${from}  merged tree none: the merge conflicts, tests not measured`;
+  return `${from}  merged tree ${s.mergedTree ?? "(not recorded)"}${s.mergedTree === s.headTree ? " (= head tree)" : ""}`;
 }
 
 function sumTop(timings: Record<string, number>): number {
