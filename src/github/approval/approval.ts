@@ -78,8 +78,11 @@ export async function recheckApproval(s: Settle, findEntry: AppDeps["findEntry"]
   });
 }
 
-/** Null when the head is already approved by the same people: nothing to sign again. */
-async function decide(s: Settle, candidate: Verdict, judgeEntry: string, policy: ApprovalPolicy, existing: ExistingCheck | null): Promise<ApprovalState | null> {
+/**
+ * Null when the head is already approved by the same people: nothing to sign again. Also decides
+ * each agent pull request of a merge group (../merge-queue/approval.ts).
+ */
+export async function decide(s: Settle, candidate: Verdict, judgeEntry: string, policy: ApprovalPolicy, existing: ExistingCheck | null): Promise<ApprovalState | null> {
   const facts = await gatherApprovalFacts(s.octokit, s.target, policy, s.authority.appLogin);
   const decision = qualifyApprovals(facts);
   if (!decision.satisfied) return { kind: "waiting", head: s.target.head, judgeEntry, decision, teams: policy.teams };
@@ -95,7 +98,7 @@ async function decide(s: Settle, candidate: Verdict, judgeEntry: string, policy:
 }
 
 /** The CANDIDATE behind a judge check run, from this gate's journal, bound to the head. */
-async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: string | null, head: string): Promise<{ verdict: Verdict; entry: string }> {
+export async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: string | null, head: string): Promise<{ verdict: Verdict; entry: string }> {
   const missing = `the judge's verdict for ${head.slice(0, 7)} is not in this gate's journal`;
   if (entryId === null || entryId === "") throw new Error(missing);
   const entry = await findEntry(entryId) as { kind?: unknown; payload?: unknown } | null;
