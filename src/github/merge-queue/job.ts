@@ -81,7 +81,7 @@ class GroupJob {
       this.approvalPosted = true;
     }
 
-    const tasks = [...new Set(agents.map((a) => taskFromBody(a.body)).filter((t): t is string => t !== null))];
+    const tasks = [...new Set(agents.map((a) => taskFromBody(a.body)).filter((t): t is string => t !== null))].sort();
     const token = await installationToken(octokit);
     let judgment;
     try {
