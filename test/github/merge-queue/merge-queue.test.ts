@@ -21,13 +21,14 @@ const HEAD_104 = "a104a104a104a104a104a104a104a104a104a104";
 const AGENT = "agent-bot[bot]";
 const POLICY = `version: 1\nagents:\n  authors: ["${AGENT}"]\n  labels: [agent]\nrequire: [diff.frozen]\n`;
 
-async function queueApp(judge: StandInOptions = {}) {
+async function queueApp(judge: StandInOptions = {}, token = true) {
   const dataDir = tempDir();
   const stand = standInJudge(judge);
   const journal = journalDeps({ dataDir });
   const app = await testApp({ judge: stand.judge, dataDir, ...journal, mergeAuthority: mergeAuthority({ dataDir }) });
   const api = githubApi();
-  mockToken(api);
+  // Probot keeps the installation token for the app's life: one exchange per app, when it asks at all.
+  if (token) mockToken(api);
   return { ...app, stand, dataDir, journal, api };
 }
 
@@ -231,6 +232,57 @@ describe("a merge group that goes wrong", () => {
     const [approval] = posted("ranex/approval");
     expect(approval).toMatchObject({ conclusion: "failure", output: { title: "not approved: #104 has no qualifying approval of its head" } });
     expect(approval!.output.summary).toContain("**Reason:** `ranex/judge` has no verdict on the head `a104a10` of #104");
+  });
+});
+
+describe("the Re-run button on a merge group's ranex/judge", () => {
+  function rerun(externalId: string, sender = "maintainer"): Fixture {
+    const group = checksRequested();
+    return payload("check_run.rerequested", (p) => {
+      p.repository = group.repository;
+      p.sender = { ...p.sender, login: sender, type: sender.endsWith("[bot]") ? "Bot" : "User" };
+      p.check_run.head_sha = GROUP_HEAD;
+      p.check_run.external_id = externalId;
+      p.check_run.pull_requests = [];
+      p.check_run.check_suite.head_branch = group.merge_group.head_ref.replace(/^refs\/heads\//, "");
+    });
+  }
+
+  it("judges the group again against the base of its journalled verdict, journalling who asked", async () => {
+    const app = await queueApp();
+    const { probot, runner, api, stand } = app;
+    // The earlier verdict of the group commit, as the first judgment journalled it.
+    const earlier = await standInJudge().judge({ source: "x", base: GROUP_BASE, head: GROUP_HEAD, task: null, dataDir: app.dataDir }, new AbortController().signal);
+    const recorded = await app.journal.record(earlier, { repository: "octo-org/octo-repo", ref: "refs/heads/gh-readonly-queue/main/pr-104-x", time: "2026-02-01T00:00:00Z" });
+    api.get(`${REPO}/collaborators/maintainer/permission`).reply(200, { permission: "write", role_name: "write", user: null });
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
+    mockPolicy(api);
+    mockGroup(api, [pullOf(103, HEAD_103, { author: "alice" }), pullOf(104, HEAD_104, { author: "bob" })]);
+    api.patch(`${REPO}/check-runs/42`).reply(200, {});
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
+    await probot.receive({ id: deliveryId(), name: "check_run", payload: rerun(recorded.journalId) as never });
+    await runner.idle();
+    expect(posted("ranex/judge")).toEqual([expect.objectContaining({ head_sha: GROUP_HEAD, status: "queued" })]);
+    expect(judgePatches()[0]).toMatchObject({ conclusion: "neutral" });
+    expect(stand.requests).toHaveLength(0);
+    expect((await journalEntries(app.dataDir)).map((e) => e.kind)).toEqual(["verdict", "rejudge"]);
+  });
+
+  it("fails, never passes, when the run holds no verdict to rebuild the group from", async () => {
+    const { probot, runner, api } = await queueApp();
+    api.get(`${REPO}/collaborators/maintainer/permission`).reply(200, { permission: "write", role_name: "write", user: null });
+    api.post(`${REPO}/check-runs`).reply(201, { id: 42 });
+    api.patch(`${REPO}/check-runs/42`).reply(200, {});
+    await probot.receive({ id: deliveryId(), name: "check_run", payload: rerun("") as never });
+    await runner.idle();
+    expect(judgePatches()).toEqual([expect.objectContaining({ conclusion: "failure", output: expect.objectContaining({ title: "cannot re-run: the merge group's base is not known" }) })]);
+  });
+
+  it("lets no bot re-roll a group's judgment", async () => {
+    const { probot, runner } = await queueApp({}, false);
+    await probot.receive({ id: deliveryId(), name: "check_run", payload: rerun("whatever", "agent-bot[bot]") as never });
+    await runner.idle();
+    expect(requests("POST", /check-runs$/)).toHaveLength(0);
   });
 });
 
