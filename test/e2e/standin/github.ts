@@ -208,7 +208,9 @@ export class GitHubStandIn {
     const status = ahead.length === 0 && behind.length === 0 ? "identical" : behind.length === 0 ? "ahead" : ahead.length === 0 ? "behind" : "diverged";
     return {
       status, ahead_by: ahead.length, behind_by: behind.length, total_commits: ahead.length,
-      commits: ahead.slice((page - 1) * perPage, page * perPage).map((sha) => ({ sha })), files: [],
+      commits: ahead.slice((page - 1) * perPage, page * perPage).map((sha) => ({
+        sha, commit: { message: git("log", "-1", "--format=%B", sha) }, parents: git("log", "-1", "--format=%P", sha).split(" ").filter(Boolean).map((parent) => ({ sha: parent })),
+      })), files: [],
     };
   }
 

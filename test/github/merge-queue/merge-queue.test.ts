@@ -42,14 +42,20 @@ function mockPolicy(api: nock.Scope, text: string | null = POLICY): void {
 
 /** GitHub's queue for main: pr-103 ahead of pr-104 (this group's commit), pr-105 behind it. */
 function mockGroup(api: nock.Scope, pulls: Fixture[]): void {
-  api.get(`${REPO}/compare/${GROUP_BASE}...${GROUP_HEAD}`).query({ per_page: 100, page: 1 })
-    .reply(200, { status: "ahead", ahead_by: 2, behind_by: 0, total_commits: 2, commits: [{ sha: QUEUE_103 }, { sha: GROUP_HEAD }], files: [] });
+  api.get(`${REPO}/compare/${GROUP_BASE}...${GROUP_HEAD}`).query({ per_page: 100, page: 1 }).reply(200, {
+    status: "ahead", ahead_by: 2, behind_by: 0, total_commits: 2, files: [],
+    commits: [queueCommit(QUEUE_103, "Merge pull request #103 from octo-org/agent/103"), queueCommit(GROUP_HEAD, "Merge pull request #104 from octo-org/agent/104")],
+  });
   api.get(`${REPO}/git/matching-refs/heads%2Fgh-readonly-queue%2Fmain%2F`).query({ per_page: 100 }).reply(200, [
     { ref: `refs/heads/gh-readonly-queue/main/pr-103-${GROUP_BASE}`, object: { sha: QUEUE_103, type: "commit" } },
     { ref: `refs/heads/gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64`, object: { sha: GROUP_HEAD, type: "commit" } },
     { ref: `refs/heads/gh-readonly-queue/main/pr-105-${GROUP_HEAD}`, object: { sha: LATER, type: "commit" } },
   ]);
   for (const pull of pulls) api.get(`${REPO}/pulls/${pull.number}`).reply(200, pull);
+}
+
+function queueCommit(sha: string, message: string, parents = 2): Fixture {
+  return { sha, commit: { message }, parents: Array.from({ length: parents }, (_, i) => ({ sha: `${i}`.repeat(40) })) };
 }
 
 function pullOf(number: number, head: string, options: { author?: string; labels?: string[]; task?: string } = {}): Fixture {
@@ -143,6 +149,36 @@ describe("a merge group of two agent pull requests", () => {
   });
 });
 
+describe("finding the pull requests of a batch that has one queue branch", () => {
+  it("counts the pull requests the queue's commits name, when open against the same base", async () => {
+    const { probot, runner, api, stand } = await queueApp();
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
+    mockPolicy(api);
+    // Squash method, one build for #101 to #104: only pr-104 has a branch.
+    api.get(`${REPO}/compare/${GROUP_BASE}...${GROUP_HEAD}`).query({ per_page: 100, page: 1 }).reply(200, {
+      status: "ahead", ahead_by: 4, behind_by: 0, total_commits: 4, files: [],
+      commits: [
+        queueCommit("1".repeat(40), "Add mul (#101)", 1), queueCommit("2".repeat(40), "Fix docs (#102)\n\nlong text", 1),
+        queueCommit("3".repeat(40), "Mention #7 here (#7)", 1), queueCommit(GROUP_HEAD, "Add div (#104)", 1),
+      ],
+    });
+    api.get(`${REPO}/git/matching-refs/heads%2Fgh-readonly-queue%2Fmain%2F`).query({ per_page: 100 })
+      .reply(200, [{ ref: "refs/heads/gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64", object: { sha: GROUP_HEAD, type: "commit" } }]);
+    api.get(`${REPO}/pulls/7`).reply(404, { message: "Not Found" });
+    api.get(`${REPO}/pulls/101`).reply(200, pullOf(101, HEAD_103));
+    api.get(`${REPO}/pulls/102`).reply(200, { ...pullOf(102, "b".repeat(40)), base: { sha: GROUP_BASE, ref: "release" } });
+    api.get(`${REPO}/pulls/104`).reply(200, pullOf(104, HEAD_104, { author: "bob" }));
+    api.patch(`${REPO}/check-runs/42`).times(2).reply(200, {});
+    api.get(`${REPO}/commits/${HEAD_103}/check-runs`).query({ check_name: "ranex/judge", filter: "latest", per_page: 100 }).reply(200, { total_count: 0, check_runs: [] });
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
+    await probot.receive({ id: deliveryId(), name: "merge_group", payload: checksRequested() as never });
+    await runner.idle();
+    expect(stand.requests).toHaveLength(1);
+    expect(judgePatches()[1]!.output.summary).toContain("- pull requests in the group: #101, #104");
+    expect(posted("ranex/approval")[0]).toMatchObject({ conclusion: "failure", output: { title: "not approved: #101 has no qualifying approval of its head" } });
+  });
+});
+
 describe("a merge group without an agent pull request", () => {
   it("gets neutral for both checks, and nothing is measured", async () => {
     const { probot, runner, api, stand } = await queueApp();
@@ -208,7 +244,7 @@ describe("a merge group that goes wrong", () => {
     api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
     mockPolicy(api);
     api.get(`${REPO}/compare/${GROUP_BASE}...${GROUP_HEAD}`).query({ per_page: 100, page: 1 })
-      .reply(200, { status: "diverged", ahead_by: 1, behind_by: 1, total_commits: 1, commits: [{ sha: GROUP_HEAD }], files: [] });
+      .reply(200, { status: "diverged", ahead_by: 1, behind_by: 1, total_commits: 1, commits: [queueCommit(GROUP_HEAD, "Merge pull request #104 from x")], files: [] });
     api.patch(`${REPO}/check-runs/42`).reply(200, {});
     api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
     await probot.receive({ id: deliveryId(), name: "merge_group", payload: checksRequested() as never });
