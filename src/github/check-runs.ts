@@ -12,7 +12,7 @@ export interface RepoRef {
   repo: string;
 }
 
-export type Conclusion = "success" | "failure" | "neutral";
+export type Conclusion = "success" | "failure" | "neutral" | "cancelled";
 
 export interface Completion {
   conclusion: Conclusion;

@@ -3,6 +3,7 @@
 // or wrong signature is 401 and nothing is stored.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { mergeGroupCoalescing } from "../github/merge-queue/events.js";
 import { PULL_REQUEST_EVENTS } from "../github/pull-request/events.js";
 import type { Coalescing, DeliveryQueue } from "./types.js";
 
@@ -63,6 +64,8 @@ export function signatureMatches(secret: string, body: Buffer, signature: string
 
 /** A pull request event that names a head makes that head the newest for its pull request. */
 export function coalescingOf(event: string, payload: unknown): Coalescing | null {
+  // A merge group's commit is its "head"; `destroyed` replaces it, so its judgment anywhere stops.
+  if (event === "merge_group") return mergeGroupCoalescing(payload);
   const p = payload as { action?: string; number?: number; pull_request?: { head?: { sha?: string } }; repository?: { name?: string; owner?: { login?: string } } };
   if (event !== "pull_request" || !(PULL_REQUEST_EVENTS as readonly string[]).includes(`pull_request.${p.action ?? ""}`)) return null;
   const head = p.pull_request?.head?.sha;

@@ -2,12 +2,15 @@
 import type { Context } from "probot";
 import { closeCheck, createQueuedCheck } from "../check-runs.js";
 import { CHECK_NAME, type AppDeps } from "../deps.js";
+import { isMergeGroupRun, rerunMergeGroup } from "../merge-queue/rerun.js";
 import { rejudge } from "./rejudge.js";
 
 export async function onCheckRunRerequested(context: Context<"check_run.rerequested">, deps: AppDeps): Promise<void> {
   const { payload } = context;
   if (payload.check_run.name !== CHECK_NAME) return;
   if (!deps.runner.accept(context.id)) return;
+  // A merge queue's commit names no pull request: its group is judged again (../merge-queue/rerun.ts).
+  if (isMergeGroupRun(payload)) return rerunMergeGroup(context, deps);
   const repo = { owner: payload.repository.owner.login, repo: payload.repository.name };
   const oldHead = payload.check_run.head_sha;
   const log = context.log.child({ repository: `${repo.owner}/${repo.repo}`, head: oldHead, delivery: context.id });
