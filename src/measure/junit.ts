@@ -3,7 +3,7 @@
 // bytes before this runs; here the testcases are counted one by one, never taken from summaries.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { createHash } from "node:crypto";
-import type { TestCaseResult, TestReport } from "./report-types.js";
+import type { CopyOutcome, TestCaseResult, TestReport } from "./report-types.js";
 import { attribute, caseOutcome, children, worse, type XmlNode } from "./junit-case.js";
 import { looksLikePath, resolveDottedClassname, resolveReportedPath, type ResolveFile } from "./junit-paths.js";
 
@@ -115,9 +115,26 @@ function addCase(testcase: XmlNode, suites: Suite[], builder: Builder): void {
     return;
   }
   // pytest writes a test a second time when its teardown errors after the call: the same test, not
-  // an ambiguity. Any other repeat cannot be told apart. Either way the worse result stands.
-  if (!(result.result === "errored" && result.message?.startsWith("failed on teardown") === true)) builder.duplicates.add(id);
-  builder.cases.set(id, worse(earlier, result));
+  // another copy, so its last copy takes the worse result. Any other repeat is one more copy (a
+  // `test.each` title without a placeholder); the worst result stands for the id, the copies are kept.
+  const copies = earlier.copies ?? [copyOf(earlier)];
+  if (result.result === "errored" && result.message?.startsWith("failed on teardown") === true) {
+    const last = copies.length - 1;
+    copies[last] = worse(copies[last] ?? copyOf(result), copyOf(result));
+  } else {
+    builder.duplicates.add(id);
+    copies.push(copyOf(result));
+  }
+  const { copies: _drop, ...worst } = worse(earlier, result);
+  builder.cases.set(id, copies.length > 1 ? { ...worst, copies } : worst);
+}
+
+function copyOf(c: TestCaseResult | CopyOutcome): CopyOutcome {
+  return {
+    result: c.result,
+    ...(c.flavour !== undefined ? { flavour: c.flavour } : {}),
+    ...(c.message !== undefined ? { message: c.message } : {}),
+  };
 }
 
 // Only a runner's own shape for "this file did not load" counts as one, never a test whose name merely

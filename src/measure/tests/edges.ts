@@ -20,14 +20,13 @@ export function edgesClaim(subject: string, task: Task, head: SuiteRun): Evidenc
   }
   const report = head.report;
   const onHead = casesById(report);
-  const ambiguous = new Set(report.duplicates);
   const uncovered: string[] = [];
   const details: Detail[] = [];
   for (const edge of task.edges) {
-    // An id that occurs twice cannot vouch for anything.
+    // An id several tests share vouches only when every copy passed: its case holds the worst result.
     const passing = edge.tests.filter((id) => {
       const found = onHead.get(id);
-      return !ambiguous.has(id) && found !== undefined && isGreen(found);
+      return found !== undefined && isGreen(found);
     });
     const label = `edge ${edge.id} (${edge.from} -> ${edge.to})`;
     if (passing.length > 0) {
@@ -35,7 +34,7 @@ export function edgesClaim(subject: string, task: Task, head: SuiteRun): Evidenc
       continue;
     }
     uncovered.push(edge.id);
-    const seen = edge.tests.map((id) => `${id} ${ambiguous.has(id) ? "ambiguous" : resultWord(onHead.get(id))}`);
+    const seen = edge.tests.map((id) => `${id} ${resultWord(onHead.get(id))}`);
     details.push({ kind: "uncovered", message: `${label}: no listed test passed on head (${seen.join(", ")})` });
   }
   if (uncovered.length > 0) {
