@@ -2,6 +2,7 @@
 import type { Detail, Evidence } from "../../kernel/types.js";
 import type { Task } from "../../policy/schema.js";
 import type { SuiteRun } from "../report-types.js";
+import { suiteRunFact } from "../run-report.js";
 import { casesById, exitDisagreement, isGreen, listed, resultWord, runProblem, suiteMeta, violations } from "./run-facts.js";
 
 const CLAIM = "edges.covered";
@@ -9,7 +10,7 @@ const CLAIM = "edges.covered";
 export function edgesClaim(subject: string, task: Task, head: SuiteRun): Evidence {
   const meta = { head: suiteMeta(head), edges: task.edges.map((e) => e.id) };
   const unsafe = violations(head);
-  const extra = unsafe.length > 0 ? { unsafe: true } : {};
+  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: [suiteRunFact(head)] };
   if (task.edges.length === 0) {
     return { claim: CLAIM, subject, outcome: "absent", reason: `task ${task.id} declares no edges`, details: [], meta };
   }
@@ -38,7 +39,7 @@ export function edgesClaim(subject: string, task: Task, head: SuiteRun): Evidenc
     details.push({ kind: "uncovered", message: `${label}: no listed test passed on head (${seen.join(", ")})` });
   }
   if (uncovered.length > 0) {
-    return { claim: CLAIM, subject, outcome: "fail", reason: `edges without a passing test on head: ${listed(uncovered)}`, details, meta };
+    return { claim: CLAIM, subject, outcome: "fail", reason: `edges without a passing test on head: ${listed(uncovered)}`, details, meta, ...extra };
   }
-  return { claim: CLAIM, subject, outcome: "pass", reason: `all ${task.edges.length} edges have a passing test on head`, details, meta };
+  return { claim: CLAIM, subject, outcome: "pass", reason: `all ${task.edges.length} edges have a passing test on head`, details, meta, ...extra };
 }

@@ -3,6 +3,7 @@
 import type { Detail, Evidence } from "../../kernel/types.js";
 import type { SuiteRun, Target } from "../report-types.js";
 import { resolveCase } from "./outcomes.js";
+import { suiteRunFact } from "../run-report.js";
 import {
   casesById, exitDisagreement, fileOfId, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
 } from "./run-facts.js";
@@ -14,7 +15,7 @@ export const SELF_AUTHORED_MESSAGE = "self-authored: a reviewer should read it";
 export function redGreenClaim(subject: string, base: SuiteRun, head: SuiteRun, targets: readonly Target[]): Evidence {
   const meta = { base: suiteMeta(base), head: suiteMeta(head), targets: targets.map((t) => t.id) };
   const unsafe = violations(base, head);
-  const extra = unsafe.length > 0 ? { unsafe: true } : {};
+  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
   if (targets.length === 0) {
     const loads = head.report?.loadErrors ?? [];
     const note = loads.length > 0 ? ` (test files that failed to load on head: ${listed(loads)})` : "";

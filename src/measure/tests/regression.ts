@@ -6,6 +6,7 @@ import {
   casesById, exitDisagreement, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
 } from "./run-facts.js";
 import { anyRed, copiesWord, countCopies, isShared, lostCopies } from "./outcomes.js";
+import { suiteRunFact } from "../run-report.js";
 
 const CLAIM = "tests.regression";
 
@@ -26,7 +27,7 @@ export function regressionClaim(
   if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details);
 
   const meta = { base: suiteMeta(base), head: suiteMeta(head) };
-  const extra = unsafe.length > 0 ? { unsafe: true } : {};
+  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
   if (problems.length > 0) {
     // Every problem is named: the base run's own trouble must not hide behind the head's (issue 15).
     return { claim: CLAIM, subject, outcome: "fail", reason: problems.join("; "), details, meta, ...extra };
@@ -35,7 +36,7 @@ export function regressionClaim(
   return {
     claim: CLAIM, subject, outcome: "pass",
     reason: `all ${stillPassing} tests that passed on base pass on head (${headReport?.cases.length ?? 0} tests ran on head)`,
-    details, meta,
+    details, meta, ...extra,
   };
 }
 
