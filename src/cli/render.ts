@@ -1,5 +1,6 @@
-import type { Verdict } from "../kernel/index.js";
+import type { RunFact, Verdict } from "../kernel/index.js";
 import { escapeUnsafe } from "../measure/diff/index.js";
+import { distinctRuns, runLine } from "../measure/run-report.js";
 
 // How a verdict reads on a terminal and as the CLI's JSON contract (README, "CLI").
 
@@ -26,6 +27,7 @@ export function renderTable(verdict: Verdict, timings: Record<string, number>): 
     for (const detail of claim.details.slice(0, 8)) lines.push(`        ${" ".repeat(width)}  - ${printable(detail.message)}`);
     if (claim.details.length > 8) lines.push(`        ${" ".repeat(width)}  … ${claim.details.length - 8} more`);
   }
+  lines.push(...runsBlock(distinctRuns(verdict.claims)));
   lines.push("");
   const total = Object.values(timings).length > 0 ? ` (${(sumTop(timings) / 1000).toFixed(1)} s)` : "";
   if (verdict.verdict === "FAIL") {
@@ -41,6 +43,24 @@ function mergeLine(s: Verdict["subject"]): string {
   const from = `merge base ${s.mergeBase ?? "(not recorded)"}${s.mergeBase === s.base ? " (= base)" : ""}`;
   if (s.mergedTree === null) return `${from}  merged tree none: the merge conflicts, tests not measured`;
   return `${from}  merged tree ${s.mergedTree ?? "(not recorded)"}${s.mergedTree === s.headTree ? " (= head tree)" : ""}`;
+}
+
+/**
+ * Every run the claims stood on, one line each; a run that did not go as a run should (no report,
+ * timed out, a limit, a failed check) shows its last lines of output too: that is what decides.
+ */
+function runsBlock(runs: readonly RunFact[]): string[] {
+  if (runs.length === 0) return [];
+  const width = Math.max(...runs.map((r) => r.run.length), 4);
+  const lines = ["", "runs"];
+  for (const run of runs) {
+    lines.push(`  ${run.ok ? "ok  " : "FAIL"}  ${printable(run.run).padEnd(width)}  ${printable(runLine(run))}`);
+    if (!run.ok && run.outputTail !== "") {
+      for (const line of run.outputTail.split("\n")) lines.push(`        ${" ".repeat(width)}  | ${printable(line)}`);
+    }
+    if (!run.ok && run.outputTail === "") lines.push(`        ${" ".repeat(width)}  | (it printed nothing)`);
+  }
+  return lines;
 }
 
 function sumTop(timings: Record<string, number>): number {
@@ -60,10 +80,15 @@ export function verdictJson(verdict: Verdict, timings: Record<string, number>, e
       mergeBase: s.mergeBase ?? null, mergedTree: s.mergedTree ?? null,
       policy: s.policy, task: s.task, sandbox: s.sandbox, digest: s.digest,
     },
-    claims: verdict.claims.map((c) => ({ name: c.name, status: c.status, cause: c.cause, class: c.class, reason: c.reason, details: c.details, evidence: c.evidence })),
+    claims: verdict.claims.map((c) => ({
+      name: c.name, status: c.status, cause: c.cause, class: c.class, reason: c.reason, details: c.details, evidence: c.evidence,
+      ...(c.runs === undefined ? {} : { runs: c.runs.map((r) => r.run) }),
+    })),
     missing: verdict.missing,
     reasons: verdict.reasons,
     timings,
+    // Every run the claims stood on: exit status, timeout, limit, stage timings, report, output tail.
+    runs: distinctRuns(verdict.claims),
     ...extra,
   };
 }

@@ -1,6 +1,6 @@
 import { APPROVAL_CLAIM, CHANGE_CLAIM } from "./claims.js";
 import { canonicalJson, sha256Hex, subjectDigest } from "./subject.js";
-import type { Approver, ClaimResult, Detail, Evidence, FailClass, Gate, GateClaim, Subject, Verdict } from "./types.js";
+import type { Approver, ClaimResult, Detail, Evidence, FailClass, Gate, GateClaim, RunFact, Subject, Verdict } from "./types.js";
 
 /**
  * The verdict as a pure function of its inputs (DESIGN.md, invariant 1): no I/O, no clock, no
@@ -42,6 +42,7 @@ function judgeClaim(claim: GateClaim, all: readonly Evidence[], digest: string):
     return {
       name: claim.name, status: "missing", cause: "absent", class: "incomplete",
       reason: unique(absent).join("; "), details: mergeDetails(forSubject), evidence: forSubject.map(evidenceDigest).sort(),
+      ...mergeRuns(forSubject),
     };
   }
   if (bound.length === 0) {
@@ -60,6 +61,7 @@ function judgeClaim(claim: GateClaim, all: readonly Evidence[], digest: string):
     return {
       name: claim.name, status: "pass", cause: "passed", class: null,
       reason: unique(passes.map((e) => e.reason)).join("; "), details: mergeDetails(passes), evidence,
+      ...mergeRuns(passes),
     };
   }
   const unsafe = claim.unsafe || fails.some((e) => e.unsafe === true);
@@ -71,6 +73,8 @@ function judgeClaim(claim: GateClaim, all: readonly Evidence[], digest: string):
     class: unsafe ? "unsafe" : "incomplete",
     reason: contradicted ? `evidence disagrees: ${reason}` : reason,
     details: mergeDetails(fails), evidence,
+    // The passing side of a contradiction ran too: its runs may be what explains it.
+    ...mergeRuns(bound),
   };
 }
 
@@ -112,6 +116,22 @@ function mergeDetails(items: readonly Evidence[]): Detail[] {
     }
   }
   return out;
+}
+
+/** The runs of the evidence, each once, in evidence order; no field at all when there are none. */
+function mergeRuns(items: readonly Evidence[]): { runs?: RunFact[] } {
+  const seen = new Set<string>();
+  const runs: RunFact[] = [];
+  for (const e of items) {
+    for (const run of e.runs ?? []) {
+      const key = canonicalJson(run);
+      if (!seen.has(key)) {
+        seen.add(key);
+        runs.push({ ...run, stages: { ...run.stages } });
+      }
+    }
+  }
+  return runs.length > 0 ? { runs } : {};
 }
 
 function unique(items: readonly string[]): string[] {

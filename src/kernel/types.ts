@@ -50,6 +50,32 @@ export interface Detail {
   kind?: string;
 }
 
+/**
+ * What one run of untrusted commands did (the base or head test run, a check): enough for a person to
+ * see why a verdict is what it is without the gate's cache files (issue 15). Carried into the verdict
+ * as measured; never decides anything by itself.
+ */
+export interface RunFact {
+  /** `base`, `head`, `check:<name>`, ... */
+  run: string;
+  /** The last stage that ran: `setup`, `tests` or `check`. */
+  stage: string;
+  /** Of that last stage; null when a signal or the timeout ended it. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** A limit or sandbox rule the run hit (memory, processes, a containment violation), or null. */
+  limit: string | null;
+  /** Milliseconds per stage that ran, in order (`setup`, `tests`; `check`). */
+  stages: Readonly<Record<string, number>>;
+  /** What became of the JUnit report ("12 test cases", "no JUnit report …"); null for a check. */
+  report: string | null;
+  /** The run went as a run should (exited by itself, within limits, a readable report; a check: exit 0). */
+  ok: boolean;
+  /** The last lines of its output, untrusted text: escape before printing. */
+  outputTail: string;
+}
+
 /** A measurement for one claim, bound to one subject. Produced outside the kernel. */
 export interface Evidence {
   claim: ClaimName;
@@ -66,6 +92,8 @@ export interface Evidence {
   unsafe?: boolean;
   /** Digests, timings and resource use; carried into the verdict untouched, never decides anything. */
   meta?: Readonly<Record<string, unknown>>;
+  /** The runs this evidence was read from, for the verdict to show (absent: no run, or measured before runs were recorded). */
+  runs?: readonly RunFact[];
 }
 
 export interface GateClaim {
@@ -96,6 +124,8 @@ export interface ClaimResult {
   details: Detail[];
   /** `sha256:<hex>` of each piece of evidence the result stands on, sorted. */
   evidence: string[];
+  /** The runs that evidence was read from; set only when it names any. */
+  runs?: RunFact[];
 }
 
 export interface Verdict {

@@ -1,8 +1,12 @@
 // Maps what a JUnit report says about where a test lives (a `file` attribute, a vitest classname that
 // is a path, pytest's or surefire's dotted classname) to a path in the materialised tree.
 
-/** True when `candidate` (relative, `/`-separated, no `..`) names a file in the tree. */
-export type ResolveFile = (candidate: string) => boolean;
+/**
+ * True when `candidate` (relative, `/`-separated, no `..`) names a file in the tree, or with `kind`
+ * "directory", a directory. A resolver that knows no directories answers false for them: dotted
+ * directory names (`tests/v2.0/`) then stay unresolved, everything else works.
+ */
+export type ResolveFile = (candidate: string, kind?: "file" | "directory") => boolean;
 
 /**
  * A path as a runner printed it, made relative to the tree. Runners print absolute paths as they saw
@@ -31,7 +35,12 @@ export interface DottedMatch {
   inner: string[];
 }
 
-/** Resolves a dotted classname to the longest module prefix that is a file in the tree. */
+/**
+ * Resolves a dotted classname to the longest module prefix that is a file in the tree. A dot is
+ * usually a folder separator (`tests.unit.test_calc`), but folder and file names may hold dots
+ * themselves (`tests/v2.0/test_x.py` is `tests.v2.0.test_x`), so those readings are tried too, as far
+ * as the tree has such folders.
+ */
 export function resolveDottedClassname(classname: string, resolve: ResolveFile): DottedMatch | null {
   if (classname === "" || classname.includes("/")) return null;
   const dotted = classname.split(".");
@@ -40,16 +49,38 @@ export function resolveDottedClassname(classname: string, resolve: ResolveFile):
   const [outer = "", ...nested] = last.split("$");
   const parts = [...dotted, outer];
   if (parts.some((part) => part === "")) return null;
-  for (let length = parts.length; length >= 1; length--) {
-    const module = parts.slice(0, length).join("/");
-    for (const root of SOURCE_ROOTS) {
-      for (const extension of SOURCE_EXTENSIONS) {
-        const candidate = `${root}${module}${extension}`;
-        if (resolve(candidate)) return { file: candidate, inner: [...parts.slice(length), ...nested] };
-      }
+  for (const { module, consumed } of moduleCandidates(parts, resolve)) {
+    for (const extension of SOURCE_EXTENSIONS) {
+      const candidate = `${module}${extension}`;
+      if (resolve(candidate)) return { file: candidate, inner: [...parts.slice(consumed), ...nested] };
     }
   }
   return null;
+}
+
+interface ModuleCandidate { module: string; consumed: number }
+
+/** Module paths (no extension) the parts could name: the most parts first, plain `/` readings first. */
+function moduleCandidates(parts: readonly string[], resolve: ResolveFile): ModuleCandidate[] {
+  const found: (ModuleCandidate & { order: number })[] = [];
+  for (const root of SOURCE_ROOTS) {
+    for (let length = parts.length; length >= 1; length--) {
+      found.push({ module: `${root}${parts.slice(0, length).join("/")}`, consumed: length, order: found.length });
+    }
+  }
+  const plain = new Set(found.map((c) => c.module));
+  // Readings where some name holds a dot: only through folders that exist, so the search stays small.
+  const walk = (root: string, start: number, folder: string): void => {
+    for (let end = start + 1; end <= parts.length; end++) {
+      const name = parts.slice(start, end).join(".");
+      const path = `${folder}${name}`;
+      const module = `${root}${path}`;
+      if (!plain.has(module) && found.length < 200) found.push({ module, consumed: end, order: found.length });
+      if (end < parts.length && resolve(`${root}${path}`, "directory")) walk(root, end, `${path}/`);
+    }
+  };
+  if (parts.length > 1) for (const root of SOURCE_ROOTS) walk(root, 0, "");
+  return found.sort((a, b) => b.consumed - a.consumed || a.order - b.order);
 }
 
 /** Whether a string looks like a path rather than a dotted or free-form name. */

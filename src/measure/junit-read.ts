@@ -93,13 +93,13 @@ export function refuseDangerousMarkup(text: string): string | null {
 /** Whether a relative path names a file inside the tree, without following it out of the tree. */
 export function treeResolver(treeDir: string): ResolveFile {
   const root = normalize(treeDir);
-  return (candidate) => {
+  return (candidate, kind = "file") => {
     if (candidate === "" || isAbsolute(candidate)) return false;
     const full = normalize(join(root, candidate));
     if (!full.startsWith(root.endsWith(sep) ? root : root + sep)) return false;
     try {
       const info = lstatSync(full);
-      return info.isFile() || info.isSymbolicLink();
+      return kind === "directory" ? info.isDirectory() : info.isFile() || info.isSymbolicLink();
     } catch {
       return false;
     }

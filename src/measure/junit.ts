@@ -3,7 +3,7 @@
 // bytes before this runs; here the testcases are counted one by one, never taken from summaries.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { createHash } from "node:crypto";
-import type { TestCaseResult, TestReport } from "./report-types.js";
+import type { CopyOutcome, TestCaseResult, TestReport } from "./report-types.js";
 import { attribute, caseOutcome, children, worse, type XmlNode } from "./junit-case.js";
 import { looksLikePath, resolveDottedClassname, resolveReportedPath, type ResolveFile } from "./junit-paths.js";
 
@@ -92,7 +92,7 @@ function addCase(testcase: XmlNode, suites: Suite[], builder: Builder): void {
   const name = attribute(testcase, "name") ?? "";
   const classname = attribute(testcase, "classname") ?? "";
   const outcome = caseOutcome(testcase);
-  if (recordLoadError(name, classname, outcome.result, outcome.message, builder)) return;
+  if (recordLoadError(testcase, name, classname, outcome.result, outcome.message, builder)) return;
 
   const place = locate(testcase, classname, suites, builder);
   const suitePath = suites
@@ -115,27 +115,54 @@ function addCase(testcase: XmlNode, suites: Suite[], builder: Builder): void {
     return;
   }
   // pytest writes a test a second time when its teardown errors after the call: the same test, not
-  // an ambiguity. Any other repeat cannot be told apart. Either way the worse result stands.
-  if (!(result.result === "errored" && result.message?.startsWith("failed on teardown") === true)) builder.duplicates.add(id);
-  builder.cases.set(id, worse(earlier, result));
+  // another copy, so its last copy takes the worse result. Any other repeat is one more copy (a
+  // `test.each` title without a placeholder); the worst result stands for the id, the copies are kept.
+  const copies = earlier.copies ?? [copyOf(earlier)];
+  if (result.result === "errored" && result.message?.startsWith("failed on teardown") === true) {
+    const last = copies.length - 1;
+    copies[last] = worse(copies[last] ?? copyOf(result), copyOf(result));
+  } else {
+    builder.duplicates.add(id);
+    copies.push(copyOf(result));
+  }
+  const { copies: _drop, ...worst } = worse(earlier, result);
+  builder.cases.set(id, copies.length > 1 ? { ...worst, copies } : worst);
 }
 
-// pytest: a collection error is a testcase with an empty classname named after the module.
-// node:test: a file that fails before registering tests is a testcase named by its path.
-function recordLoadError(name: string, classname: string, result: string, message: string | undefined, builder: Builder): boolean {
+function copyOf(c: TestCaseResult | CopyOutcome): CopyOutcome {
+  return {
+    result: c.result,
+    ...(c.flavour !== undefined ? { flavour: c.flavour } : {}),
+    ...(c.message !== undefined ? { message: c.message } : {}),
+  };
+}
+
+// Only a runner's own shape for "this file did not load" counts as one, never a test whose name merely
+// ends in a path (`slug of ./README.md`):
+// - pytest: a collection error is a testcase with an empty classname, named after the module, whose
+//   error message is "collection failure";
+// - node:test (Node 20's junit reporter): a testcase of classname "test" named by the file's absolute
+//   path; the gate's own reporter names it by the file it reports it in (name = file attribute);
+// - vitest: a testcase whose name is its classname, the file's path.
+// A failed entry is a load error; a passing one (node:test reports a file without tests so) is no test.
+function recordLoadError(testcase: XmlNode, name: string, classname: string, result: string, message: string | undefined, builder: Builder): boolean {
   if (classname === "" && result === "errored" && message === "collection failure") {
     const file = resolveDottedClassname(name, builder.resolve)?.file ?? resolveReportedPath(name, builder.resolve) ?? name;
     builder.loadErrors.add(file);
     return true;
   }
-  if (looksLikePath(name) && name.includes("/")) {
-    const file = resolveReportedPath(name, builder.resolve);
-    if (file === null) return false;
-    if (result === "failed" || result === "errored") builder.loadErrors.add(file);
-    // A file-level entry is not a test, whatever its result.
-    return true;
-  }
-  return false;
+  const fileAttribute = attribute(testcase, "file");
+  const absolute = /^(?:\/|file:\/\/)/.test(name);
+  const shape = name === "" || !looksLikePath(name) ? null
+    : !absolute && (name === fileAttribute || name === classname) ? "relative"
+      : absolute && classname === "test" && fileAttribute === undefined ? "absolute" : null;
+  if (shape === null) return false;
+  const file = resolveReportedPath(name, builder.resolve);
+  // A relative name must be the path itself, not a title that ends in one (jest-junit writes the
+  // title as both name and classname: "parses ./README.md").
+  if (file === null || (shape === "relative" && file !== name.replace(/^\.\//, ""))) return false;
+  if (result === "failed" || result === "errored") builder.loadErrors.add(file);
+  return true;
 }
 
 interface Place {
@@ -180,11 +207,12 @@ function namesTheClass(suiteName: string, classname: string): boolean {
 
 function cached(resolve: ResolveFile): ResolveFile {
   const seen = new Map<string, boolean>();
-  return (candidate) => {
-    let known = seen.get(candidate);
+  return (candidate, kind = "file") => {
+    const key = `${kind}:${candidate}`;
+    let known = seen.get(key);
     if (known === undefined) {
-      known = resolve(candidate);
-      seen.set(candidate, known);
+      known = resolve(candidate, kind);
+      seen.set(key, known);
     }
     return known;
   };

@@ -20,13 +20,26 @@ export interface TestCaseResult {
   flavour?: CaseFlavour;
   /** The first line of the failure, error or skip message, shortened. */
   message?: string;
+  /**
+   * Set only when the id occurs more than once in the report (a `test.each` title without a
+   * placeholder, a repeated describe title): every copy's outcome, in report order. `result` above is
+   * then the worst of them. The claims compare copies as a multiset (src/measure/tests/outcomes.ts).
+   */
+  copies?: CopyOutcome[];
+}
+
+/** One copy of a test whose id the report holds more than once. */
+export interface CopyOutcome {
+  result: CaseResult;
+  flavour?: CaseFlavour;
+  message?: string;
 }
 
 export interface TestReport {
   cases: TestCaseResult[];
   /** `sha256:<hex>` of the report's bytes. */
   digest: string;
-  /** Ids that occur more than once: the claims that need them cannot tell which result is whose. */
+  /** Ids that occur more than once; their cases carry `copies`, compared as counts of outcomes. */
   duplicates: string[];
   /** Test files that failed to load or collect (pytest collection errors, node:test file failures). */
   loadErrors: string[];

@@ -7,6 +7,7 @@ import type { ApprovalSeen, Neighbour, VerdictEntry } from "./journal-view.js";
 import { page } from "./layout.js";
 import type { PageFacts } from "./page-facts.js";
 import { diffSection, otherFindingsSection, testsSection, timelineSection } from "./render-evidence.js";
+import { runsSection } from "./render-runs.js";
 
 export interface VerdictPage {
   verdict: VerdictEntry;
@@ -29,7 +30,7 @@ export function renderVerdictPage(input: VerdictPage): string {
   const p = input.verdict.statement.predicate;
   const head7 = p.subject.head.slice(0, 7);
   const title = `${p.verdict}${p.class === null ? "" : ` (${p.class})`} · ${input.verdict.repository} @ ${head7}`;
-  return page(title, html`${banner(input)}${claimsSection(p.claims)}${diffSection(p.claims, input.facts)}${testsSection(p.claims, input.facts)}${
+  return page(title, html`${banner(input)}${claimsSection(p.claims)}${diffSection(p.claims, input.facts)}${testsSection(p.claims, input.facts)}${runsSection(p.claims)}${
     otherFindingsSection(p.claims)}${timelineSection(input.facts)}${approvalSection(input)}${subjectSection(input)}${journalSection(input)}${verifySection(input)}`);
 }
 

@@ -158,3 +158,26 @@ describe("no change to judge", () => {
     expect(v.claims.some((c) => c.name === CHANGE_CLAIM)).toBe(false);
   });
 });
+
+describe("runs carried into the verdict", () => {
+  const run = (name: string, ok: boolean) => ({
+    run: name, stage: "tests", exitCode: ok ? 0 : 2, signal: null, timedOut: false, limit: null,
+    stages: { tests: 100 }, report: ok ? "2 test cases" : "no JUnit report", ok, outputTail: ok ? "" : "boom",
+  });
+
+  it("copies each run of the evidence a claim stands on, once", () => {
+    const v = evaluate(gate, [
+      ev("diff.scope", "pass"),
+      ev("tests.regression", "fail", { runs: [run("base", true), run("head", false)] }),
+      ev("tests.regression", "fail", { reason: "another", runs: [run("head", false)] }),
+    ], SUBJECT, null);
+    // Evidence is taken in canonical order, so the order of runs is the same whatever order it came in.
+    expect(v.claims.find((c) => c.name === "tests.regression")?.runs?.map((r) => r.run).sort()).toEqual(["base", "head"]);
+  });
+
+  it("adds no field at all when the evidence names no run, so older verdicts stay byte-identical", () => {
+    const v = evaluate(gate, allPass, SUBJECT, null);
+    expect(v.claims.every((c) => !("runs" in c))).toBe(true);
+    expect(JSON.stringify(v)).not.toContain("runs");
+  });
+});

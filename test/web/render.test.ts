@@ -7,7 +7,7 @@ import { timelineBars } from "../../src/web/timeline.js";
 import { targetRow } from "../../src/web/render-evidence.js";
 import { dataDirKey, publicKeyPem, verifyEnvelope } from "../../src/attest/index.js";
 import { tempDir } from "../helpers/git-repo.js";
-import { FACTS, HOSTILE_REASON, HOSTILE_TEST, QUOTED_PATH, recordFor } from "./verdicts.js";
+import { FACTS, HOSTILE_OUTPUT, HOSTILE_REASON, HOSTILE_TEST, QUOTED_PATH, recordFor } from "./verdicts.js";
 
 async function renderedFail(facts = FACTS): Promise<string> {
   const dataDir = tempDir();
@@ -45,6 +45,18 @@ describe("the verdict page", () => {
     // Secrets stay masked as the claim masked them.
     expect(page).toContain("AKIA************MPLE");
     expect(HOSTILE_TEST).toContain("<script>");
+  });
+
+  it("shows every run: how it ended, its stages, its report, and the output of the run that wrote none, open and escaped", async () => {
+    const page = await renderedFail();
+    const runs = page.split('<h2 id="runs">')[1]?.split("</section>")[0] ?? "";
+    expect(runs).toContain("<code>head</code></th><td><span class=\"status fail\">✗ exit 3</span>");
+    expect(runs).toContain("setup 800 ms, tests 1.5 s");
+    expect(runs).toContain("no JUnit report at $RANEX_JUNIT: the test command wrote none");
+    expect(runs).toContain(`<h3>Last lines of output: <code>head</code></h3><pre>${escapeHtml(HOSTILE_OUTPUT)}</pre>`);
+    // The base run went fine: its output is there, one click away.
+    expect(runs).toContain("<details><summary>Last lines of output: <code>base</code></summary><pre>1 failed, 3 passed</pre></details>");
+    expect(page).not.toContain("<script>alert(1)");
   });
 
   it("is small, self-contained and makes no external request", async () => {

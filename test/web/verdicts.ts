@@ -1,6 +1,6 @@
 // Signed verdicts in a real SQLite journal for the page tests: built with the real kernel, signed
 // with the data dir's real key, journalled by the real recordVerdict. Hostile strings on purpose.
-import { evaluate, makeGate, subjectDigest, type Detail, type Evidence, type Subject } from "../../src/kernel/index.js";
+import { evaluate, makeGate, subjectDigest, type Detail, type Evidence, type RunFact, type Subject } from "../../src/kernel/index.js";
 import { recordVerdict } from "../../src/judge/record.js";
 import type { PageFacts } from "../../src/web/page-facts.js";
 
@@ -16,6 +16,13 @@ export function subjectFor(repository: string, head = "b".repeat(40)): Subject {
   };
 }
 
+/** The base run went fine; the head run wrote no report and printed something hostile. */
+export const HOSTILE_OUTPUT = "collected 4 items\n</pre><script>alert(1)</script>\nINTERNALERROR> no report written";
+export const RUNS: RunFact[] = [
+  { run: "base", stage: "tests", exitCode: 1, signal: null, timedOut: false, limit: null, stages: { setup: 900, tests: 2100 }, report: "4 test cases", ok: true, outputTail: "1 failed, 3 passed" },
+  { run: "head", stage: "tests", exitCode: 3, signal: null, timedOut: false, limit: null, stages: { setup: 800, tests: 1500 }, report: "no JUnit report at $RANEX_JUNIT: the test command wrote none", ok: false, outputTail: HOSTILE_OUTPUT },
+];
+
 export function evidenceFor(subject: Subject, outcome: "pass" | "fail"): Evidence[] {
   const digest = subjectDigest(subject);
   const frozenDetails: Detail[] = outcome === "pass" ? [] : [{ message: `a frozen test file was modified: ${HOSTILE_REASON}`, path: QUOTED_PATH, kind: "modified" }];
@@ -28,7 +35,8 @@ export function evidenceFor(subject: Subject, outcome: "pass" | "fail"): Evidenc
       details: [{ kind: "red-green", path: "tests/test_x.py", message: `${HOSTILE_TEST}: failed on base, passed on head` }] },
     { claim: "tests.regression", subject: digest, outcome: outcome === "pass" ? "pass" : "fail",
       reason: outcome === "pass" ? "all 3 tests that passed on base pass on head (4 tests ran on head)" : "tests that passed on base do not pass on head: tests/test_x.py::test_add",
-      details: outcome === "pass" ? [] : [{ kind: "regressed", path: "tests/test_x.py", message: "tests/test_x.py::test_add passed on base, failed on head: assert 3 == 4" }] },
+      details: outcome === "pass" ? [] : [{ kind: "regressed", path: "tests/test_x.py", message: "tests/test_x.py::test_add passed on base, failed on head: assert 3 == 4" }],
+      ...(outcome === "pass" ? {} : { runs: RUNS }) },
   ];
 }
 

@@ -1,7 +1,8 @@
 // What people read on the check run: title, summary and text. Plain templates over the verdict; the
 // snapshot tests in test/github hold the exact wording.
 import type { DsseEnvelope } from "../../attest/index.js";
-import type { ClaimResult, Verdict } from "../../kernel/index.js";
+import type { ClaimResult, RunFact, Verdict } from "../../kernel/index.js";
+import { distinctRuns, runLine } from "../../measure/run-report.js";
 import { cutTitle, cutToFit, OUTPUT_TEXT_LIMIT } from "../limits.js";
 
 export interface RenderInput {
@@ -35,6 +36,7 @@ export function renderOutput(input: RenderInput): CheckOutput {
     ...(input.notice === undefined || input.notice === null ? [] : [input.notice]),
     intro(input),
     claimsTable(verdict.claims),
+    ...runsSection(distinctRuns(verdict.claims)),
     reviewerSteps(verdict),
     subjectTable(verdict),
     timingsLine(input.timings),
@@ -53,6 +55,26 @@ function intro({ verdict, draft }: RenderInput): string {
 function claimsTable(claims: readonly ClaimResult[]): string {
   const rows = claims.map((c) => `| \`${c.name}\` | ${STATUS_MARK[c.status]} | ${cell(c.reason)} |`);
   return ["### Claims", "", "| claim | status | reason |", "|---|---|---|", ...rows].join("\n");
+}
+
+/**
+ * Each run the claims stood on, and the last lines of output of every run that did not go as a run
+ * should: shown in the summary, never folded away, because that is what decides the verdict.
+ */
+function runsSection(runs: readonly RunFact[]): string[] {
+  if (runs.length === 0) return [];
+  const rows = runs.map((r) => `| \`${cell(r.run)}\` | ${r.ok ? "✅" : "❌"} | ${cell(runLine(r))} |`);
+  const tails = runs.filter((r) => !r.ok).map((r) => r.outputTail === ""
+    ? `**${cell(r.run)}** printed nothing.`
+    : `**${cell(r.run)}**, last lines of output:\n\n${fenced(r.outputTail)}`);
+  return [["### Runs", "", "| run | | exit · stages · report |", "|---|---|---|", ...rows, ...(tails.length > 0 ? ["", ...tails] : [])].join("\n")];
+}
+
+/** A code block no backtick run inside the text can close early. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}text\n${text}\n${fence}`;
 }
 
 function reviewerSteps(verdict: Verdict): string {

@@ -6,7 +6,7 @@ import { isNewOnHead, matcher, type DiffContext } from "./context.js";
 // before any test, so whoever edits or adds one can rewrite the results.
 const HARNESS_FILES = [
   // Python: pytest and tox configuration, interpreter start-up hooks.
-  "conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "noxfile.py", "setup.cfg", "pyproject.toml",
+  "conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "noxfile.py", "setup.cfg", "pyproject.toml",
   "sitecustomize.py", "usercustomize.py", "*.pth",
   // Node: manifest, install-time configuration and hooks, runner configuration.
   "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs",

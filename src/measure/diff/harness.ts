@@ -1,30 +1,19 @@
 import type { Detail } from "../../kernel/types.js";
-import { shown, type PathMatcher } from "./context.js";
+import { shown } from "./context.js";
 import type { AddedLines } from "../../workspace/types.js";
-
-// Code under test runs inside the test runner's process, so it can try to lie: patch the runner,
-// write the report itself, or leave with exit status 0 before a failure is recorded (issue 3, "The
-// limit to state honestly"). Production code has little reason to touch these; finding one in added
-// non-test code makes the attempt visible to the person who decides.
-const HARNESS_REFERENCES: readonly { name: string; pattern: RegExp }[] = [
-  { name: "_pytest", pattern: /\b_pytest\b/ },
-  { name: "a pytest hook", pattern: /\bpytest_(?:plugins|runtest_\w+|collection\w*|session\w+|configure|unconfigure|terminal_summary|report_\w+|make\w+)\b/ },
-  { name: "sys.modules", pattern: /\bsys\s*\.\s*modules\b/ },
-  // Any `_exit`: os._exit, an aliased module (`import os as o; o._exit`), `from os import _exit`, getattr.
-  { name: "_exit", pattern: /\b_exit\b/ },
-  { name: "atexit", pattern: /\batexit\b/ },
-  { name: "process.exit", pattern: /\bprocess\s*(?:\.\s*(?:exit|reallyExit|exitCode)\b|\[\s*["'`](?:exit|reallyExit|exitCode)["'`])/ },
-  { name: "require.cache", pattern: /\brequire\s*\.\s*cache\b/ },
-  { name: "RANEX_JUNIT", pattern: /RANEX_JUNIT/ },
-  { name: "junitxml", pattern: /junit[_-]?xml/i },
-  // A write whose destination is a `.xml` path: the report is the one thing the runner produces.
-  { name: "a write to an .xml report", pattern: /(?:\b(?:open|write\w*|createWriteStream|appendFile\w*|copyFile\w*|rename\w*)\s*\([^)]*\.xml\b|>>?\s*["'`]?[^\s"'`]*\.xml\b)/i },
-];
+import { HARNESS_PATTERNS } from "./harness-patterns.js";
+import type { TargetName } from "./target-names.js";
 
 /** Enough of the line to recognise it, never the whole thing (lines can be huge or hold secrets). */
 const EXCERPT_CHARS = 60;
 /** Findings kept per file; the rest are counted so a flood of one pattern cannot bury the others. */
 const PER_FILE = 10;
+
+/**
+ * How the scan treats a changed file: `skip` (frozen: changing it already fails diff.frozen),
+ * `test` (a new test file: code too, but honest tests stub exits and patch modules), or `code`.
+ */
+export type ScanKind = "skip" | "test" | "code";
 
 function excerpt(text: string, index: number, length: number): string {
   const start = Math.max(0, index - Math.floor((EXCERPT_CHARS - length) / 2));
@@ -32,22 +21,47 @@ function excerpt(text: string, index: number, length: number): string {
   return shown(`${start > 0 ? "…" : ""}${cut}${start + EXCERPT_CHARS < text.length ? "…" : ""}`);
 }
 
-/** Added lines of non-test files that reference the test harness, the report or the exit path. */
-export function harnessReferences(added: readonly AddedLines[], isTestFile: PathMatcher): Detail[] {
+interface Hit { name: string; index: number; length: number; kind: string }
+
+function hitsIn(text: string, kind: ScanKind, targets: readonly TargetName[]): Hit[] {
+  const hits: Hit[] = [];
+  for (const { name, pattern, scope } of HARNESS_PATTERNS) {
+    if (scope !== "all" && scope !== kind) continue;
+    const match = pattern.exec(text);
+    if (match !== null) hits.push({ name, index: match.index, length: match[0].length, kind: "harness-reference" });
+  }
+  // Tests name tests all the time; only the code under test has no business knowing them.
+  if (kind === "code") {
+    for (const target of targets) {
+      const match = target.pattern.exec(text);
+      if (match !== null) {
+        hits.push({ name: `the target test ${shown(target.name)}`, index: match.index, length: match[0].length, kind: "names-target" });
+      }
+    }
+  }
+  return hits;
+}
+
+/**
+ * Added lines that reference the test harness, the report or the exit path (in non-test code and in
+ * the PR's new test files), and added non-test code that names a target test.
+ */
+export function harnessReferences(
+  added: readonly AddedLines[], kindOf: (path: string) => ScanKind, targets: readonly TargetName[] = [],
+): Detail[] {
   const details: Detail[] = [];
   for (const file of added) {
-    if (isTestFile(file.path)) continue;
+    const kind = kindOf(file.path);
+    if (kind === "skip") continue;
     let kept = 0;
     let dropped = 0;
     for (const { line, text } of file.lines) {
-      for (const { name, pattern } of HARNESS_REFERENCES) {
-        const match = pattern.exec(text);
-        if (match === null) continue;
+      for (const hit of hitsIn(text, kind, targets)) {
         if (kept >= PER_FILE) { dropped++; continue; }
         kept++;
         details.push({
-          path: file.path, line, kind: "harness-reference",
-          message: `${shown(file.path)}:${line}: references ${name}: ${excerpt(text, match.index, match[0].length)}`,
+          path: file.path, line, kind: hit.kind,
+          message: `${shown(file.path)}:${line}: ${hit.kind === "names-target" ? "names" : "references"} ${hit.name}: ${excerpt(text, hit.index, hit.length)}`,
         });
       }
     }

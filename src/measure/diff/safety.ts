@@ -1,8 +1,9 @@
 import type { Detail, Evidence } from "../../kernel/types.js";
 import { MODE_GITLINK, type DiffFact } from "../../workspace/types.js";
 import { isNewOnHead, listed, plural, shown, type DiffContext } from "./context.js";
-import { frozenSet, resolveSymlink } from "./frozen-set.js";
-import { harnessReferences } from "./harness.js";
+import { frozenSet, newTestFiles, resolveSymlink } from "./frozen-set.js";
+import { harnessReferences, type ScanKind } from "./harness.js";
+import { targetNames } from "./target-names.js";
 import { pathTricks, shadowedTool } from "./safety-paths.js";
 
 export const SAFETY_CLAIM = "diff.safety";
@@ -17,10 +18,14 @@ export const SAFETY_CLAIM = "diff.safety";
 export function safetyClaim(ctx: DiffContext): Evidence {
   const details: Detail[] = [];
   for (const fact of ctx.facts) details.push(...factFindings(fact, ctx));
-  // Test files may reference their own harness; frozen files (the policy, conftest.py) fail
-  // diff.frozen when changed at all, so scanning them here would only repeat that.
+  // Frozen files (the policy, conftest.py, tests as of base) fail diff.frozen when changed at all, so
+  // scanning them here would only repeat that. The PR's new test files are code like any other: they
+  // run in the same runner, before and beside the tests that decide the verdict (issue 11).
   const frozen = frozenSet(ctx);
-  details.push(...harnessReferences(ctx.added, (path) => frozen.isTestFile(path) || frozen.has(path)));
+  const newTests = new Set(newTestFiles(ctx));
+  const kindOf = (path: string): ScanKind => frozen.has(path) ? "skip" : newTests.has(path) || frozen.isTestFile(path) ? "test" : "code";
+  const names = targetNames(ctx.task?.targets ?? [], ctx.added.filter((file) => newTests.has(file.path)));
+  details.push(...harnessReferences(ctx.added, kindOf, names));
 
   // A `.git` component aims at the judge's own machinery (hooks, config): tampering, not sloppiness.
   const unsafe = details.some((d) => d.kind === "path" && d.message.includes(".git component"));

@@ -2,6 +2,7 @@
 import type { Detail, Evidence } from "../../kernel/types.js";
 import type { Task } from "../../policy/schema.js";
 import type { SuiteRun } from "../report-types.js";
+import { suiteRunFact } from "../run-report.js";
 import { casesById, exitDisagreement, isGreen, listed, resultWord, runProblem, suiteMeta, violations } from "./run-facts.js";
 
 const CLAIM = "edges.covered";
@@ -9,7 +10,7 @@ const CLAIM = "edges.covered";
 export function edgesClaim(subject: string, task: Task, head: SuiteRun): Evidence {
   const meta = { head: suiteMeta(head), edges: task.edges.map((e) => e.id) };
   const unsafe = violations(head);
-  const extra = unsafe.length > 0 ? { unsafe: true } : {};
+  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: [suiteRunFact(head)] };
   if (task.edges.length === 0) {
     return { claim: CLAIM, subject, outcome: "absent", reason: `task ${task.id} declares no edges`, details: [], meta };
   }
@@ -20,14 +21,13 @@ export function edgesClaim(subject: string, task: Task, head: SuiteRun): Evidenc
   }
   const report = head.report;
   const onHead = casesById(report);
-  const ambiguous = new Set(report.duplicates);
   const uncovered: string[] = [];
   const details: Detail[] = [];
   for (const edge of task.edges) {
-    // An id that occurs twice cannot vouch for anything.
+    // An id several tests share vouches only when every copy passed: its case holds the worst result.
     const passing = edge.tests.filter((id) => {
       const found = onHead.get(id);
-      return !ambiguous.has(id) && found !== undefined && isGreen(found);
+      return found !== undefined && isGreen(found);
     });
     const label = `edge ${edge.id} (${edge.from} -> ${edge.to})`;
     if (passing.length > 0) {
@@ -35,11 +35,11 @@ export function edgesClaim(subject: string, task: Task, head: SuiteRun): Evidenc
       continue;
     }
     uncovered.push(edge.id);
-    const seen = edge.tests.map((id) => `${id} ${ambiguous.has(id) ? "ambiguous" : resultWord(onHead.get(id))}`);
+    const seen = edge.tests.map((id) => `${id} ${resultWord(onHead.get(id))}`);
     details.push({ kind: "uncovered", message: `${label}: no listed test passed on head (${seen.join(", ")})` });
   }
   if (uncovered.length > 0) {
-    return { claim: CLAIM, subject, outcome: "fail", reason: `edges without a passing test on head: ${listed(uncovered)}`, details, meta };
+    return { claim: CLAIM, subject, outcome: "fail", reason: `edges without a passing test on head: ${listed(uncovered)}`, details, meta, ...extra };
   }
-  return { claim: CLAIM, subject, outcome: "pass", reason: `all ${task.edges.length} edges have a passing test on head`, details, meta };
+  return { claim: CLAIM, subject, outcome: "pass", reason: `all ${task.edges.length} edges have a passing test on head`, details, meta, ...extra };
 }

@@ -1,7 +1,9 @@
 // tests.red_green: every target fails on base (so it measures the change) and passes on head.
 // A target already green on base is no target at all; one still red on head is work not done.
 import type { Detail, Evidence } from "../../kernel/types.js";
-import type { SuiteRun, Target, TestReport } from "../report-types.js";
+import type { SuiteRun, Target } from "../report-types.js";
+import { resolveCase } from "./outcomes.js";
+import { suiteRunFact } from "../run-report.js";
 import {
   casesById, exitDisagreement, fileOfId, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
 } from "./run-facts.js";
@@ -13,7 +15,7 @@ export const SELF_AUTHORED_MESSAGE = "self-authored: a reviewer should read it";
 export function redGreenClaim(subject: string, base: SuiteRun, head: SuiteRun, targets: readonly Target[]): Evidence {
   const meta = { base: suiteMeta(base), head: suiteMeta(head), targets: targets.map((t) => t.id) };
   const unsafe = violations(base, head);
-  const extra = unsafe.length > 0 ? { unsafe: true } : {};
+  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
   if (targets.length === 0) {
     const loads = head.report?.loadErrors ?? [];
     const note = loads.length > 0 ? ` (test files that failed to load on head: ${listed(loads)})` : "";
@@ -38,30 +40,35 @@ export function redGreenClaim(subject: string, base: SuiteRun, head: SuiteRun, t
   const onBase = casesById(base.report);
   const onHead = casesById(head.report);
   for (const target of targets) {
-    if (isAmbiguous(target.id, base.report) || isAmbiguous(target.id, head.report)) {
+    const before = resolveCase(onBase, target.id);
+    const after = resolveCase(onHead, target.id);
+    // The task names an id several tests share: which one it means cannot be told, so the task is
+    // refused, with the ids that name each copy (issue 15).
+    const shared = before.kind === "shared" ? before.ids : after.kind === "shared" ? after.ids : null;
+    if (shared !== null) {
       ambiguous.push(target.id);
-      details.push({ kind: "ambiguous", message: `${target.id} occurs more than once in a report: its result cannot be told` });
+      details.push({ kind: "ambiguous", message: `${target.id} is shared by ${shared.length} tests: name one of them instead (${shared.join(", ")})` });
       continue;
     }
-    const before = onBase.get(target.id);
-    const after = onHead.get(target.id);
-    const file = before?.file ?? after?.file ?? fileOfId(target.id);
+    const beforeCase = before.kind === "case" ? before.case : undefined;
+    const afterCase = after.kind === "case" ? after.case : undefined;
+    const file = beforeCase?.file ?? afterCase?.file ?? fileOfId(target.id);
     // A file that cannot even load on base fails every test in it: that is red.
-    const loadFailed = before === undefined && base.report.loadErrors.includes(file);
-    const red = loadFailed || (before !== undefined && isRed(before));
-    const green = after !== undefined && isGreen(after);
-    const baseWord = loadFailed ? "its file failed to load" : resultWord(before);
+    const loadFailed = beforeCase === undefined && base.report.loadErrors.includes(file);
+    const red = loadFailed || (beforeCase !== undefined && isRed(beforeCase));
+    const green = afterCase !== undefined && isGreen(afterCase);
+    const baseWord = loadFailed ? "its file failed to load" : resultWord(beforeCase);
     if (!red) notRed.push(target.id);
     if (!green) notGreen.push(target.id);
     details.push({
       kind: red && green ? "red-green" : "target",
       path: file,
-      message: `${target.id}: ${baseWord} on base, ${resultWord(after)} on head${red ? "" : " (not red on base)"}${green ? "" : " (not green on head)"}`,
+      message: `${target.id}: ${baseWord} on base, ${resultWord(afterCase)} on head${red ? "" : " (not red on base)"}${green ? "" : " (not green on head)"}`,
     });
   }
 
   const problems = [
-    ...(ambiguous.length > 0 ? [`ambiguous target ids: ${listed(ambiguous)}`] : []),
+    ...(ambiguous.length > 0 ? [`the task names targets that more than one test shares, so their results cannot be told apart: ${listed(ambiguous)} (the details name each copy's own id)`] : []),
     ...(notRed.length > 0 ? [`targets that do not fail on base: ${listed(notRed)}`] : []),
     ...(notGreen.length > 0 ? [`targets that do not pass on head: ${listed(notGreen)}`] : []),
   ];
@@ -72,10 +79,6 @@ export function redGreenClaim(subject: string, base: SuiteRun, head: SuiteRun, t
     claim: CLAIM, subject, outcome: "pass",
     reason: `all ${targets.length} target tests fail on base and pass on head`, details, meta, ...extra,
   };
-}
-
-function isAmbiguous(id: string, report: TestReport): boolean {
-  return report.duplicates.includes(id);
 }
 
 // One note per file the PR wrote tests in: the rule that the implementer never writes its own test

@@ -1,10 +1,12 @@
 // tests.regression: nothing that passed on base breaks on head, and the head run is trustworthy
 // enough to say so (present, non-empty, unambiguous, its exit status agreeing with its report).
 import type { Detail, Evidence } from "../../kernel/types.js";
-import type { SuiteRun, Target, TestReport } from "../report-types.js";
+import type { SuiteRun, Target, TestCaseResult, TestReport } from "../report-types.js";
 import {
   casesById, exitDisagreement, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
 } from "./run-facts.js";
+import { anyRed, copiesWord, countCopies, isShared, lostCopies } from "./outcomes.js";
+import { suiteRunFact } from "../run-report.js";
 
 const CLAIM = "tests.regression";
 
@@ -25,16 +27,16 @@ export function regressionClaim(
   if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details);
 
   const meta = { base: suiteMeta(base), head: suiteMeta(head) };
-  const extra = unsafe.length > 0 ? { unsafe: true } : {};
+  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
   if (problems.length > 0) {
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : "";
-    return { claim: CLAIM, subject, outcome: "fail", reason: `${problems[0]}${more}`, details, meta, ...extra };
+    // Every problem is named: the base run's own trouble must not hide behind the head's (issue 15).
+    return { claim: CLAIM, subject, outcome: "fail", reason: problems.join("; "), details, meta, ...extra };
   }
   const stillPassing = baseReport?.cases.filter(isGreen).length ?? 0;
   return {
     claim: CLAIM, subject, outcome: "pass",
     reason: `all ${stillPassing} tests that passed on base pass on head (${headReport?.cases.length ?? 0} tests ran on head)`,
-    details, meta,
+    details, meta, ...extra,
   };
 }
 
@@ -56,9 +58,12 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
     }
   }
   if (report.duplicates.length > 0) {
-    problems.push(`${prefix}the ${run.label} report is ambiguous: test ids occur more than once (${listed(report.duplicates)})`);
-    for (const id of report.duplicates) details.push({ kind: "duplicate", message: `${run.label}: ${id} occurs more than once` });
-    usable = false;
+    // Not a problem by itself: the copies are compared as counts of outcomes (outcomes.ts).
+    const count = report.duplicates.length;
+    details.push({
+      kind: "shared-name",
+      message: `${run.label}: ${count === 1 ? "1 test id is" : `${count} test ids are`} shared by more than one test (${listed(report.duplicates)}); their copies are compared as counts of outcomes`,
+    });
   }
   const disagreement = exitDisagreement(run.label, run.command, report);
   if (disagreement !== null) {
@@ -86,6 +91,10 @@ function compare(
   const vanished: string[] = [];
   for (const before of base.cases) {
     const after = onHead.get(before.id);
+    if (isShared(before) || isShared(after)) {
+      compareShared(before, after, targetIds, frozen, { broken, vanished, details });
+      continue;
+    }
     if (isGreen(before)) {
       if (after === undefined) {
         vanished.push(before.id);
@@ -109,6 +118,28 @@ function compare(
   }
   if (broken.length > 0) problems.push(`tests that passed on base do not pass on head: ${listed(broken)}`);
   if (vanished.length > 0) problems.push(`tests vanished on head: ${listed(vanished)}`);
+}
+
+/** A test id more than one test shares, on base or on head: compared as counts of outcomes. */
+function compareShared(
+  before: TestCaseResult, after: TestCaseResult | undefined, targetIds: ReadonlySet<string>, frozen: ReadonlySet<string>,
+  found: { broken: string[]; vanished: string[]; details: Detail[] },
+): void {
+  const lost = lostCopies(before, after);
+  const counts = `base: ${copiesWord(before)}; head: ${copiesWord(after)}`;
+  if (lost > 0 && after === undefined) {
+    found.vanished.push(before.id);
+    found.details.push({ kind: "vanished", message: `${before.id} (${counts}) is absent on head`, ...pathOf(before.file) });
+  } else if (lost > 0) {
+    found.broken.push(before.id);
+    const copies = lost === 1 ? "a test" : `${lost} tests`;
+    found.details.push({ kind: "regressed", message: `${before.id}: ${copies} of this shared name went from pass to not-pass (${counts})`, ...pathOf(before.file) });
+  } else if (after === undefined && before.file !== null && frozen.has(before.file)) {
+    found.vanished.push(before.id);
+    found.details.push({ kind: "frozen-missing", message: `${before.id} of the frozen file ${before.file} is absent on head`, path: before.file });
+  } else if (countCopies(before).passed === 0 && anyRed(before) && !targetIds.has(before.id)) {
+    found.details.push({ kind: "already-red", message: `${before.id} already failing on base (${counts}) and is not a target: allowed to stay red`, ...pathOf(before.file) });
+  }
 }
 
 function pathOf(file: string | null): { path?: string } {

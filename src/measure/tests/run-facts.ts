@@ -57,7 +57,11 @@ export function runProblem(run: SuiteRun): string | null {
   if (command === null) return `the ${label} test command did not run`;
   if (command.timedOut) return `the ${label} test run timed out after ${seconds(command.durationMs)}`;
   if (command.exitCode === null) return `the ${label} test run was ${exitText(command)} after ${seconds(command.durationMs)}`;
-  if (run.report === null) return `${label}: ${run.reportError ?? "no JUnit report"}`;
+  if (run.report === null) {
+    // Say how the command ended and what it last printed: "wrote none" alone leaves a person guessing.
+    const last = lastLines(command.outputTail, 1);
+    return `${label}: ${run.reportError ?? "no JUnit report"} (the test command ${exitText(command).replace(/^exit /, "exited ")} after ${seconds(command.durationMs)}${last === "" ? ", printing nothing" : `; its last line: ${last.length > 160 ? `${last.slice(0, 159)}…` : last}`})`;
+  }
   return null;
 }
 

@@ -1,5 +1,6 @@
 // Which tests must go from red to green: the ones the task names, plus every test in a file the PR adds.
 import type { SuiteRun, Target } from "../report-types.js";
+import { isShared, uniqueIds } from "./outcomes.js";
 
 /**
  * Task targets first, in the task's order, then the tests the head report places in the PR's new test
@@ -16,7 +17,11 @@ export function collectTargets(taskTargets: readonly string[], newTestFiles: rea
     if (!byId.has(id)) byId.set(id, { id, origin: newFiles.has(file) ? "new-file" : "task" });
   }
   for (const c of headCases) {
-    if (c.file !== null && newFiles.has(c.file) && !byId.has(c.id)) byId.set(c.id, { id: c.id, origin: "new-file" });
+    if (c.file === null || !newFiles.has(c.file)) continue;
+    // Same-named tests in a new file: each copy is a target of its own, named by its place (outcomes.ts).
+    for (const id of isShared(c) ? uniqueIds({ cases: [c] }) : [c.id]) {
+      if (!byId.has(id)) byId.set(id, { id, origin: "new-file" });
+    }
   }
   return [...byId.values()];
 }

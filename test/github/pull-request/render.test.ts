@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderOutput } from "../../../src/github/pull-request/render.js";
 import { cutTitle, cutToFit } from "../../../src/github/limits.js";
-import { evaluate, makeGate, subjectDigest, type Subject } from "../../../src/kernel/index.js";
+import { evaluate, makeGate, subjectDigest, type RunFact, type Subject } from "../../../src/kernel/index.js";
 
 const subject: Subject = {
   repository: "acme/calc", base: "a".repeat(40), head: "b".repeat(40), baseTree: "c".repeat(40), headTree: "d".repeat(40),
@@ -33,6 +33,26 @@ describe("check-run output people read", () => {
     const conflicted = { ...merged, mergedTree: null };
     const failed = evaluate(makeGate(["diff.frozen"]), [], conflicted, null);
     expect(renderOutput({ verdict: failed, timings: {}, envelope, journalId: "entry-7", draft: false }).summary).toContain("| merged tree (tests ran on) | `none: the merge conflicts` |");
+  });
+
+  it("shows every run, and the last lines of a run that wrote no report, in the summary", () => {
+    const digest = subjectDigest(subject);
+    const run = (over: Partial<RunFact>): RunFact => ({
+      run: "base", stage: "tests", exitCode: 1, signal: null, timedOut: false, limit: null,
+      stages: { setup: 1200, tests: 3400 }, report: "12 test cases", ok: true, outputTail: "1 failed, 11 passed", ...over,
+    });
+    const head = run({ run: "head", exitCode: 4, report: "no JUnit report at $RANEX_JUNIT: the test command wrote none", ok: false,
+      outputTail: "ERROR: file or directory not found: tests\n``` not a fence end\nno tests ran in 0.01s" });
+    const lint = run({ run: "check:lint", stage: "check", exitCode: 0, stages: { check: 800 }, report: null, outputTail: "" });
+    const verdict = evaluate(makeGate(["tests.regression", "check:lint"]), [
+      { claim: "tests.regression", subject: digest, outcome: "fail", reason: "head: no JUnit report at $RANEX_JUNIT: the test command wrote none (the test command exited 4 after 3.4 s; its last line: no tests ran in 0.01s)", details: [], runs: [run({}), head] },
+      { claim: "check:lint", subject: digest, outcome: "pass", reason: "lint exited 0 in 0.8 s", details: [], runs: [lint] },
+    ], subject, null);
+    const output = renderOutput({ verdict, timings: { fetch: 1234 }, envelope, journalId: "entry-8", draft: false });
+    expect(output.summary).toContain("| `head` | ❌ | exit 4 · setup 1.2 s · tests 3.4 s · no JUnit report at $RANEX_JUNIT: the test command wrote none |");
+    expect(output.summary).toContain("**head**, last lines of output:\n\n````text\nERROR: file or directory not found: tests\n``` not a fence end\nno tests ran in 0.01s\n````");
+    expect(output.summary).not.toContain("more problems");
+    expect(output.summary.split("### Runs")[1]?.split("### What a reviewer")[0]).toMatchSnapshot();
   });
 
   it("cuts at a line boundary with a note that says how much", () => {

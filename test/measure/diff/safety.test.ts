@@ -112,7 +112,7 @@ describe("diff.safety", () => {
     expect(safetyClaim(context([modified(".github/ranex.yml")], { added: [policyFile] })).outcome).toBe("pass");
   });
 
-  it("leaves test files alone, and keeps the matched text short and on one line", () => {
+  it("spares honest module patching in a new test file, and keeps the matched text short and on one line", () => {
     const test = lines("tests/test_new.py", "import sys; sys.modules['x'] = y");
     expect(safetyClaim(context([added("tests/test_new.py")], { added: [test] })).outcome).toBe("pass");
     const long = lines("src/a.js", `${"x".repeat(500)} process.exit(1) ${"y".repeat(500)}\u001b[2K`);

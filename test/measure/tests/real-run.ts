@@ -34,6 +34,9 @@ export function runCommand(command: string, cwd: string, timeoutMs = 30_000, env
   };
 }
 
+/** vitest from the gate's own node_modules, with globals so the tree needs no node_modules of its own. */
+export const VITEST = `/usr/bin/node ${join(import.meta.dirname, "..", "..", "..", "node_modules", "vitest", "vitest.mjs")} run --globals --reporter=junit --outputFile="$RANEX_JUNIT"`;
+
 const PYTEST = "/usr/bin/python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors -o xfail_strict=true";
 
 export interface SuiteOptions {
