@@ -54,16 +54,33 @@ export function generatedHosts(): string {
 
 /**
  * The policy's toolchain (`toolchain.path`): directories put before SANDBOX_PATH, in order. Each is
- * mounted read-only at its own path; an entry named `.../bin` mounts the directory above it (the
- * toolchain's prefix), because interpreters there load their libraries from `../lib`.
+ * mounted read-only; an entry named `.../bin` (or `node_modules/.bin`) mounts the directory above it
+ * (the toolchain's prefix), because what is there links into `../lib` (or `../<package>`). A prefix inside SANDBOX_WORKDIR
+ * would be hidden by the tree mounted there, so it is shown at TOOLCHAIN_ROOT/<n>/<its name> instead.
  */
-export function toolchainPath(profile: SandboxProfile): string {
-  return [...(profile.toolchain ?? []), SANDBOX_PATH].join(":");
+export const TOOLCHAIN_ROOT = "/opt/ranex/toolchain";
+
+export interface ToolchainMount {
+  host: string;
+  sandbox: string;
+  /** The PATH entry as the sandbox sees it. */
+  entry: string;
 }
 
-export function toolchainMounts(profile: SandboxProfile): string[] {
-  const mounts = (profile.toolchain ?? []).map((dir) => (/\/bin\/?$/.test(dir) && dir !== "/bin" && dir !== "/usr/bin" ? dir.replace(/\/bin\/?$/, "") : dir.replace(/\/+$/, "")));
-  return [...new Set(mounts)].filter((dir) => dir !== "" && dir !== "/usr" && !dir.startsWith("/usr/"));
+export function toolchainMounts(profile: SandboxProfile): ToolchainMount[] {
+  return (profile.toolchain ?? []).map((dir, index) => {
+    const entry = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
+    const host = /\/\.?bin$/.test(entry) && entry.split("/").length > 3 ? entry.replace(/\/\.?bin$/, "") : entry;
+    const hidden = host === SANDBOX_WORKDIR || host.startsWith(`${SANDBOX_WORKDIR}/`);
+    // Keeps the last name (`node_modules` must stay `node_modules` for Node to resolve through it).
+    const sandbox = hidden ? `${TOOLCHAIN_ROOT}/${index}/${host.split("/").pop() ?? "root"}` : host;
+    return { host, sandbox, entry: sandbox + entry.slice(host.length) };
+  });
+}
+
+/** PATH inside the sandbox; `onHost` for the `none` backend, where nothing is remounted. */
+export function toolchainPath(profile: SandboxProfile, onHost = false): string {
+  return [...(onHost ? profile.toolchain ?? [] : toolchainMounts(profile).map((m) => m.entry)), SANDBOX_PATH].join(":");
 }
 
 /** `/etc/passwd` and `/etc/group` naming only the sandbox user, so tools that look the user up work. */
@@ -97,7 +114,8 @@ export function bwrapArguments(profile: SandboxProfile, request: RunRequest, lay
   args.push("--ro-bind", `${layout.accountsDir}/passwd`, "/etc/passwd", "--ro-bind", `${layout.accountsDir}/group`, "/etc/group");
   args.push("--ro-bind", `${layout.accountsDir}/hosts`, "/etc/hosts");
   for (const path of profile.readonly) args.push("--ro-bind", path, path);
-  for (const path of toolchainMounts(profile)) args.push("--ro-bind", path, path);
+  // /usr is already there, read-only; everything else of the toolchain is mounted read-only.
+  for (const m of toolchainMounts(profile)) if (m.host !== "/usr" && !m.host.startsWith("/usr/")) args.push("--ro-bind", m.host, m.sandbox);
   for (const mount of profile.mounts ?? []) args.push("--ro-bind", mount.host, mount.sandbox);
   args.push("--bind", request.workdir, SANDBOX_WORKDIR);
   if (request.outdir !== undefined) args.push("--bind", request.outdir, request.outdir);

@@ -53,7 +53,7 @@ function requestProblem(request: RunRequest): string | null {
 
 /** A toolchain directory missing on this machine: every run fails closed, naming it. */
 export function toolchainProblem(profile: SandboxProfile): string | null {
-  for (const dir of [...(profile.toolchain ?? []), ...toolchainMounts(profile)]) {
+  for (const dir of [...(profile.toolchain ?? []), ...toolchainMounts(profile).map((m) => m.host)]) {
     if (!isAbsolute(dir)) return `toolchain.path entry '${dir}' must be an absolute path`;
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
       return `toolchain.path entry ${dir} is not a directory on this machine: install the toolchain there or change toolchain.path in .github/ranex.yml`;
@@ -139,7 +139,7 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, request
     mkdirSync(home);
     mkdirSync(tmp);
     outcome = await launch({
-      program: limited, cwd: request.workdir, env: { ...request.env, ...baseEnvironment(home, tmp), PATH: toolchainPath(profile) }, statusWriter: "self",
+      program: limited, cwd: request.workdir, env: { ...request.env, ...baseEnvironment(home, tmp), PATH: toolchainPath(profile, true) }, statusWriter: "self",
       timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup,
     });
     return summarise(outcome, cgroup, profile, "child-pid" in outcome.status);

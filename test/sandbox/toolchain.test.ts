@@ -53,6 +53,15 @@ describe("toolchain.path", () => {
     expect(result.outputTail).toContain("refused");
   });
 
+  it("shows a node_modules/.bin under /work (hidden by the tree there) at another path, still resolving its packages", async () => {
+    const bin = join(process.cwd(), "node_modules", ".bin");
+    const result = await createSandbox({ ...PROFILE, toolchain: [bin] }).run({
+      command: "command -v vitest; vitest --version", workdir: tempDir("ranex-work-"), env: {}, timeoutMs: 20_000, network: false,
+    });
+    expect(result.outputTail).toMatch(/^\/opt\/ranex\/toolchain\/0\/node_modules\/\.bin\/vitest$/m);
+    expect(result.outputTail).toMatch(/vitest\/\d+\.\d+/);
+  });
+
   it("fails every run closed, naming the directory, when it does not exist here", async () => {
     const result = await createSandbox({ ...PROFILE, toolchain: ["/nonexistent/pyenv/bin"] }).run({
       command: "true", workdir: tempDir("ranex-work-"), env: {}, timeoutMs: 5000, network: false,
