@@ -48,7 +48,8 @@ function fixFor(suite: SuiteRun, toolchain: readonly string[]): string {
   const violation = suite.command?.violation ?? suite.setup?.violation ?? null;
   if (violation !== null && /toolchain\.path/.test(violation)) return "fix toolchain.path: every entry must be a directory on this machine";
   if (/EAI_AGAIN|ENOTFOUND|getaddrinfo/.test(output)) return "the run tried to reach the network, which only setup may (with setup_network: true); install everything in setup";
-  const notFound = /(?:^|\s)([\w.-]+): (?:\d+: )?(?:[\w.-]+: )?not found|command not found: ([\w.-]+)|No module named '?([\w.]+)'?/m.exec(output);
+  // `/bin/sh: 1: vitest: not found`, `bash: vitest: command not found`, `No module named 'pytest'`.
+  const notFound = /(?:^|: )([\w.-]+): (?:command )?not found|command not found: ([\w.-]+)|No module named '?([\w.]+)'?/m.exec(output);
   if (notFound !== null) {
     const what = notFound[1] ?? notFound[2] ?? notFound[3] ?? "a tool";
     return `${what} is not there in the sandbox: install it in tests.setup, declare it as a dependency, or name its directory in toolchain.path${toolchain.length === 0 ? " (ranex init --toolchain <dir>)" : ""}; 'ranex doctor --policy .github/ranex.yml' shows what the sandbox sees`;

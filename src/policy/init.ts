@@ -51,7 +51,8 @@ export function testCommand(found: Detection): { command: string; note: string[]
       // The gate's launcher: jest-junit with file attributes, and a clean process.argv for the tests.
       return { command: 'node "$RANEX_REPORTERS/jest-run.cjs"', note };
     case "mocha":
-      return { command: `${bin(found, "mocha")} --reporter mocha-junit-reporter --reporter-options mochaFile="$RANEX_JUNIT",includePending=true`, note };
+      // The gate's launcher: mocha-junit-reporter (suites carry their file), and a clean process.argv.
+      return { command: 'node "$RANEX_REPORTERS/mocha-run.cjs"', note };
     case "pytest":
     case "unittest":
       return { command: ["python3 -m pytest", `--junitxml="$RANEX_JUNIT"`, ...found.testDirs].join(" "), note: [] };

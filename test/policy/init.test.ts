@@ -6,7 +6,7 @@ import { parsePolicy, POLICY_PATH } from "../../src/policy/index.js";
 import { starterPolicy } from "../../src/policy/init.js";
 import { run } from "../../src/cli/commands/init.js";
 import type { CliIo } from "../../src/cli/io.js";
-import { tempDir } from "../helpers/git-repo.js";
+import { git, tempDir } from "../helpers/git-repo.js";
 import { NODE_REPORTER } from "../../src/measure/reporters.js";
 
 function repoWith(files: Record<string, string>): string {
@@ -51,7 +51,7 @@ describe("starterPolicy detects the runner and validates", () => {
 
   it("mocha and a runner from the toolchain: the binary on PATH, no install", async () => {
     const { text, policy } = await validStarter(repoWith({ "package.json": pkg({ scripts: { test: "mocha" } }), ".mocharc.yml": "" }));
-    expect(policy.tests.command).toBe('mocha --reporter mocha-junit-reporter --reporter-options mochaFile="$RANEX_JUNIT",includePending=true');
+    expect(policy.tests.command).toBe('node "$RANEX_REPORTERS/mocha-run.cjs"');
     expect(policy.tests.setup).toBeUndefined();
     expect(text).toContain("does not declare mocha or mocha-junit-reporter");
     const fromConfig = await validStarter(repoWith({ "package.json": pkg({}), "vitest.config.ts": "" }));
@@ -147,4 +147,53 @@ describe("ranex init", () => {
     }
     expect(existsSync(join(dir, POLICY_PATH))).toBe(false);
   });
+});
+
+describe("ranex init tries the policy on HEAD", () => {
+  function committed(files: Record<string, string>): string {
+    const dir = repoWith(files);
+    git(dir, "init", "-q", "-b", "main");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "base");
+    return dir;
+  }
+
+  it("prints tests per file, keeps a check that passes and leaves out one that fails on HEAD already", async () => {
+    const dir = committed({
+      "package.json": pkg({ scripts: { test: "node --test", lint: "echo 'lint: 3 problems' && exit 3", typecheck: "true" } }),
+      "test/add.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.equal(1 + 1, 2));\ntest('fails already', () => assert.equal(1, 2));\n",
+    });
+    const io = captureIo(dir);
+    expect(await run(["--data-dir", tempDir()], io)).toBe(0);
+    const out = io.out.join("");
+    expect(out).toMatch(/trying it on HEAD [0-9a-f]{12} in the sandbox/);
+    expect(out).toMatch(/^tests found: 2 in 1 file\(s\)\n {2}test\/add\.test\.js {2}2 \(1 passed, 1 failed\)$/m);
+    expect(out).toContain("failing on HEAD already: 1 (test/add.test.js::fails already)");
+    expect(out).toMatch(/^check lint \(npm run lint\) not written: it fails on HEAD already \(exit 3: lint: 3 problems\)$/m);
+    expect(out).toMatch(/^timing: checkout \d+\.\d s, tests \d+\.\d s, checks \d+\.\d s$/m);
+    const policy = parsePolicy(readFileSync(join(dir, POLICY_PATH), "utf8"));
+    expect(policy.ok && policy.policy.checks.map((c) => c.name)).toEqual(["typecheck"]);
+    expect(policy.ok && policy.policy.require).toContain("check:typecheck");
+    expect(policy.ok && policy.policy.require).not.toContain("check:lint");
+  }, 120_000);
+
+  it("mocha from the toolchain: the launcher keeps runner flags out of the tests' process.argv", async () => {
+    const dir = committed({
+      "package.json": pkg({ scripts: { test: "mocha" } }),
+      "test/argv.test.js": "const assert = require('node:assert');\ndescribe('cli', () => { it('sees no runner flags', () => assert.deepEqual(process.argv.slice(2), [])); });\n",
+    });
+    const io = captureIo(dir);
+    expect(await run(["--data-dir", tempDir(), "--toolchain", join(process.cwd(), "node_modules", ".bin")], io)).toBe(0);
+    expect(io.out.join("")).toMatch(/^ {2}test\/argv\.test\.js {2}1 \(1 passed\)$/m);
+  }, 120_000);
+
+  it("names the first problem and its fix, and exits 1, when the runner is not in the sandbox", async () => {
+    const dir = committed({ "package.json": pkg({ scripts: { test: "vitest run" } }), "test/a.test.js": "" });
+    const io = captureIo(dir);
+    expect(await run(["--data-dir", tempDir()], io)).toBe(1);
+    const out = io.out.join("");
+    expect(out).toMatch(/^problem: no JUnit report.*exited with 127.*vitest: not found/m);
+    expect(out).toMatch(/^fix: vitest is not there in the sandbox: .*toolchain\.path \(ranex init --toolchain <dir>\)/m);
+    expect(existsSync(join(dir, POLICY_PATH))).toBe(true);
+  }, 120_000);
 });
