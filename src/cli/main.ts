@@ -4,7 +4,9 @@ import { processIo, UsageError, type CliIo, type Command } from "./io.js";
 // Each subcommand lives in its own module, loaded only when asked for.
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
   judge: { summary: "judge a change: ranex judge --repo <path|url> --base <rev> --head <rev> [--task <id>] [--json]", load: () => import("./commands/judge.js") },
-  init: { summary: "write a starter .github/ranex.yml for the repository here", load: () => import("./commands/init.js") },
+  init: { summary: "write .github/ranex.yml for the repository here and try it on HEAD: ranex init [--toolchain <dir>] [--add-deps] [--no-try]", load: () => import("./commands/init.js") },
+  tests: { summary: "every test id of a run, as the gate names it: ranex tests --repo <path|url> --rev <rev> [--json]", load: () => import("./commands/tests.js") },
+  task: { summary: "measure a task's targets on the base before an agent starts: ranex task check <id> [--repo <path>] [--base <rev>]", load: () => import("./commands/task.js") },
   doctor: { summary: "check that this machine can sandbox measurements", load: () => import("./commands/doctor.js") },
   keygen: { summary: "create an Ed25519 signing key: ranex keygen [--out <dir>]", load: () => import("./commands/keygen.js") },
   pubkey: { summary: "print the data dir's public key (PEM)", load: () => import("./commands/pubkey.js") },

@@ -20,6 +20,7 @@ export function profileFor(policy: Policy): SandboxProfile {
   return {
     backend: policy.sandbox.backend,
     readonly: [...policy.sandbox.readonly],
+    ...(policy.toolchain.path.length > 0 ? { toolchain: [...policy.toolchain.path] } : {}),
     // The gate's own report writers (src/measure/reporters.ts) are always there, read-only.
     mounts: [{ host: REPORTERS_DIR, sandbox: SANDBOX_REPORTERS_DIR }],
     memoryBytes: policy.sandbox.memory_mb * 1024 * 1024,

@@ -15,3 +15,8 @@ export const SANDBOX_REPORTERS_DIR = "/opt/ranex/reporters";
 export function nodeReporterFor(backend: "bwrap" | "none"): string {
   return backend === "bwrap" ? `${SANDBOX_REPORTERS_DIR}/node-junit.mjs` : NODE_REPORTER;
 }
+
+/** The folder of the gate's report writers as the run sees it ($RANEX_REPORTERS: jest-run.cjs, ...). */
+export function reportersDirFor(backend: "bwrap" | "none"): string {
+  return backend === "bwrap" ? SANDBOX_REPORTERS_DIR : REPORTERS_DIR;
+}

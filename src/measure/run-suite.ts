@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { RunResult } from "../sandbox/types.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { readJunitReport } from "./junit-read.js";
-import { nodeReporterFor } from "./reporters.js";
+import { nodeReporterFor, reportersDirFor } from "./reporters.js";
 import type { SuiteRun } from "./report-types.js";
 
 export interface SuiteSpec {
@@ -22,7 +22,7 @@ export interface SuiteSpec {
 export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: () => Promise<void>): Promise<SuiteRun> {
   await mkdir(spec.reportDir, { recursive: true });
   const junit = join(spec.reportDir, "junit.xml");
-  const env = { RANEX_JUNIT: junit, RANEX_NODE_REPORTER: nodeReporterFor(sandbox.profile.backend) };
+  const env = { RANEX_JUNIT: junit, RANEX_NODE_REPORTER: nodeReporterFor(sandbox.profile.backend), RANEX_REPORTERS: reportersDirFor(sandbox.profile.backend) };
   const budgetMs = spec.timeout * 1000;
   const started = Date.now();
 

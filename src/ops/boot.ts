@@ -146,3 +146,16 @@ export function retryFrom(env: Readonly<Record<string, string | undefined>>): Pa
   if (lease !== undefined) retry.leaseMs = lease * 1000;
   return retry;
 }
+
+/**
+ * `WEBHOOK_PROXY_URL` (development): forwards the deliveries GitHub sends to a smee.io channel to this
+ * server's webhook endpoint, with Probot's own proxy (it fetches smee-client on first use).
+ */
+export async function startWebhookProxy(url: string, port: number): Promise<void> {
+  const entry = import.meta.resolve("probot");
+  const { createWebhookProxy } = await import(new URL("./helpers/webhook-proxy.js", entry).href) as {
+    createWebhookProxy: (options: { url: string; host: string; port: number; path: string; logger: Logger }) => Promise<unknown>;
+  };
+  const logger = pino({ name: "ranex-webhook-proxy" }) as unknown as Logger;
+  await createWebhookProxy({ url, host: "127.0.0.1", port, path: "/api/github/webhooks", logger });
+}

@@ -1,28 +1,38 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-// Looks at a repository's working tree to guess how its tests run, for `ranex init`. A guess only:
-// the starter it feeds says what it found, and the owner reviews the file before committing it.
+// Looks at a repository's working tree to find how its tests run, for `ranex init`: the test
+// script, the runner's config files, the dependencies and lock files, the test folders. The
+// starter it feeds says what it found; `ranex init` then tries it in the sandbox.
 
-export type RunnerKind = "vitest" | "jest" | "node-test" | "pytest" | "none";
+export type RunnerKind = "vitest" | "jest" | "mocha" | "node-test" | "pytest" | "unittest" | "none";
 
 export interface Detection {
   kind: RunnerKind;
   /** What the guess rests on, for a comment in the starter (`package.json scripts.test runs vitest`). */
   evidence: string;
-  /** Dependency install command for Node projects, chosen by lock file. */
+  /** Dependency install command for Node projects, chosen by lock file; null when nothing to install. */
   install: string | null;
-  /** `jest-junit` is listed, so jest can write JUnit without extra setup. */
-  jestJunit: boolean;
-  /** Extra checks worth proposing: name -> command. */
+  /** The runner's package is declared by the repository (else it must come from the toolchain). */
+  runnerDeclared: boolean;
+  /** The JUnit reporter the runner needs (jest-junit, mocha-junit-reporter) is declared. */
+  reporterDeclared: boolean;
+  /** Folders holding the tests (pytest is given them when its config names no testpaths). */
+  testDirs: string[];
+  /** Extra checks worth proposing: name -> command. `ranex init` keeps only those passing on HEAD. */
   checks: { name: string; run: string }[];
 }
 
-interface PackageJson {
+export interface PackageJson {
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  jest?: unknown;
+  mocha?: unknown;
 }
+
+/** The JUnit reporter package each Node runner needs, when its own output is not JUnit with files. */
+export const REPORTER_PACKAGE: Partial<Record<RunnerKind, string>> = { jest: "jest-junit", mocha: "mocha-junit-reporter" };
 
 async function readText(path: string): Promise<string | null> {
   try {
@@ -40,59 +50,90 @@ async function list(dir: string): Promise<string[]> {
   }
 }
 
+export async function readPackageJson(dir: string): Promise<PackageJson | null> {
+  const text = await readText(join(dir, "package.json"));
+  if (text === null) return null;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return typeof parsed === "object" && parsed !== null ? (parsed as PackageJson) : null;
+  } catch {
+    return null; // An unreadable package.json is no evidence of a runner; fall through to Python.
+  }
+}
+
 export async function detectTestRunner(dir: string): Promise<Detection> {
   const files = new Set(await list(dir));
-  const pkgText = files.has("package.json") ? await readText(join(dir, "package.json")) : null;
-  let pkg: PackageJson | null = null;
-  if (pkgText !== null) {
-    try {
-      pkg = JSON.parse(pkgText) as PackageJson;
-    } catch {
-      pkg = null; // An unreadable package.json is no evidence of a runner; fall through to pytest.
-    }
-  }
-  const base = { install: null, jestJunit: false, checks: [] };
+  const pkg = await readPackageJson(dir);
+  const base = { install: null, runnerDeclared: false, reporterDeclared: false, testDirs: await testDirs(dir, files), checks: [] };
   if (pkg !== null) {
-    const node = nodeRunner(pkg);
+    const node = nodeRunner(pkg, files);
     if (node !== null) {
-      return { ...base, ...node, install: installCommand(files), jestJunit: hasDep(pkg, "jest-junit"), checks: nodeChecks(pkg, files) };
+      const reporter = REPORTER_PACKAGE[node.kind];
+      return {
+        ...base, ...node, install: installCommand(pkg, files),
+        runnerDeclared: node.kind === "node-test" || hasDep(pkg, node.kind),
+        reporterDeclared: reporter === undefined || hasDep(pkg, reporter),
+        checks: nodeChecks(pkg, files),
+      };
     }
   }
   const pytest = await pytestEvidence(dir, files);
-  if (pytest !== null) return { ...base, kind: "pytest", evidence: pytest };
-  return { ...base, kind: "none", evidence: "no test runner found (looked for package.json test scripts, vitest, jest, node --test, pytest)" };
+  if (pytest !== null) return { ...base, kind: "pytest", evidence: pytest, runnerDeclared: true, reporterDeclared: true };
+  const unittest = await unittestEvidence(dir, base.testDirs, files);
+  if (unittest !== null) return { ...base, kind: "unittest", evidence: unittest, runnerDeclared: true, reporterDeclared: true };
+  return { ...base, kind: "none", evidence: "no test runner found (looked for package.json scripts and dependencies, vitest/jest/mocha configs, node --test, pytest and unittest files)" };
 }
 
 function hasDep(pkg: PackageJson, name: string): boolean {
   return name in (pkg.dependencies ?? {}) || name in (pkg.devDependencies ?? {});
 }
 
-function nodeRunner(pkg: PackageJson): { kind: RunnerKind; evidence: string } | null {
+const CONFIG_FILES: [RegExp, RunnerKind][] = [
+  [/^vitest\.config\.[cm]?[jt]s$/, "vitest"],
+  [/^vitest\.workspace\.[cm]?[jt]s$/, "vitest"],
+  [/^jest\.config\.(?:[cm]?[jt]s|json)$/, "jest"],
+  [/^\.mocharc(?:\.(?:[cm]?js|json|jsonc|ya?ml))?$/, "mocha"],
+];
+
+function nodeRunner(pkg: PackageJson, files: Set<string>): { kind: RunnerKind; evidence: string } | null {
   const test = pkg.scripts?.test ?? "";
-  if (/\bvitest\b/.test(test)) return { kind: "vitest", evidence: "package.json scripts.test runs vitest" };
-  if (/\bjest\b/.test(test)) return { kind: "jest", evidence: "package.json scripts.test runs jest" };
-  if (/\bnode\b.*--test\b/.test(test)) return { kind: "node-test", evidence: "package.json scripts.test runs node --test" };
-  if (hasDep(pkg, "vitest")) return { kind: "vitest", evidence: "package.json depends on vitest" };
-  if (hasDep(pkg, "jest")) return { kind: "jest", evidence: "package.json depends on jest" };
+  // The test script says what the owner runs: it wins over configs and dependencies.
+  const scripted: [RegExp, RunnerKind][] = [[/\bvitest\b/, "vitest"], [/\bjest\b/, "jest"], [/\bmocha\b/, "mocha"], [/\bnode\b[^&|;]*--test\b/, "node-test"]];
+  for (const [pattern, kind] of scripted) if (pattern.test(test)) return { kind, evidence: `package.json scripts.test runs ${kind === "node-test" ? "node --test" : kind}` };
+  for (const [pattern, kind] of CONFIG_FILES) {
+    const file = [...files].find((f) => pattern.test(f));
+    if (file !== undefined) return { kind, evidence: `${file} configures ${kind}` };
+  }
+  if (pkg.jest !== undefined) return { kind: "jest", evidence: "package.json has a jest section" };
+  if (pkg.mocha !== undefined) return { kind: "mocha", evidence: "package.json has a mocha section" };
+  for (const kind of ["vitest", "jest", "mocha"] as const) if (hasDep(pkg, kind)) return { kind, evidence: `package.json depends on ${kind}` };
   if (test !== "" && !/no test specified/.test(test)) {
     return { kind: "node-test", evidence: `package.json scripts.test is '${test}', not a runner this knows; node --test is a guess` };
   }
   return null;
 }
 
-function installCommand(files: Set<string>): string {
-  if (files.has("pnpm-lock.yaml")) return "pnpm install --frozen-lockfile";
+function installCommand(pkg: PackageJson, files: Set<string>): string | null {
+  if (files.has("pnpm-lock.yaml")) return "pnpm install --frozen-lockfile --offline";
   if (files.has("yarn.lock")) return "yarn install --frozen-lockfile";
-  if (files.has("package-lock.json") || files.has("npm-shrinkwrap.json")) return "npm ci";
-  return "npm install";
+  // No audit or funding calls: they reach the network for nothing the judgment needs.
+  if (files.has("package-lock.json") || files.has("npm-shrinkwrap.json")) return "npm ci --no-audit --no-fund";
+  const declared = Object.keys(pkg.dependencies ?? {}).length + Object.keys(pkg.devDependencies ?? {}).length;
+  return declared > 0 ? "npm install --no-audit --no-fund" : null;
 }
 
 function nodeChecks(pkg: PackageJson, files: Set<string>): { name: string; run: string }[] {
   const checks: { name: string; run: string }[] = [];
   if (pkg.scripts?.typecheck !== undefined) checks.push({ name: "typecheck", run: "npm run typecheck" });
-  else if (files.has("tsconfig.json")) checks.push({ name: "typecheck", run: "npx tsc --noEmit" });
+  else if (files.has("tsconfig.json")) checks.push({ name: "typecheck", run: "npx --no-install tsc --noEmit" });
   if (pkg.scripts?.lint !== undefined) checks.push({ name: "lint", run: "npm run lint" });
   return checks;
+}
+
+async function testDirs(dir: string, files: Set<string>): Promise<string[]> {
+  const found: string[] = [];
+  for (const folder of ["tests", "test", "spec", "__tests__"]) if (files.has(folder) && (await list(join(dir, folder))).length > 0) found.push(folder);
+  return found;
 }
 
 async function pytestEvidence(dir: string, files: Set<string>): Promise<string | null> {
@@ -104,10 +145,29 @@ async function pytestEvidence(dir: string, files: Set<string>): Promise<string |
   if (setupCfg !== null && /\[tool:pytest\]/.test(setupCfg)) return "setup.cfg has [tool:pytest]";
   const toxIni = files.has("tox.ini") ? await readText(join(dir, "tox.ini")) : null;
   if (toxIni !== null && /\[pytest\]/.test(toxIni)) return "tox.ini has [pytest]";
+  for (const name of ["requirements-dev.txt", "requirements_dev.txt", "requirements-test.txt", "dev-requirements.txt"]) {
+    const text = files.has(name) ? await readText(join(dir, name)) : null;
+    if (text !== null && /^pytest\b/m.test(text)) return `${name} lists pytest`;
+  }
   for (const folder of ["tests", "test"]) {
     const py = (await list(join(dir, folder))).filter((f) => /^test_.*\.py$|_test\.py$/.test(f));
-    if (py.length > 0) return `${folder}/ holds ${py[0]}`;
+    for (const file of py) {
+      const text = await readText(join(dir, folder, file));
+      // A unittest suite is run by pytest too, but say which it is.
+      if (text !== null && !/^\s*(?:import unittest|from unittest\b)/m.test(text)) return `${folder}/${file} is a pytest test file`;
+    }
   }
   if ([...files].some((f) => /^test_.*\.py$/.test(f))) return "test_*.py files at the top level";
+  return null;
+}
+
+async function unittestEvidence(dir: string, folders: string[], files: Set<string>): Promise<string | null> {
+  for (const folder of [...folders, "."]) {
+    const names = folder === "." ? [...files] : await list(join(dir, folder));
+    for (const file of names.filter((f) => /\.py$/.test(f))) {
+      const text = await readText(join(dir, folder, file));
+      if (text !== null && /unittest\.TestCase|from unittest import TestCase/.test(text)) return `${folder === "." ? file : `${folder}/${file}`} holds unittest.TestCase tests (run through pytest)`;
+    }
+  }
   return null;
 }

@@ -1,4 +1,4 @@
-import { detectTestRunner, type Detection } from "./detect.js";
+import { detectTestRunner, REPORTER_PACKAGE, type Detection } from "./detect.js";
 import { DEFAULT_TEST_FILES } from "./schema.js";
 
 // `ranex init`: a commented starter policy for the repository at `dir`. Every file it writes
@@ -12,31 +12,62 @@ function quote(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-function testCommand(found: Detection): { command: string; note: string[] } | null {
+export interface StarterOptions {
+  /** `toolchain.path` to write (from `ranex init --toolchain`). */
+  toolchain?: string[];
+  /** The detected checks to write (those that passed on HEAD); default: all detected. */
+  checks?: { name: string; run: string }[];
+  /** Detected checks that were not written, and why ("fails on HEAD", "not tried"). */
+  dropped?: { name: string; run: string; why: string }[];
+}
+
+/** The packages the runner needs that package.json does not declare (what `--add-deps` installs). */
+export function missingPackages(found: Detection): string[] {
+  const missing: string[] = [];
+  if (!found.runnerDeclared && found.kind !== "pytest" && found.kind !== "unittest" && found.kind !== "none") missing.push(found.kind);
+  const reporter = REPORTER_PACKAGE[found.kind];
+  if (!found.reporterDeclared && reporter !== undefined) missing.push(reporter);
+  return missing;
+}
+
+/** A Node runner's binary: the tree's own after setup installs it, else the toolchain's on PATH. */
+function bin(found: Detection, name: string): string {
+  return found.runnerDeclared && found.install !== null ? `node_modules/.bin/${name}` : name;
+}
+
+export function testCommand(found: Detection): { command: string; note: string[] } | null {
+  const missing = missingPackages(found);
+  const note = missing.length === 0 ? [] : [
+    `package.json does not declare ${missing.join(" or ")}: add ${missing.length === 1 ? "it" : "them"} (npm install --save-dev ${missing.join(" ")},`,
+    "or `ranex init --add-deps`), or name a node_modules/.bin that has them in toolchain.path below.",
+  ];
   switch (found.kind) {
     case "vitest":
-      return { command: 'npx vitest run --reporter=junit --outputFile="$RANEX_JUNIT"', note: [] };
+      // Vitest's JUnit classname is the test file's path, which is how the gate finds the file.
+      return { command: `${bin(found, "vitest")} run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests`, note };
     case "node-test":
-      return { command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT"', note: [] };
+      return { command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT"', note };
     case "jest":
-      return {
-        command: 'JEST_JUNIT_OUTPUT_FILE="$RANEX_JUNIT" npx jest --ci --reporters=default --reporters=jest-junit',
-        note: found.jestJunit ? [] : ["jest writes JUnit through jest-junit, which package.json does not list yet: add it to devDependencies"],
-      };
+      // The gate's launcher: jest-junit with file attributes, and a clean process.argv for the tests.
+      return { command: 'node "$RANEX_REPORTERS/jest-run.cjs"', note };
+    case "mocha":
+      // The gate's launcher: mocha-junit-reporter (suites carry their file), and a clean process.argv.
+      return { command: 'node "$RANEX_REPORTERS/mocha-run.cjs"', note };
     case "pytest":
-      return { command: 'python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors -o xfail_strict=true --junitxml="$RANEX_JUNIT"', note: [] };
+    case "unittest":
+      return { command: ["python3 -m pytest", `--junitxml="$RANEX_JUNIT"`, ...found.testDirs].join(" "), note: [] };
     case "none":
       return null;
   }
 }
 
-export async function starterPolicy(dir: string): Promise<string> {
-  return renderStarter(await detectTestRunner(dir));
+export async function starterPolicy(dir: string, options: StarterOptions = {}): Promise<string> {
+  return renderStarter(await detectTestRunner(dir), options);
 }
 
-export function renderStarter(found: Detection): string {
+export function renderStarter(found: Detection, options: StarterOptions = {}): string {
   const tests = testCommand(found);
-  const checks = tests === null ? [] : found.checks;
+  const checks = tests === null ? [] : options.checks ?? found.checks;
   const require = [...DIFF_CLAIMS, ...(tests === null ? [] : TEST_CLAIMS), ...checks.map((c) => `check:${c.name}`)];
   const lines: string[] = [
     "# Ranex Gate policy. The gate reads this file from the BASE branch of each pull request, never",
@@ -73,6 +104,14 @@ export function renderStarter(found: Detection): string {
     );
   }
   lines.push("  timeout: 600   # seconds for setup plus command, per run", "");
+  const toolchain = options.toolchain ?? [];
+  lines.push(
+    "# The toolchain the runs use: directories put first on the sandbox's PATH, mounted read-only",
+    "# (pyenv or nvm bin folders, a node_modules/.bin with the test runner). `ranex doctor --policy` shows them.",
+    "toolchain:",
+    `  path: [${toolchain.map(quote).join(", ")}]`,
+    "",
+  );
   lines.push(
     "# Extra frozen globs, added to the defaults (test files, .github/**, .ranex/**, runner configs, lock files).",
     "frozen: []",
@@ -88,6 +127,8 @@ export function renderStarter(found: Detection): string {
     for (const c of checks) lines.push(`  - name: ${c.name}`, `    run: ${quote(c.run)}`, "    timeout: 300");
     lines.push("");
   }
+  for (const drop of options.dropped ?? []) lines.push(`# Not written: check '${drop.name}' (${drop.run}) ${drop.why}.`);
+  if ((options.dropped ?? []).length > 0) lines.push("");
   lines.push(
     "# Claims that must hold for a CANDIDATE verdict. An empty list is refused: it could never block.",
     "require:",

@@ -101,6 +101,18 @@ export const SandboxSchema = z.preprocess(
   SandboxObject,
 );
 
+const ToolchainSchema = z.strictObject({
+  /**
+   * Directories put first on the sandbox's PATH, in order (pyenv, nvm, a runner's node_modules/.bin),
+   * each mounted read-only; an entry ending in `/bin` mounts the directory above it.
+   */
+  path: z.array(
+    z.string().startsWith("/", "must be an absolute path (starting with /)")
+      .refine((p) => !p.includes(":"), "a PATH entry may not contain ':'")
+      .refine((p) => !p.split("/").includes(".."), "may not contain '..'"),
+  ).default([]),
+});
+
 const ApprovalSchema = z.strictObject({
   /** Qualifying approvals needed on the head sha. */
   count: z.number().int().positive().default(1),
@@ -125,6 +137,8 @@ export const PolicySchema = z.strictObject({
     file_bytes: z.number().int().positive().default(5 * 1024 * 1024),
   }).default({ file_bytes: 5 * 1024 * 1024 }),
   sandbox: SandboxSchema.default(SandboxObject.parse({})),
+  /** The toolchain the runs use: extra PATH entries, mounted read-only. */
+  toolchain: ToolchainSchema.default(ToolchainSchema.parse({})),
   approval: ApprovalSchema.default(ApprovalSchema.parse({})),
   /** FAILs of class incomplete a PR may spend before humans are called in. */
   retries: z.number().int().min(0).default(3),

@@ -38,8 +38,50 @@ export const SYSTEM_MOUNTS: readonly string[] = [
 
 /** Only the /etc files tools need; the rest of the host's /etc (shadow, machine secrets) stays out. */
 export const ETC_FILES: readonly string[] = ["/etc/ld.so.cache", "/etc/alternatives", "/etc/ssl", "/etc/nsswitch.conf", "/etc/localtime"];
-/** Name resolution files: mounted only for a run that is allowed the network. */
-export const NETWORK_ETC_FILES: readonly string[] = ["/etc/resolv.conf", "/etc/hosts", "/etc/host.conf", "/etc/gai.conf"];
+/**
+ * Name resolution files: mounted only for a run that is allowed the network. /etc/hosts is not among
+ * them: every run gets the generated one below, so `localhost` resolves with or without network.
+ */
+export const NETWORK_ETC_FILES: readonly string[] = ["/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf"];
+
+/**
+ * The /etc/hosts of every run: loopback only. Test runners bind and dial `localhost` (vitest's
+ * workers, dev servers); without this file getaddrinfo fails with EAI_AGAIN in a run without network.
+ */
+export function generatedHosts(): string {
+  return "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n";
+}
+
+/**
+ * The policy's toolchain (`toolchain.path`): directories put before SANDBOX_PATH, in order. Each is
+ * mounted read-only; an entry named `.../bin` (or `node_modules/.bin`) mounts the directory above it
+ * (the toolchain's prefix), because what is there links into `../lib` (or `../<package>`). A prefix inside SANDBOX_WORKDIR
+ * would be hidden by the tree mounted there, so it is shown at TOOLCHAIN_ROOT/<n>/<its name> instead.
+ */
+export const TOOLCHAIN_ROOT = "/opt/ranex/toolchain";
+
+export interface ToolchainMount {
+  host: string;
+  sandbox: string;
+  /** The PATH entry as the sandbox sees it. */
+  entry: string;
+}
+
+export function toolchainMounts(profile: SandboxProfile): ToolchainMount[] {
+  return (profile.toolchain ?? []).map((dir, index) => {
+    const entry = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
+    const host = /\/\.?bin$/.test(entry) && entry.split("/").length > 3 ? entry.replace(/\/\.?bin$/, "") : entry;
+    const hidden = host === SANDBOX_WORKDIR || host.startsWith(`${SANDBOX_WORKDIR}/`);
+    // Keeps the last name (`node_modules` must stay `node_modules` for Node to resolve through it).
+    const sandbox = hidden ? `${TOOLCHAIN_ROOT}/${index}/${host.split("/").pop() ?? "root"}` : host;
+    return { host, sandbox, entry: sandbox + entry.slice(host.length) };
+  });
+}
+
+/** PATH inside the sandbox; `onHost` for the `none` backend, where nothing is remounted. */
+export function toolchainPath(profile: SandboxProfile, onHost = false): string {
+  return [...(onHost ? profile.toolchain ?? [] : toolchainMounts(profile).map((m) => m.entry)), SANDBOX_PATH].join(":");
+}
 
 /** `/etc/passwd` and `/etc/group` naming only the sandbox user, so tools that look the user up work. */
 export function generatedAccounts(): { passwd: string; group: string } {
@@ -58,7 +100,7 @@ export function baseEnvironment(home: string, tmp: string): Record<string, strin
 export const PINNED_ENV_NAMES: readonly string[] = ["PATH", "HOME", "CI", "LANG", "TMPDIR"];
 
 export interface BwrapLayout {
-  /** Host directory holding the generated passwd and group. */
+  /** Host directory holding the generated passwd, group and hosts. */
   accountsDir: string;
 }
 
@@ -70,13 +112,16 @@ export function bwrapArguments(profile: SandboxProfile, request: RunRequest, lay
   for (const file of ETC_FILES) args.push("--ro-bind-try", file, file);
   if (request.network) for (const file of NETWORK_ETC_FILES) args.push("--ro-bind-try", file, file);
   args.push("--ro-bind", `${layout.accountsDir}/passwd`, "/etc/passwd", "--ro-bind", `${layout.accountsDir}/group`, "/etc/group");
+  args.push("--ro-bind", `${layout.accountsDir}/hosts`, "/etc/hosts");
   for (const path of profile.readonly) args.push("--ro-bind", path, path);
+  // /usr is already there, read-only; everything else of the toolchain is mounted read-only.
+  for (const m of toolchainMounts(profile)) if (m.host !== "/usr" && !m.host.startsWith("/usr/")) args.push("--ro-bind", m.host, m.sandbox);
   for (const mount of profile.mounts ?? []) args.push("--ro-bind", mount.host, mount.sandbox);
   args.push("--bind", request.workdir, SANDBOX_WORKDIR);
   if (request.outdir !== undefined) args.push("--bind", request.outdir, request.outdir);
   // The sandbox's own root (where /etc and the mount points live) becomes read-only once built.
   args.push("--remount-ro", "/", "--chdir", SANDBOX_WORKDIR);
-  const env = { ...request.env, ...baseEnvironment(SANDBOX_HOME, "/tmp") };
+  const env = { ...request.env, ...baseEnvironment(SANDBOX_HOME, "/tmp"), PATH: toolchainPath(profile) };
   for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
   args.push("--", ...command);
   return args;
@@ -89,6 +134,8 @@ export function profileDigest(profile: SandboxProfile): string {
       backend: profile.backend,
       readonly: [...profile.readonly],
       mounts: (profile.mounts ?? []).map((m) => ({ host: m.host, sandbox: m.sandbox })),
+      // Only when set, so that digests of profiles without a toolchain stay what they were.
+      ...(profile.toolchain !== undefined && profile.toolchain.length > 0 ? { toolchain: [...profile.toolchain] } : {}),
       memoryBytes: profile.memoryBytes,
       maxProcesses: profile.maxProcesses,
       outputLimitBytes: profile.outputLimitBytes,
@@ -100,6 +147,7 @@ export function profileDigest(profile: SandboxProfile): string {
       etc: profile.backend === "bwrap" ? ETC_FILES : [],
       networkEtc: profile.backend === "bwrap" ? NETWORK_ETC_FILES : [],
       accounts: profile.backend === "bwrap" ? generatedAccounts() : null,
+      hosts: profile.backend === "bwrap" ? generatedHosts() : null,
       path: SANDBOX_PATH,
     },
   };

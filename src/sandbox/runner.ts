@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { assertKeyless } from "./keyless.js";
-import { baseEnvironment, bwrapArguments, generatedAccounts, SANDBOX_PATH } from "./profile.js";
+import { baseEnvironment, bwrapArguments, generatedAccounts, generatedHosts, SANDBOX_PATH, toolchainMounts, toolchainPath } from "./profile.js";
 import { cgroupSupport, createRunCgroup, type RunCgroup } from "./cgroup.js";
 import { launch, type LaunchOutcome } from "./launch.js";
 import type { RunRequest, RunResult, SandboxProfile } from "./types.js";
@@ -51,6 +51,17 @@ function requestProblem(request: RunRequest): string | null {
   return null;
 }
 
+/** A toolchain directory missing on this machine: every run fails closed, naming it. */
+export function toolchainProblem(profile: SandboxProfile): string | null {
+  for (const dir of [...(profile.toolchain ?? []), ...toolchainMounts(profile).map((m) => m.host)]) {
+    if (!isAbsolute(dir)) return `toolchain.path entry '${dir}' must be an absolute path`;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      return `toolchain.path entry ${dir} is not a directory on this machine: install the toolchain there or change toolchain.path in .github/ranex.yml`;
+    }
+  }
+  return null;
+}
+
 /**
  * prlimit inside the sandbox when no cgroup is available. RLIMIT_NPROC only under bwrap: on the host it
  * would count all of the uid's processes. The kernel does not enforce it when the outer uid is root,
@@ -90,7 +101,7 @@ function summarise(outcome: LaunchOutcome, cgroup: RunCgroup | null, profile: Sa
 }
 
 async function runOnce(profile: SandboxProfile, options: SandboxOptions, request: RunRequest): Promise<RunResult> {
-  const problem = requestProblem(request);
+  const problem = requestProblem(request) ?? toolchainProblem(profile);
   if (problem !== null) return failedToStart(problem);
   const bwrap = profile.backend !== "bwrap" ? null : options.bwrapPath === undefined ? findBwrap() : existsSync(options.bwrapPath) ? options.bwrapPath : null;
   if (profile.backend === "bwrap" && bwrap === null) return failedToStart(`bubblewrap is not installed, so nothing can be measured safely; ${BWRAP_FIX}`);
@@ -114,6 +125,7 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, request
       const accounts = generatedAccounts();
       writeFileSync(join(scratch, "passwd"), accounts.passwd);
       writeFileSync(join(scratch, "group"), accounts.group);
+      writeFileSync(join(scratch, "hosts"), generatedHosts());
       const args = ["--json-status-fd", "3", ...bwrapArguments(profile, request, { accountsDir: scratch }, limited)];
       outcome = await launch({
         program: [bwrap, ...args], cwd: scratch, env: { PATH: SANDBOX_PATH }, statusWriter: "bwrap",
@@ -127,7 +139,7 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, request
     mkdirSync(home);
     mkdirSync(tmp);
     outcome = await launch({
-      program: limited, cwd: request.workdir, env: { ...request.env, ...baseEnvironment(home, tmp) }, statusWriter: "self",
+      program: limited, cwd: request.workdir, env: { ...request.env, ...baseEnvironment(home, tmp), PATH: toolchainPath(profile, true) }, statusWriter: "self",
       timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup,
     });
     return summarise(outcome, cgroup, profile, "child-pid" in outcome.status);
@@ -138,7 +150,10 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, request
 }
 
 export function createSandbox(profile: SandboxProfile, options: SandboxOptions = {}): Sandbox {
-  const frozen: SandboxProfile = Object.freeze({ ...profile, readonly: Object.freeze([...profile.readonly]) as string[] });
+  const frozen: SandboxProfile = Object.freeze({
+    ...profile, readonly: Object.freeze([...profile.readonly]) as string[],
+    ...(profile.toolchain === undefined ? {} : { toolchain: Object.freeze([...profile.toolchain]) as string[] }),
+  });
   return {
     profile: frozen,
     async run(request) {

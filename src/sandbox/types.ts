@@ -12,6 +12,8 @@ export interface SandboxProfile {
    * so that where the gate is installed never collides with the sandbox's /work.
    */
   mounts?: { host: string; sandbox: string }[];
+  /** Directories put first on PATH (the policy's `toolchain.path`), each mounted read-only. */
+  toolchain?: string[];
   memoryBytes: number;
   maxProcesses: number;
   /** Output kept per run: the tail, the rest is counted. */

@@ -37,6 +37,15 @@ describe("ranex doctor", () => {
     expect(io.out()).not.toContain("shh-do-not-print");
   });
 
+  it("shows the runners the sandbox sees, with the toolchain a policy names first", async () => {
+    const io = captureIo();
+    const code = await run(["--toolchain", "node_modules/.bin"], io);
+    expect(code).toBe(0);
+    expect(io.out()).toMatch(/^ok {4}tools \(in sandbox\): PATH .*node_modules\/\.bin first$/m);
+    expect(io.out()).toMatch(/^ +python3 \/usr\/bin\/python3 Python 3/m);
+    expect(io.out()).toMatch(/^ +vitest \/opt\/ranex\/toolchain\/0\/node_modules\/\.bin\/vitest vitest\/\d/m);
+  });
+
   it("rejects arguments", async () => {
     await expect(run(["--fix"], captureIo())).rejects.toThrow(UsageError);
   });

@@ -11,8 +11,8 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n";
 
 describe("npm start", () => {
-  it("exits 1 with one line naming the missing variable when started without credentials", async () => {
-    const result = await run(join(ROOT, "node_modules/.bin/tsx"), [join(ROOT, "src/server.ts")], { env: { PATH: process.env.PATH }, cwd: tempDir() })
+  it("exits 1 with one line naming the missing variable when started without credentials in production", async () => {
+    const result = await run(join(ROOT, "node_modules/.bin/tsx"), [join(ROOT, "src/server.ts")], { env: { PATH: process.env.PATH, NODE_ENV: "production" }, cwd: tempDir() })
       .then(() => ({ code: 0, stderr: "" }), (err: { code: number; stderr: string }) => err);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("ranex: APP_ID is not set: the GitHub App's id, from its settings page\n");

@@ -3,7 +3,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { UsageError, type CliIo, type Command } from "../io.js";
+import { formatIssues, parsePolicy } from "../../policy/index.js";
 import { assertKeyless, cgroupSupport, createSandbox, findBwrap, KeylessError, type RunResult } from "../../sandbox/index.js";
 
 // `ranex doctor`: can this machine measure untrusted code safely? Each check prints ok / FAIL (or
@@ -24,14 +28,21 @@ export interface DoctorCheck {
 export interface DoctorOptions {
   /** Where bwrap is (tests point it at a path that does not exist). Default: the usual install paths. */
   bwrapPath?: string;
+  /** The policy's toolchain.path: the probes below see what the policy's runs would see. */
+  toolchain?: string[];
 }
+
+/** The tools a run may call, as the sandbox finds them on its PATH. */
+export const TOOLS: readonly string[] = ["python3", "pytest", "node", "npm", "npx", "vitest", "jest", "mocha", "pnpm", "yarn"];
+const TOOLS_PROBE = `for t in ${TOOLS.join(" ")}; do p=$(command -v "$t") && echo "$t $p $("$t" --version 2>&1 | head -n 1)"; done; true`;
 
 const PROBE_PROFILE = { backend: "bwrap" as const, readonly: [], memoryBytes: 512 * 1024 * 1024, maxProcesses: 64, outputLimitBytes: 8192 };
 
-async function probe(bwrapPath: string, command: string): Promise<RunResult | string> {
+async function probe(bwrapPath: string, command: string, toolchain: string[] = []): Promise<RunResult | string> {
   const workdir = mkdtempSync(join(tmpdir(), "ranex-doctor-"));
   try {
-    return await createSandbox(PROBE_PROFILE, { bwrapPath }).run({ command, workdir, env: {}, timeoutMs: 10_000, network: false });
+    const profile = toolchain.length === 0 ? PROBE_PROFILE : { ...PROBE_PROFILE, toolchain };
+    return await createSandbox(profile, { bwrapPath }).run({ command, workdir, env: {}, timeoutMs: 30_000, network: false });
   } catch (err) {
     return err instanceof KeylessError ? err.message : `the probe could not run: ${(err as Error).message}`;
   } finally {
@@ -89,21 +100,38 @@ export async function doctorChecks(env: CliIo["env"], options: DoctorOptions = {
     ...(cgroup.ok || prlimit ? {} : { fix: "install util-linux (prlimit), or give the judge a writable cgroup v1 hierarchy" }),
   });
 
-  const python = await probe(bwrap, "command -v python3 && python3 -c 'import pytest; print(\"pytest\", pytest.__version__)'");
-  const pythonOk = typeof python !== "string" && python.exitCode === 0 && python.outputTail.startsWith("/usr/bin/python3\n");
+  const toolchain = options.toolchain ?? [];
+  const python = await probe(bwrap, "command -v python3 && python3 -c 'import pytest; print(\"pytest\", pytest.__version__)'", toolchain);
+  const pythonOk = typeof python !== "string" && python.exitCode === 0 && python.outputTail.startsWith("/");
   checks.push({
     name: "python3 + pytest (in sandbox)", ok: pythonOk, required: false,
     detail: typeof python === "string" ? python : python.outputTail.trim().replace(/\n/g, ", ") || "not found",
     ...(pythonOk ? {} : { fix: "apt-get install -y python3 python3-pytest (for Python repositories)" }),
   });
-  const node = await probe(bwrap, "command -v node && node --version");
-  const nodeOk = typeof node !== "string" && node.exitCode === 0 && node.outputTail.startsWith("/usr/");
+  const node = await probe(bwrap, "command -v node && node --version", toolchain);
+  const nodeOk = typeof node !== "string" && node.exitCode === 0 && node.outputTail.startsWith("/");
   checks.push({
     name: "node (in sandbox)", ok: nodeOk, required: false,
     detail: typeof node === "string" ? node : node.outputTail.trim().replace(/\n/g, " ") || "not found",
-    ...(nodeOk ? {} : { fix: "install Node.js under /usr (apt-get install -y nodejs) for Node repositories" }),
+    ...(nodeOk ? {} : { fix: "install Node.js under /usr (apt-get install -y nodejs), or name its bin directory in toolchain.path" }),
   });
+  checks.push(await toolsCheck(bwrap, toolchain));
   return checks;
+}
+
+/** Which runners the sandbox sees, and their versions: the ones a policy's command will run. */
+async function toolsCheck(bwrap: string, toolchain: string[]): Promise<DoctorCheck> {
+  const result = await probe(bwrap, TOOLS_PROBE, toolchain);
+  const path = toolchain.length === 0 ? "PATH /usr/local/bin:/usr/bin:/bin" : `PATH ${toolchain.join(":")} first`;
+  if (typeof result === "string" || result.violation !== null) {
+    return { name: "tools (in sandbox)", ok: false, required: false, detail: typeof result === "string" ? result : result.violation ?? "", fix: "check toolchain.path in the policy" };
+  }
+  const lines = result.outputTail.trim().split("\n").filter((line) => line !== "");
+  return {
+    name: "tools (in sandbox)", ok: lines.length > 0, required: false,
+    detail: `${path}\n${lines.map((line) => `        ${line}`).join("\n")}`,
+    fix: "name the directories of your python, node or test runner in toolchain.path (docs/policy.md)",
+  };
 }
 
 export function formatCheck(check: DoctorCheck): string {
@@ -111,9 +139,35 @@ export function formatCheck(check: DoctorCheck): string {
   return `${status}  ${check.name}: ${check.detail}${check.ok || check.fix === undefined ? "" : `\n      fix: ${check.fix}`}\n`;
 }
 
+const USAGE = "usage: ranex doctor [--policy <.github/ranex.yml>] [--toolchain <dir>]...";
+
+/** `--policy` reads the toolchain from a policy file; `--toolchain` names directories directly. */
+function toolchainFrom(args: string[], cwd: string): string[] {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, strict: true, allowPositionals: false, options: { policy: { type: "string" }, toolchain: { type: "string", multiple: true } } }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}; ${USAGE}`);
+  }
+  const dirs = (values.toolchain ?? []).map((dir) => resolve(cwd, dir));
+  if (values.policy !== undefined) {
+    const file = resolve(cwd, values.policy);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (err) {
+      throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+    }
+    const parsed = parsePolicy(text, values.policy);
+    if (!parsed.ok) throw new UsageError(`${file} does not validate: ${formatIssues(parsed.errors)[0] ?? ""}`);
+    dirs.unshift(...parsed.policy.toolchain.path);
+  }
+  return dirs;
+}
+
 export async function runDoctor(args: string[], io: CliIo, options: DoctorOptions = {}): Promise<number> {
-  if (args.length > 0) throw new UsageError(`ranex doctor takes no arguments, got '${args.join(" ")}'`);
-  const checks = await doctorChecks(io.env, options);
+  const toolchain = toolchainFrom(args, io.cwd);
+  const checks = await doctorChecks(io.env, { ...options, ...(toolchain.length > 0 ? { toolchain } : {}) });
   for (const check of checks) io.stdout(formatCheck(check));
   const failed = checks.filter((check) => check.required && !check.ok);
   io.stdout(failed.length === 0 ? "ranex doctor: this machine can sandbox measurements\n" : `ranex doctor: ${failed.length} required check(s) failed\n`);

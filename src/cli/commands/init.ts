@@ -1,50 +1,124 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { UsageError, type Command } from "../io.js";
+import { parseArgs } from "node:util";
+import { execa } from "execa";
+import { UsageError, type CliIo, type Command } from "../io.js";
+import { dataDirFrom } from "../data-dir.js";
 import { POLICY_PATH, formatIssues, parsePolicy } from "../../policy/index.js";
-import { starterPolicy } from "../../policy/init.js";
+import { detectTestRunner } from "../../policy/detect.js";
+import { missingPackages, renderStarter, type StarterOptions } from "../../policy/init.js";
+import type { Policy } from "../../policy/schema.js";
+import { runAt, type RunAt } from "../../judge/run-at.js";
+import { firstProblem, seconds, testsPerFile, timingLine } from "../suite-summary.js";
 
-// `ranex init [--dir <d>] [--force]`: writes a starter .github/ranex.yml. Exit 0 when written,
-// 2 when it could not (bad arguments, a policy already there without --force, an unwritable path).
+// `ranex init`: writes .github/ranex.yml for the repository, then TRIES it on HEAD in the sandbox
+// (unless --no-try) and says what it found: tests per file, duplicate ids, checks that already fail
+// (left out of the file), the timing, and the first problem with its fix. Exit 0 when written and
+// the try found no problem, 1 when written but the try found one, 2 when nothing was written.
 
-function parseArgs(args: string[], cwd: string): { dir: string; force: boolean } {
-  let dir = cwd;
-  let force = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--force") force = true;
-    else if (arg === "--dir") {
-      const value = args[++i];
-      if (value === undefined || value === "") throw new UsageError("--dir needs a directory");
-      dir = resolve(cwd, value);
-    } else throw new UsageError(`unknown argument '${arg}': usage: ranex init [--dir <d>] [--force]`);
+const USAGE = "usage: ranex init [--dir <d>] [--force] [--no-try] [--add-deps] [--toolchain <dir>]... [--data-dir <d>]";
+
+interface Options {
+  dir: string;
+  force: boolean;
+  tryIt: boolean;
+  addDeps: boolean;
+  toolchain: string[];
+  dataDir: string;
+}
+
+function options(args: string[], io: CliIo): Options {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args, strict: true, allowPositionals: false,
+      options: {
+        dir: { type: "string" }, force: { type: "boolean", default: false }, "no-try": { type: "boolean", default: false },
+        "add-deps": { type: "boolean", default: false }, toolchain: { type: "string", multiple: true }, "data-dir": { type: "string" },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}; ${USAGE}`);
   }
-  return { dir, force };
+  if (values.dir === "") throw new UsageError("--dir needs a directory");
+  return {
+    dir: values.dir === undefined ? io.cwd : resolve(io.cwd, values.dir),
+    force: values.force, tryIt: !values["no-try"], addDeps: values["add-deps"],
+    toolchain: (values.toolchain ?? []).map((d) => resolve(io.cwd, d)),
+    dataDir: dataDirFrom(values["data-dir"] === undefined ? [] : ["--data-dir", values["data-dir"]], io.env, io.cwd),
+  };
 }
 
 export const run: Command = async (args, io) => {
-  let options: { dir: string; force: boolean };
+  let opts: Options;
   try {
-    options = parseArgs(args, io.cwd);
+    opts = options(args, io);
   } catch (err) {
     io.stderr(`ranex init: ${(err as Error).message}\n`);
     return 2;
   }
-  const target = join(options.dir, POLICY_PATH);
-  if (!existsSync(options.dir)) {
-    io.stderr(`ranex init: ${options.dir} does not exist\n`);
+  const target = join(opts.dir, POLICY_PATH);
+  if (!existsSync(opts.dir)) {
+    io.stderr(`ranex init: ${opts.dir} does not exist\n`);
     return 2;
   }
-  if (existsSync(target) && !options.force) {
+  if (existsSync(target) && !opts.force) {
     io.stderr(`ranex init: ${target} already exists; pass --force to overwrite it\n`);
     return 2;
   }
-  const text = await starterPolicy(options.dir);
-  const check = parsePolicy(text, POLICY_PATH);
+  for (const dir of opts.toolchain) {
+    if (!existsSync(dir)) {
+      io.stderr(`ranex init: --toolchain ${dir} does not exist\n`);
+      return 2;
+    }
+  }
+  let found = await detectTestRunner(opts.dir);
+  io.stdout(`runner: ${found.kind} (${found.evidence})\n`);
+  const missing = missingPackages(found);
+  if (missing.length > 0 && opts.addDeps) {
+    io.stdout(`adding devDependencies: npm install --save-dev ${missing.join(" ")}\n`);
+    const added = await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", ...missing], { cwd: opts.dir, reject: false, all: true });
+    if (added.exitCode !== 0) {
+      io.stderr(`ranex init: npm install --save-dev ${missing.join(" ")} failed (exit ${added.exitCode}): ${String(added.all ?? "").trim().split("\n").slice(-3).join(" | ")}\n`);
+      return 2;
+    }
+    found = await detectTestRunner(opts.dir);
+  } else if (missing.length > 0) {
+    io.stdout(`missing: package.json does not declare ${missing.join(", ")}; run 'npm install --save-dev ${missing.join(" ")}' (or 'ranex init --add-deps')${opts.toolchain.length > 0 ? ", unless the toolchain provides them" : ""}\n`);
+  }
+
+  const starter: StarterOptions = { toolchain: opts.toolchain };
+  let tried: RunAt | null = null;
+  let tryError: string | null = null;
+  if (opts.tryIt) {
+    const head = await headOf(opts.dir);
+    if (head === null) tryError = `${opts.dir} is not a git repository with a commit: nothing to try (commit first, or pass --no-try)`;
+    else {
+      const candidate = policyOf(renderStarter(found, { ...starter, checks: found.checks }));
+      if (candidate.ok && candidate.policy.tests.command !== undefined) {
+        io.stdout(`trying it on HEAD ${head.slice(0, 12)} in the sandbox…\n`);
+        try {
+          tried = await runAt({ source: opts.dir, rev: head, dataDir: opts.dataDir, policy: candidate.policy, checks: true });
+        } catch (err) {
+          tryError = `could not try it: ${(err as Error).message.split("\n")[0]}`;
+        }
+      }
+    }
+    starter.checks = tried === null ? [] : found.checks.filter((c) => tried?.checks.find((t) => t.name === c.name)?.result.exitCode === 0);
+    starter.dropped = found.checks.filter((c) => !(starter.checks ?? []).includes(c)).map((c) => ({
+      ...c, why: tried === null ? "was not tried on HEAD" : `fails on HEAD already (${describe(tried.checks.find((t) => t.name === c.name)?.result)})`,
+    }));
+  } else {
+    starter.checks = [];
+    starter.dropped = found.checks.map((c) => ({ ...c, why: "was not tried (--no-try): add it once it passes on HEAD" }));
+  }
+
+  const text = renderStarter(found, starter);
+  const check = policyOf(text);
   if (!check.ok) {
     // Never hand the owner a file that the judge would refuse.
-    io.stderr(`ranex init: the starter policy does not validate (a bug):\n${formatIssues(check.errors).join("\n")}\n`);
+    io.stderr(`ranex init: the starter policy does not validate (a bug):\n${check.issues}\n`);
     return 2;
   }
   try {
@@ -55,6 +129,44 @@ export const run: Command = async (args, io) => {
     return 2;
   }
   const command = check.policy.tests.command;
-  io.stdout(`wrote ${target}\n${command === undefined ? "no test runner found: set tests.command" : `tests.command: ${command}`}\nreview it, then commit it to the base branch\n`);
+  io.stdout(`wrote ${target}\n${command === undefined ? "no test runner found: set tests.command" : `tests.command: ${command}`}\n`);
+  for (const drop of starter.dropped) io.stdout(`check ${drop.name} (${drop.run}) not written: it ${drop.why}\n`);
+  const problem = tryError !== null ? { problem: tryError, fix: "" } : tried === null ? null : report(tried, io);
+  if (problem !== null) {
+    io.stdout(`problem: ${problem.problem}\n${problem.fix === "" ? "" : `fix: ${problem.fix}\n`}`);
+    return 1;
+  }
+  io.stdout("review it, then commit it to the base branch\n");
   return 0;
 };
+
+function report(tried: RunAt, io: CliIo): { problem: string; fix: string } | null {
+  io.stdout(`timing: ${timingLine(tried)}\n`);
+  const cases = tried.suite.report?.cases ?? [];
+  if (tried.suite.report !== null) {
+    const files = new Set(cases.map((c) => c.file)).size;
+    io.stdout(`tests found: ${cases.length} in ${files} file(s)\n${testsPerFile(cases).map((l) => `  ${l}\n`).join("")}`);
+    const failing = cases.filter((c) => c.result === "failed" || c.result === "errored");
+    if (failing.length > 0) io.stdout(`failing on HEAD already: ${failing.length} (${failing.slice(0, 5).map((c) => c.id).join(", ")}${failing.length > 5 ? ", …" : ""})\n`);
+    const duplicates = tried.suite.report.duplicates;
+    if (duplicates.length > 0) io.stdout(`duplicate ids: ${duplicates.length} (${duplicates.slice(0, 5).join(", ")}${duplicates.length > 5 ? ", …" : ""})\n`);
+  }
+  return firstProblem(tried);
+}
+
+function describe(result: RunAt["checks"][number]["result"] | undefined): string {
+  if (result === undefined) return "not run";
+  const last = result.outputTail.trim().split("\n").filter((l) => l.trim() !== "").pop() ?? "";
+  const exit = result.timedOut ? `timed out after ${seconds(result.durationMs)}` : result.violation ?? `exit ${result.exitCode ?? result.signal ?? "?"}`;
+  return last === "" ? exit : `${exit}: ${last.slice(0, 160)}`;
+}
+
+function policyOf(text: string): { ok: true; policy: Policy } | { ok: false; issues: string } {
+  const parsed = parsePolicy(text, POLICY_PATH);
+  return parsed.ok ? { ok: true, policy: parsed.policy } : { ok: false, issues: formatIssues(parsed.errors).join("\n") };
+}
+
+async function headOf(dir: string): Promise<string | null> {
+  const head = await execa("git", ["-C", dir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { reject: false, env: { GIT_DIR: undefined } });
+  return head.exitCode === 0 && /^[0-9a-f]{40,64}$/.test(head.stdout.trim()) ? head.stdout.trim() : null;
+}

@@ -1,0 +1,69 @@
+import type { RunAt } from "../judge/run-at.js";
+import { suiteProblem } from "../judge/run-at.js";
+import type { SuiteRun, TestCaseResult } from "../measure/report-types.js";
+
+// What `ranex init` and `ranex tests` print about one run of a policy's suite: the tests per file,
+// duplicate ids, load errors, the timing, and the first problem with how to fix it.
+
+export function seconds(ms: number | null): string {
+  return ms === null ? "-" : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function testsPerFile(cases: readonly TestCaseResult[]): string[] {
+  const byFile = new Map<string, TestCaseResult[]>();
+  for (const c of cases) {
+    const key = c.file ?? "(no file: the report names none)";
+    byFile.set(key, [...(byFile.get(key) ?? []), c]);
+  }
+  return [...byFile.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([file, list]) => {
+    const counts = new Map<string, number>();
+    for (const c of list) counts.set(c.result, (counts.get(c.result) ?? 0) + 1);
+    const parts = [...counts.entries()].map(([result, n]) => `${n} ${result}`).join(", ");
+    return `${file}  ${list.length} (${parts})`;
+  });
+}
+
+/** The first problem a try found and how to fix it; null when the suite ran and reported tests. */
+export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: string; fix: string } | null {
+  const { suite } = run;
+  const problem = suiteProblem(suite);
+  if (problem !== null) return { problem, fix: fixFor(suite, run.policy.toolchain.path) };
+  const report = suite.report;
+  if (report === null) return null;
+  if (report.cases.length === 0) {
+    return { problem: "the command ran and its report holds no tests", fix: "check that tests.command is given the folders or files that hold the tests" };
+  }
+  if (report.loadErrors.length > 0) {
+    return { problem: `${report.loadErrors.length} test file(s) failed to load on HEAD: ${report.loadErrors.slice(0, 3).join(", ")}`, fix: "run the suite by hand; a file that cannot load on HEAD has no baseline" };
+  }
+  const fileless = report.cases.filter((c) => c.file === null).length;
+  if (fileless > 0) {
+    return { problem: `${fileless} test(s) have no file in the report`, fix: "use the reporter `ranex init` writes for this runner: without files, a PR's new test files cannot become targets" };
+  }
+  return null;
+}
+
+function fixFor(suite: SuiteRun, toolchain: readonly string[]): string {
+  const output = `${suite.setup?.outputTail ?? ""}\n${suite.command?.outputTail ?? ""}`;
+  const violation = suite.command?.violation ?? suite.setup?.violation ?? null;
+  if (violation !== null && /toolchain\.path/.test(violation)) return "fix toolchain.path: every entry must be a directory on this machine";
+  if (/EAI_AGAIN|ENOTFOUND|getaddrinfo/.test(output)) return "the run tried to reach the network, which only setup may (with setup_network: true); install everything in setup";
+  // `/bin/sh: 1: vitest: not found`, `bash: vitest: command not found`, `No module named 'pytest'`.
+  const notFound = /(?:^|: )([\w.-]+): (?:command )?not found|command not found: ([\w.-]+)|No module named '?([\w.]+)'?/m.exec(output);
+  if (notFound !== null) {
+    const what = notFound[1] ?? notFound[2] ?? notFound[3] ?? "a tool";
+    return `${what} is not there in the sandbox: install it in tests.setup, declare it as a dependency, or name its directory in toolchain.path${toolchain.length === 0 ? " (ranex init --toolchain <dir>)" : ""}; 'ranex doctor --policy .github/ranex.yml' shows what the sandbox sees`;
+  }
+  if (/cannot be found from|Cannot find module|Could not resolve/.test(output)) return "a package the command needs is missing: add it to devDependencies (ranex init --add-deps) or to the toolchain";
+  if (suite.command?.timedOut === true || suite.setup?.timedOut === true) return "raise tests.timeout, or run fewer tests";
+  if (suite.command === null) return "setup failed: run it by hand in a fresh clone; with network, set setup_network: true";
+  return "the command must write a JUnit XML report to $RANEX_JUNIT: run it by hand with RANEX_JUNIT=/tmp/junit.xml";
+}
+
+export function timingLine(run: RunAt): string {
+  const parts = [`checkout ${seconds(run.timings.materialiseMs)}`];
+  if (run.timings.setupMs !== null) parts.push(`setup ${seconds(run.timings.setupMs)}`);
+  parts.push(`tests ${seconds(run.timings.commandMs)}`);
+  if (run.checks.length > 0) parts.push(`checks ${seconds(run.timings.checksMs)}`);
+  return parts.join(", ");
+}

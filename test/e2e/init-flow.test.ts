@@ -1,0 +1,82 @@
+import { execFile } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { FIXTURES_DIR } from "../helpers/fixtures.js";
+import { git, tempDir } from "../helpers/git-repo.js";
+import { failingText, parseVerdict, REPO_ROOT, runCli } from "./run-cli.js";
+
+// From `ranex init` to a first verdict, as a newcomer would (issue 15): build a repository, run
+// `ranex init` in it (which tries the policy on HEAD), commit what it wrote, and judge an honest PR.
+// No hand edits. jest and vitest come from this project's own node_modules/.bin (toolchain.path):
+// there is no network but the npm registry, and these tests may not depend on it.
+
+const run = promisify(execFile);
+const TOOLCHAIN = join(REPO_ROOT, "node_modules", ".bin");
+
+async function build(name: string): Promise<string> {
+  const dir = join(tempDir(`ranex-${name}-`), name);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+  await run("bash", [join(FIXTURES_DIR, `${name}.sh`), dir], { env });
+  return dir;
+}
+
+/** Commits the policy on main and replays the honest head on top of it, as a PR opened after it. */
+function commitPolicy(repo: string): void {
+  git(repo, "add", ".github/ranex.yml");
+  git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
+  git(repo, "checkout", "-q", "honest");
+  git(repo, "rebase", "-q", "main");
+  git(repo, "checkout", "-q", "main");
+}
+
+const CASES = [
+  { name: "init-jest", toolchain: true, tests: /tests found: 3 in 1 file\(s\)\n {2}test\/cli\.test\.js {2}3 \(3 passed\)/ },
+  { name: "init-vitest", toolchain: true, tests: /tests found: 1 in 1 file\(s\)\n {2}test\/server\.test\.js {2}1 \(1 passed\)/ },
+  { name: "init-lockfile", toolchain: false, tests: /setup \d+\.\d s.*\ntests found: 1 in 1 file\(s\)/ },
+];
+
+describe.each(CASES)("$name: ranex init, then an honest PR", ({ name, toolchain, tests }) => {
+  it("init tries the policy on HEAD and says what it found; the honest PR is a CANDIDATE", async () => {
+    const repo = await build(name);
+    const data = tempDir("ranex-data-");
+    const init = await runCli(["init", "--dir", repo, "--data-dir", data, ...(toolchain ? ["--toolchain", TOOLCHAIN] : [])], 240_000);
+    expect(init.stderr).toBe("");
+    expect(init.code, init.stdout).toBe(0);
+    expect(init.stdout).toMatch(/trying it on HEAD [0-9a-f]{12} in the sandbox/);
+    expect(init.stdout).toMatch(tests);
+    commitPolicy(repo);
+    const judged = await runCli(["judge", "--repo", repo, "--base", "main", "--head", "honest", "--data-dir", data, "--json"], 240_000);
+    const verdict = parseVerdict(judged);
+    expect(verdict.verdict, failingText(verdict)).toBe("CANDIDATE");
+  }, 600_000);
+});
+
+describe("ranex tests and ranex task check", () => {
+  it("list clean ids, and tell a task author which targets cannot go red to green", async () => {
+    const repo = await build("init-jest");
+    const data = tempDir("ranex-data-");
+    expect((await runCli(["init", "--dir", repo, "--data-dir", data, "--toolchain", TOOLCHAIN, "--no-try"])).code).toBe(0);
+    // A task naming one test that passes today and one the PR is to add.
+    git(repo, "add", ".github/ranex.yml");
+    const tasks = join(repo, ".ranex", "tasks");
+    await run("mkdir", ["-p", tasks]);
+    writeFileSync(join(tasks, "fmt.yml"), "id: fmt\ntitle: format\ntargets:\n  - 'test/cli.test.js::parse sets verbose'\n  - 'test/format.test.js::format writes verbose first'\n  - 'test/cli.test.js::parse keeps a word'\n");
+    git(repo, "add", ".ranex");
+    git(repo, "commit", "-q", "-m", "policy and task");
+
+    const listed = await runCli(["tests", "--repo", repo, "--rev", "main", "--data-dir", data, "--json"], 240_000);
+    expect(listed.code, listed.stderr).toBe(0);
+    const ids = (JSON.parse(listed.stdout) as { tests: { id: string }[] }).tests.map((t) => t.id);
+    expect(ids).toContain("test/cli.test.js::parse sets verbose");
+    expect(ids.every((id) => id.startsWith("test/cli.test.js::"))).toBe(true);
+    expect(ids.join("\n")).not.toContain("undefined");
+
+    const checked = await runCli(["task", "check", "fmt", "--repo", repo, "--base", "main", "--data-dir", data], 240_000);
+    expect(checked.code, checked.stderr).toBe(1);
+    expect(checked.stdout).toMatch(/^GREEN +test\/cli\.test\.js::parse sets verbose: already passes on the base/m);
+    expect(checked.stdout).toMatch(/^absent +test\/format\.test\.js::format writes verbose first/m);
+    expect(checked.stdout).toMatch(/^AMBIGUOUS test\/cli\.test\.js::parse keeps a word/m);
+  }, 600_000);
+});
