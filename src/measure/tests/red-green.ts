@@ -30,7 +30,8 @@ export function redGreenClaim(subject: string, base: SuiteRun, head: SuiteRun, t
       .filter((p): p is string => p !== null),
   ];
   if (runFailure.length > 0 || head.report === null || base.report === null) {
-    const reason = runFailure[0] ?? "a report is missing";
+    // Every problem, the base run's as well as the head's: none may hide behind another.
+    const reason = runFailure.length > 0 ? runFailure.join("; ") : "a report is missing";
     return { claim: CLAIM, subject, outcome: "fail", reason: `cannot judge the targets: ${reason}`, details, meta, ...extra };
   }
 

@@ -91,6 +91,7 @@ describe("tests.red_green", () => {
     const head = await runSuite("head", files(HEAD_CALC), { command: "true" });
     const evidence = redGreenClaim(SUBJECT, base, head, [{ id: "tests/test_mul.py::test_mul", origin: "task" }]);
     expect(evidence.outcome).toBe("fail");
-    expect(evidence.reason).toBe("cannot judge the targets: head: no JUnit report at $RANEX_JUNIT: the test command wrote none");
+    expect(evidence.reason).toBe("cannot judge the targets: head: no JUnit report at $RANEX_JUNIT: the test command wrote none (the test command exited 0 after "
+      + `${((head.command?.durationMs ?? 0) / 1000).toFixed(1)} s, printing nothing)`);
   });
 });
