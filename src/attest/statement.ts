@@ -15,6 +15,11 @@ export interface VerdictPredicate {
   claims: ClaimResult[];
   missing: string[];
   reasons: string[];
+  /**
+   * Everything the verdict was judged on: base tip, merge base (where the diff claims started),
+   * head, merged tree (what the tests ran on; null when the merge conflicts), policy, task, sandbox
+   * (docs/verify.md). Verdicts signed before issue 12 lack mergeBase and mergedTree.
+   */
   subject: Subject & { digest: string };
   /** `sha256:<hex>` digests of every piece of evidence measured, sorted. */
   evidence: string[];

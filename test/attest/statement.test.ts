@@ -18,6 +18,8 @@ describe("verdict statement", () => {
     expect(p.claims.map((c) => [c.name, c.status, c.reason])).toEqual([["diff.scope", "fail", "src/a.ts is out of scope"]]);
     expect(p.subject).toEqual(fixture.verdict.subject);
     expect(p.subject.base).toBe(fixture.base);
+    expect(p.subject.mergeBase).toBe(fixture.base);
+    expect(p.subject.mergedTree).toBe(fixture.verdict.subject.headTree);
     expect(p.evidence).toEqual(fixture.evidence);
     expect(p.gateVersion).toBe("1.2.3");
     expect(p.time).toBe("2026-02-03T04:05:06.000Z");

@@ -18,6 +18,8 @@ export function makeVerdictFixture(outcome: "pass" | "fail" = "pass"): VerdictFi
   const subject: Subject = {
     repository: "acme/widgets", base, head,
     baseTree: git(repo.dir, "rev-parse", `${base}^{tree}`), headTree: git(repo.dir, "rev-parse", `${head}^{tree}`),
+    // The head contains the base: the diff starts at the base and the head's tree is what lands.
+    mergeBase: base, mergedTree: git(repo.dir, "rev-parse", `${head}^{tree}`),
     policy: null, task: null, sandbox: null,
   };
   const evidence: Evidence[] = [{

@@ -20,19 +20,28 @@ function branches(repo: string): string[] {
 }
 
 describe.each(names)("fixture %s", (name) => {
-  it("has exactly the branches expected.json lists, plus main", async () => {
+  it("has exactly the branches expected.json lists, plus main and the bases it names", async () => {
     const repo = await fixtureRepo(name);
-    expect(branches(repo)).toEqual(["main", ...Object.keys(expectations[name])].sort());
+    const bases = Object.values(expectations[name]).flatMap((want) => (want.base === undefined ? [] : [want.base]));
+    expect(branches(repo)).toEqual([...new Set(["main", ...bases, ...Object.keys(expectations[name])])].sort());
   });
 
   it("builds every head as one commit on top of main, each with its own tree", async () => {
     const repo = await fixtureRepo(name);
     const main = git(repo, "rev-parse", "main");
-    for (const branch of Object.keys(expectations[name])) {
-      expect(git(repo, "rev-parse", `${branch}^`), branch).toBe(main);
-      const sameTree = git(repo, "rev-parse", `${branch}^{tree}`) === git(repo, "rev-parse", "main^{tree}");
+    for (const [branch, want] of Object.entries(expectations[name])) {
+      if (want.base === undefined) {
+        expect(git(repo, "rev-parse", `${branch}^`), branch).toBe(main);
+      } else {
+        // A head of a moved base left main before the base moved on (one commit later): its merge
+        // base with that base is main, unless it merged the base in.
+        expect(git(repo, "rev-parse", `${want.base}^`), want.base).toBe(main);
+        const own = git(repo, "rev-list", "--max-count=1", "--no-merges", "--first-parent", branch);
+        expect(git(repo, "rev-parse", `${own}^`), branch).toBe(main);
+      }
+      const sameTree = git(repo, "rev-parse", `${branch}^{tree}`) === git(repo, "rev-parse", `${want.base ?? "main"}^{tree}`);
       // Only a head that expects "no change to judge" may leave the tree alone.
-      expect(sameTree, branch).toBe(expectations[name][branch]?.fails.includes(CHANGE_CLAIM) ?? false);
+      expect(sameTree, branch).toBe(want.fails.includes(CHANGE_CLAIM));
     }
   });
 
