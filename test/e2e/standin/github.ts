@@ -157,7 +157,8 @@ export class GitHubStandIn {
     const m = (pattern: RegExp): string[] | null => pattern.exec(path)?.slice(1) ?? null;
     let p: string[] | null;
     if (method === "POST" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/check-runs$/))) {
-      const run: CheckRun = { id: this.nextId++, owner: p[0]!, repo: p[1]!, name: String(body?.name), head_sha: String(body?.head_sha), status: body?.conclusion !== undefined ? "completed" : String(body?.status ?? "queued"), conclusion: (body?.conclusion as string | undefined) ?? null, output: body?.output as CheckRun["output"], bodies: [body ?? {}] };
+      const run: CheckRun = { id: this.nextId++, owner: p[0]!, repo: p[1]!, name: String(body?.name), head_sha: String(body?.head_sha), status: body?.conclusion !== undefined ? "completed" : String(body?.status ?? "queued"), conclusion: (body?.conclusion as string | undefined) ?? null, output: body?.output as CheckRun["output"], bodies: [body ?? {}],
+        ...(typeof body?.external_id === "string" ? { external_id: body.external_id } : {}), ...(typeof body?.details_url === "string" ? { details_url: body.details_url } : {}) };
       this.checkRuns.push(run);
       return send(res, 201, this.checkJson(run));
     }
