@@ -1,7 +1,7 @@
 // What the GitHub App needs from the rest of Ranex Gate, as one injected object: tests swap any part
 // (a stand-in judge, a fixed clock, a recording journal) without touching the handlers.
 import type { DsseEnvelope } from "../attest/index.js";
-import type { Journal } from "../journal/index.js";
+import type { Journal, JournalAnchor } from "../journal/index.js";
 import type { JudgeRequest, Judgment } from "../judge/judge.js";
 import type { OpsDeps } from "../ops/routes.js";
 import { pageSecret } from "../web/page-token.js";
@@ -27,6 +27,8 @@ export interface RecordedVerdict {
   envelope: DsseEnvelope;
   journalId: string;
   journalHash: string;
+  /** Where the entry sits in the chain; the check run carries it so GitHub keeps it (issue 13). */
+  anchor?: JournalAnchor;
 }
 
 /** Signs the verdict (DSSE) and appends it to the journal. Called only after the judge returned. */

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { dataDirKey, loadSigningKey, publicKeyPem, signStatement, STATEMENT_TYPE, type InTotoStatement } from "../attest/index.js";
 import { recordVerdict } from "../judge/record.js";
 import { canonicalJson } from "../kernel/index.js";
-import { openJournal } from "../journal/index.js";
+import { anchorOf, openJournal } from "../journal/index.js";
 import type { AppDeps, RejudgeRequest } from "./deps.js";
 
 export const REJUDGE_PREDICATE_TYPE = "https://ranex.dev/rejudge/v1";
@@ -20,7 +20,7 @@ export function journalDeps(options: JournalOptions): Pick<AppDeps, "record" | "
   return {
     record: async (judgment, context) => {
       const recorded = await recordVerdict(judgment.verdict, { ...where, keyPath: options.keyPath, ref: context.ref, time: context.time });
-      return { envelope: recorded.envelope, journalId: recorded.entry.id, journalHash: recorded.entry.hash };
+      return { envelope: recorded.envelope, journalId: recorded.entry.id, journalHash: recorded.entry.hash, anchor: anchorOf(recorded.entry) };
     },
     recordRejudge: async (request) => {
       const key = options.keyPath ? await loadSigningKey(options.keyPath) : await dataDirKey(options.dataDir);

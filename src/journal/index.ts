@@ -8,6 +8,7 @@ export * from "./types.js";
 export { entryHash, GENESIS_HASH } from "./chain.js";
 export { verifyEntries } from "./verify.js";
 export { appendSigned, appendSignedVerdict } from "./append-signed.js";
+export { anchorOf, parseAnchorBlock, renderAnchorBlock, withAnchorBlock, type JournalAnchor } from "./anchor.js";
 
 export const JOURNAL_FILE = "journal.db";
 

@@ -34,6 +34,16 @@ export interface VerifyOptions {
    * it extends AND, right after it, the entry that carries this very envelope.
    */
   anchorEnvelope?: unknown;
+  /**
+   * Positions published where the operator cannot rewrite them (check runs GitHub keeps, issue 13),
+   * each with a description of where it was read: the journal must hold every one of them.
+   */
+  published?: PublishedPosition[];
+}
+
+export interface PublishedPosition extends JournalHead {
+  /** Where it was read, for the failure message: `check run ranex/judge 123 on abc1234 (url)`. */
+  source: string;
 }
 
 export type JournalVerification =

@@ -1,7 +1,7 @@
 import { journalPositionOf, parsePublicKeyPem, statementOf, verifyEnvelope } from "../attest/index.js";
 import { canonicalJson } from "../kernel/index.js";
 import { entryHash, GENESIS_HASH } from "./chain.js";
-import type { JournalEntry, JournalHead, JournalVerification, VerifyOptions } from "./types.js";
+import type { JournalEntry, JournalHead, JournalVerification, PublishedPosition, VerifyOptions } from "./types.js";
 
 type Failure = Extract<JournalVerification, { ok: false }>;
 
@@ -16,9 +16,12 @@ export async function verifyEntries(entries: AsyncIterable<JournalEntry>, option
   if (options.publicKeyPem !== undefined) parsePublicKeyPem(options.publicKeyPem);
   const envelopeAnchor = options.anchorEnvelope === undefined ? null : envelopeAnchorOf(options.anchorEnvelope);
   if (envelopeAnchor !== null && "problem" in envelopeAnchor) return { ok: false, sequence: 0, id: null, reason: envelopeAnchor.problem };
-  const anchors: JournalHead[] = [];
-  if (options.anchor !== undefined) anchors.push(options.anchor);
-  if (envelopeAnchor !== null && envelopeAnchor.extends.sequence > 0) anchors.push(envelopeAnchor.extends);
+  const anchors: PublishedPosition[] = [...(options.published ?? [])];
+  if (options.anchor !== undefined) anchors.push({ ...options.anchor, source: "the anchor" });
+  if (envelopeAnchor !== null && envelopeAnchor.extends.sequence > 0) anchors.push({ ...envelopeAnchor.extends, source: "the anchor" });
+  // By position, so a walk over a long journal with many published anchors stays linear.
+  const bySequence = new Map<number, PublishedPosition[]>();
+  for (const anchor of anchors) bySequence.set(anchor.sequence, [...(bySequence.get(anchor.sequence) ?? []), anchor]);
 
   let previous: JournalHead | null = null;
   let count = 0;
@@ -27,9 +30,9 @@ export async function verifyEntries(entries: AsyncIterable<JournalEntry>, option
     const expected = (previous?.sequence ?? 0) + 1;
     const problem = await entryProblem(entry, previous, expected, options.publicKeyPem);
     if (problem !== null) return problem;
-    for (const anchor of anchors) {
-      if (anchor.sequence === entry.sequence && anchor.hash !== entry.hash) {
-        return fail(entry, `entry ${entry.sequence} has hash ${entry.hash}, but the anchor says ${anchor.hash}: the journal was rewritten from here`);
+    for (const anchor of bySequence.get(entry.sequence) ?? []) {
+      if (anchor.hash !== entry.hash) {
+        return fail(entry, `entry ${entry.sequence} has hash ${entry.hash}, but ${anchor.source} says ${anchor.hash}: the journal was rewritten from here`);
       }
     }
     if (envelopeAnchor !== null && entry.sequence === envelopeAnchor.extends.sequence + 1) {
@@ -43,13 +46,15 @@ export async function verifyEntries(entries: AsyncIterable<JournalEntry>, option
   }
 
   const length = previous?.sequence ?? 0;
+  // The first missing position is the gap to name: the lowest one any anchor needs.
+  const beyond = anchors.filter((a) => a.sequence > length).sort((a, b) => a.sequence - b.sequence)[0];
+  if (beyond !== undefined) return truncated(beyond.sequence, length, beyond.source);
   for (const anchor of anchors) {
-    if (anchor.sequence > length) return truncated(anchor.sequence, length);
     if (anchor.sequence === 0 && anchor.hash !== GENESIS_HASH) {
       return { ok: false, sequence: 0, id: null, reason: `the anchor names position 0 with hash ${anchor.hash}, which is not the genesis hash` };
     }
   }
-  if (envelopeAnchor !== null && !envelopeFound) return truncated(envelopeAnchor.extends.sequence + 1, length);
+  if (envelopeAnchor !== null && !envelopeFound) return truncated(envelopeAnchor.extends.sequence + 1, length, "the anchor");
   return { ok: true, count, head: previous };
 }
 
@@ -96,10 +101,10 @@ function envelopeAnchorOf(envelope: unknown): { extends: JournalHead; canonical:
   return { extends: position ?? { sequence: 0, hash: GENESIS_HASH }, canonical: canonicalJson(envelope) };
 }
 
-function truncated(sequence: number, length: number): Failure {
+function truncated(sequence: number, length: number, source: string): Failure {
   return {
     ok: false, sequence, id: null,
-    reason: `the anchor needs entry ${sequence}, but the journal ends at entry ${length}: it was truncated or rolled back`,
+    reason: `${source} needs entry ${sequence}, but the journal ends at entry ${length}: it was truncated or rolled back`,
   };
 }
 

@@ -1,7 +1,9 @@
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES_DIR, fixtureRepo } from "../helpers/fixtures.js";
+import { ranex } from "../cli/cli-capture.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { APP_ID, deliver, healthWhenIdle, PRIVATE_KEY, pullRequestPayload, startApp, waitFor, type AppProcess } from "./standin/app-process.js";
 import { GitHubStandIn, type CheckRun } from "./standin/github.js";
@@ -15,12 +17,14 @@ const github = new GitHubStandIn(APP_ID, PRIVATE_KEY);
 let app: AppProcess;
 let cloneUrl: string;
 let base: string;
+let dataDir: string;
 
 beforeAll(async () => {
   await github.start();
   cloneUrl = github.addRepo(OWNER, REPO, await fixtureRepo("python-calc"), { 2: "honest", 3: "edit-test", 4: "honest-task", 5: "scope-escape", 6: "todo-check" });
   base = github.rev(OWNER, REPO, "main");
-  app = await startApp(github, { dataDir: tempDir("ranex-e2e-app-") });
+  dataDir = tempDir("ranex-e2e-app-");
+  app = await startApp(github, { dataDir });
 }, 120_000);
 
 afterAll(async () => {
@@ -172,4 +176,20 @@ describe("the app over real HTTP", () => {
     expect((await healthWhenIdle(app.url)).queue).toEqual(expect.objectContaining({ queued: 0, active: 0 }));
     expect(github.checkRuns.filter((r) => r.status !== "completed")).toEqual([]);
   }, 30_000);
+
+  it("leaves its journal anchored on GitHub: verify --github holds it, and catches it cut", async () => {
+    const env = { APP_ID: String(APP_ID), PRIVATE_KEY, GHE_HOST: github.url.replace(/^http:\/\//, ""), GHE_PROTOCOL: "http" };
+    const intact = await ranex(["journal", "verify", "--data-dir", dataDir, "--github", `${OWNER}/${REPO}`], { env });
+    expect(intact.stdout, intact.stdout).toMatch(/\d+ check runs on \d+ commits, [1-9]\d* anchored/);
+    expect(intact.code).toBe(0);
+    const cut = tempDir("ranex-e2e-cut-");
+    cpSync(dataDir, cut, { recursive: true });
+    const db = new Database(`${cut}/journal.db`);
+    db.exec("DROP TRIGGER ranex_journal_no_delete; DELETE FROM ranex_journal WHERE sequence = (SELECT MAX(sequence) FROM ranex_journal)");
+    db.close();
+    const broken = await ranex(["journal", "verify", "--data-dir", cut, "--github", `${OWNER}/${REPO}`], { env });
+    expect(broken.stdout).toMatch(/^journal BROKEN at entry \d+: check run ranex\/(judge|approval) .*it was truncated or rolled back/);
+    expect(broken.code).toBe(1);
+    expect(github.problems).toEqual([]);
+  }, 60_000);
 });

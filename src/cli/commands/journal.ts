@@ -5,9 +5,11 @@ import { PUBLIC_KEY_FILE } from "../../attest/index.js";
 import { JOURNAL_FILE, openJournal, type Journal, type JournalEntry, type JournalHead, type VerifyOptions } from "../../journal/index.js";
 import { dataDirFrom } from "../data-dir.js";
 import { UsageError, type CliIo, type Command } from "../io.js";
+import { appIdOf, checkAgainstGitHub, githubTarget, sinceOf, type GitHubCheck } from "./journal-github.js";
 import { readEnvelopeFile, readPublicKeyFile } from "./verify.js";
 
 const USAGE = "usage: ranex journal verify [--data-dir <d>] [--anchor <envelope.json|sequence:hash>] [--public-key <pem>]\n" +
+  "                           [--github <owner/repo>]... [--since <date>] [--app-id <id>]\n" +
   "       ranex journal show <id|sequence> [--data-dir <d>]";
 
 /** `ranex journal verify|show`: exit 0 good, 1 a broken journal or no such entry, 2 could not run. */
@@ -19,7 +21,14 @@ export const run: Command = async (args, io) => {
 };
 
 async function verify(args: string[], io: CliIo): Promise<number> {
-  const values = parse(args, { "data-dir": { type: "string" }, anchor: { type: "string" }, "public-key": { type: "string" } }, 0).values;
+  const values = parse(args, {
+    "data-dir": { type: "string" }, anchor: { type: "string" }, "public-key": { type: "string" },
+    github: { type: "string", multiple: true }, since: { type: "string" }, "app-id": { type: "string" },
+  }, 0).values as { anchor?: string; "public-key"?: string; github?: string[]; since?: string; "app-id"?: string };
+  const targets = (values.github ?? []).map(githubTarget);
+  const since = sinceOf(values.since);
+  if (since !== undefined && targets.length === 0) throw new UsageError(`--since only applies with --github\n${USAGE}`);
+  const appId = appIdOf(values["app-id"] ?? io.env.RANEX_APP_ID ?? io.env.APP_ID);
   const dataDir = dataDirFrom(args, io.env, io.cwd);
   const options: VerifyOptions = {};
   let keyNote: string;
@@ -38,14 +47,25 @@ async function verify(args: string[], io: CliIo): Promise<number> {
     else options.anchorEnvelope = await readEnvelopeFile(resolve(io.cwd, values.anchor));
   }
 
-  const result = await withJournal(dataDir, io, (journal) => journal.verify(options));
+  // With --github, each repository's check runs are read back and the journal checked against them (issue 13).
+  const { result, github } = await withJournal(dataDir, io, async (journal) => {
+    const checks: GitHubCheck[] = [];
+    for (const target of targets) {
+      const check = await checkAgainstGitHub(journal, target, options, io, { since, appId });
+      checks.push(check);
+      if (!check.result.ok) return { result: check.result, github: checks };
+    }
+    return { result: targets.length === 0 ? await journal.verify(options) : checks[checks.length - 1]!.result, github: checks };
+  });
   if (!result.ok) {
-    io.stdout(`journal BROKEN at entry ${result.sequence}${result.id === null ? "" : ` (${result.id})`}: ${result.reason}\n`);
+    const where = result.sequence === 0 ? "" : ` at entry ${result.sequence}${result.id === null ? "" : ` (${result.id})`}`;
+    io.stdout(`journal BROKEN${where}: ${result.reason}\n`);
     return 1;
   }
   const head = result.head === null ? "empty" : `head is entry ${result.head.sequence} (${result.head.hash})`;
   const anchored = values.anchor === undefined ? "no anchor given (a truncated journal verifies too)" : `anchor ${values.anchor} found`;
-  io.stdout(`journal ok: ${result.count} entries, ${head}\n${keyNote}\n${anchored}\n`);
+  const anchoredBy = github.length > 0 ? github.map((check) => check.summary).join("\n") : anchored;
+  io.stdout(`journal ok: ${result.count} entries, ${head}\n${keyNote}\n${anchoredBy}${github.length > 0 && values.anchor !== undefined ? `\n${anchored}` : ""}\n`);
   return 0;
 }
 
@@ -88,7 +108,7 @@ function headFromText(text: string): JournalHead | null {
   return match === null ? null : { sequence: Number(match[1]), hash: match[2]! };
 }
 
-type Options = Record<string, { type: "string" }>;
+type Options = Record<string, { type: "string"; multiple?: boolean }>;
 function parse(args: string[], options: Options, positionals: number) {
   let parsed;
   try {

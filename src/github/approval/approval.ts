@@ -119,7 +119,7 @@ export async function decide(s: Settle, candidate: Verdict, judgeEntry: string, 
     approvers: decision.qualifying, judgeEntry, verdict, time: s.deps.clock().toISOString(),
   });
   s.log.info({ approvers: decision.qualifying.map((q) => q.login), journal: recorded.journalId }, "independent approval recorded");
-  return { kind: "approved", head: s.target.head, judgeEntry, decision, journalId: recorded.journalId, envelope: recorded.envelope };
+  return { kind: "approved", head: s.target.head, judgeEntry, decision, journalId: recorded.journalId, envelope: recorded.envelope, anchor: recorded.anchor };
 }
 
 /** The CANDIDATE behind a judge check run, from this gate's journal, bound to the head. */

@@ -2,6 +2,7 @@
 // while the judge says FAIL, `action_required` until enough independent humans approve the judged
 // head, `success` after (signed and journalled), `neutral` for a PR that is not an agent's.
 import type { DsseEnvelope } from "../../attest/index.js";
+import { renderAnchorBlock, type JournalAnchor } from "../../journal/anchor.js";
 import type { ApprovalDecision } from "../../kernel/approval.js";
 import type { GitHub, RepoRef } from "../check-runs.js";
 import { cutTitle, cutToFit, OUTPUT_TEXT_LIMIT } from "../limits.js";
@@ -11,7 +12,7 @@ export type ApprovalState =
   | { kind: "neutral"; why: string }
   | { kind: "judge-fail"; head: string; judgeEntry: string | null }
   | { kind: "waiting"; head: string; judgeEntry: string; decision: ApprovalDecision; teams: readonly string[] }
-  | { kind: "approved"; head: string; judgeEntry: string; decision: ApprovalDecision; journalId: string; envelope: DsseEnvelope }
+  | { kind: "approved"; head: string; judgeEntry: string; decision: ApprovalDecision; journalId: string; envelope: DsseEnvelope; anchor?: JournalAnchor }
   | { kind: "blocked"; head: string; judgeEntry: string; decision: ApprovalDecision; reasons: readonly string[] }
   | { kind: "error"; head: string; reason: string };
 
@@ -21,6 +22,8 @@ export interface ApprovalOutput {
   conclusion: ApprovalConclusion;
   title: string;
   summary: string;
+  /** The journal anchor block (issue 13), when the check run is a journal entry of its own. */
+  text?: string;
   externalId?: string;
 }
 
@@ -57,7 +60,8 @@ export function renderApproval(state: ApprovalState, notice: string | null): App
     case "waiting":
       return { conclusion: "action_required", title: `waiting for an independent approval of ${state.head.slice(0, 7)}`, summary: fit(waitingText(state)) };
     case "approved":
-      return { conclusion: "success", title: approvedTitle(state.decision), summary: fit(approvedText(state)), externalId: state.journalId };
+      return { conclusion: "success", title: approvedTitle(state.decision), summary: fit(approvedText(state)), externalId: state.journalId,
+        ...(state.anchor === undefined ? {} : { text: renderAnchorBlock(state.anchor) }) };
   }
 }
 
@@ -115,7 +119,7 @@ export function unchanged(existing: ExistingCheck | null, output: ApprovalOutput
 export async function postApproval(octokit: GitHub, repo: RepoRef, head: string, output: ApprovalOutput, existing: ExistingCheck | null, at: Date): Promise<void> {
   const fields = {
     status: "completed" as const, conclusion: output.conclusion, completed_at: at.toISOString().replace(/\.\d{3}Z$/, "Z"),
-    output: { title: output.title, summary: output.summary },
+    output: { title: output.title, summary: output.summary, ...(output.text === undefined ? {} : { text: output.text }) },
     ...(output.externalId === undefined ? {} : { external_id: output.externalId }),
   };
   if (existing === null) await octokit.rest.checks.create({ ...repo, name: APPROVAL_CHECK, head_sha: head, ...fields });

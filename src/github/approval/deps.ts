@@ -3,7 +3,7 @@
 // Optional in AppDeps: an app built without it posts ranex/judge alone, as before this issue.
 import { createHash } from "node:crypto";
 import { dataDirKey, loadSigningKey, STATEMENT_TYPE, type DsseEnvelope, type InTotoStatement } from "../../attest/index.js";
-import { appendSigned, openJournal, type JournalHead } from "../../journal/index.js";
+import { anchorOf, appendSigned, openJournal, type JournalAnchor, type JournalHead } from "../../journal/index.js";
 import { canonicalJson, type Verdict } from "../../kernel/index.js";
 import { EscalationStore } from "./escalation-store.js";
 import { openPushStore, type PushStore } from "./push-store.js";
@@ -37,7 +37,7 @@ export interface EscalationRecord {
 }
 
 export interface MergeAuthority {
-  recordApproval: (record: ApprovalRecord) => Promise<{ journalId: string; envelope: DsseEnvelope }>;
+  recordApproval: (record: ApprovalRecord) => Promise<{ journalId: string; envelope: DsseEnvelope; anchor?: JournalAnchor }>;
   recordEscalation: (record: EscalationRecord) => Promise<{ journalId: string }>;
   escalations: EscalationStore;
   /** Who pushed to each pull request: pushers are hands in the change. */
@@ -71,7 +71,7 @@ export function mergeAuthority(options: MergeAuthorityOptions): MergeAuthority {
     try {
       // Signed like a verdict and naming the head it extends, so `journal verify --public-key` holds.
       const { entry, envelope } = await appendSigned(journal, key, kind, subject, (head) => statement(predicateType, record, head));
-      return { journalId: entry.id, envelope };
+      return { journalId: entry.id, envelope, anchor: anchorOf(entry) };
     } finally {
       await journal.close();
     }

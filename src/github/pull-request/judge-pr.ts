@@ -78,7 +78,7 @@ async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget
   const recorded = await deps.record(judgment, { repository: fullName(target.repo), ref, time: deps.clock().toISOString() });
   // Merge authority (issue 6): the decoration notice tops both summaries; ranex/approval follows the verdict.
   const notice = await decorationNotice(ctx, deps, target);
-  const output = renderOutput({ verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice });
+  const output = renderOutput({ verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice, anchor: recorded.anchor });
   await completeCheck(ctx.octokit, target.repo, checkRunId, {
     conclusion: judgment.verdict.verdict === "CANDIDATE" ? "success" : "failure",
     ...output, annotations: annotationsOf(judgment.verdict),

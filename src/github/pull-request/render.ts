@@ -1,6 +1,7 @@
 // What people read on the check run: title, summary and text. Plain templates over the verdict; the
 // snapshot tests in test/github hold the exact wording.
 import type { DsseEnvelope } from "../../attest/index.js";
+import { withAnchorBlock, type JournalAnchor } from "../../journal/anchor.js";
 import type { ClaimResult, RunFact, Verdict } from "../../kernel/index.js";
 import { distinctRuns, runLine } from "../../measure/run-report.js";
 import { cutTitle, cutToFit, OUTPUT_TEXT_LIMIT } from "../limits.js";
@@ -13,6 +14,8 @@ export interface RenderInput {
   draft: boolean;
   /** "This gate is decoration: …" (../protection/protection.ts), shown first when the branch does not require the checks. */
   notice?: string | null;
+  /** The journal position of this verdict: opens `output.text`, so GitHub keeps it (issue 13, docs/verify.md). */
+  anchor?: JournalAnchor;
 }
 
 export interface CheckOutput {
@@ -42,7 +45,7 @@ export function renderOutput(input: RenderInput): CheckOutput {
     timingsLine(input.timings),
     howToVerify(verdict, input.journalId),
   ].join("\n\n");
-  return { title: verdictTitle(verdict), summary: fitSummary(main, envelopeBlock(input.envelope), input.journalId), text: detailsText(verdict, input.journalId) };
+  return { title: verdictTitle(verdict), summary: fitSummary(main, envelopeBlock(input.envelope), input.journalId), text: withAnchorBlock(input.anchor, OUTPUT_TEXT_LIMIT, (room) => detailsText(verdict, input.journalId, room)) };
 }
 
 function intro({ verdict, draft }: RenderInput): string {
@@ -136,13 +139,13 @@ function fitSummary(main: string, envelope: string, journalId: string): string {
 }
 
 /** Every finding of every claim that is not a pass. */
-function detailsText(verdict: Verdict, journalId: string): string {
+function detailsText(verdict: Verdict, journalId: string, limit: number): string {
   const sections = verdict.claims.filter((c) => c.status !== "pass" && c.details.length > 0).map((c) => {
     const lines = c.details.map((d) => `- ${d.path === undefined ? "" : `\`${d.path}${d.line === undefined ? "" : `:${d.line}`}\` `}${d.message}`);
     return [`### \`${c.name}\`: ${c.status}`, "", ...lines].join("\n");
   });
   const text = sections.length === 0 ? "No findings." : sections.join("\n\n");
-  return cutToFit(text, OUTPUT_TEXT_LIMIT, (n) => `_… ${n} characters of findings cut to stay within GitHub's limit; the full list is journal entry \`${journalId}\`._`);
+  return cutToFit(text, limit, (n) => `_… ${n} characters of findings cut to stay within GitHub's limit; the full list is journal entry \`${journalId}\`._`);
 }
 
 /** Table cells: one line, no pipe that would end the cell. */

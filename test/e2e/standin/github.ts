@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createPublicKey, randomBytes, verify } from "node:crypto";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,12 +15,14 @@ import { serveGit } from "../../helpers/git-http-backend.js";
 
 export interface CheckRun {
   id: number; owner: string; repo: string; name: string; head_sha: string; status: string;
-  conclusion: string | null; external_id?: string; details_url?: string; output?: { title?: string; summary?: string };
+  conclusion: string | null; external_id?: string; details_url?: string; output?: { title?: string; summary?: string; text?: string };
+  /** The app that posted it: this stand-in's app unless a test plants another app's run. */
+  appId?: number;
   /** Every body this check run received, in order. */
   bodies: Record<string, unknown>[];
 }
 
-export interface Pull { number: number; head: string; base: string; headRef: string; author: string; body: string; labels: string[] }
+export interface Pull { number: number; head: string; base: string; headRef: string; author: string; body: string; labels: string[]; updatedAt?: string }
 
 interface Fault { pattern: RegExp; kind: "502" | "secondary-rate-limit"; left: number }
 
@@ -80,6 +82,13 @@ export class GitHubStandIn {
     return execFileSync("git", ["-C", join(this.gitRoot, owner, `${name}.git`), "rev-parse", rev], { encoding: "utf8" }).trim();
   }
 
+  /** An installation token this stand-in accepts, as a person's GITHUB_TOKEN would be in tests. */
+  mintToken(): string {
+    const token = `ghs_standin${randomBytes(12).toString("hex")}`;
+    this.tokens.add(token);
+    return token;
+  }
+
   /** The next `times` requests matching `pattern` ("PATCH /repos/o/r/check-runs/1") get the fault. */
   fault(pattern: RegExp, kind: Fault["kind"], times: number): void {
     this.faults.push({ pattern, kind, left: times });
@@ -96,7 +105,8 @@ export class GitHubStandIn {
     const method = req.method ?? "GET";
     const body = await readJson(req);
     this.log.push(`${method} ${path}`);
-    if (body !== undefined || ["POST", "PATCH", "PUT"].includes(method)) this.problems.push(...requestProblems(method, path, body));
+    // Every request, GETs too: an endpoint GitHub does not have is a problem even without a body.
+    this.problems.push(...requestProblems(method, path, body));
     const fault = this.faults.find((f) => f.left > 0 && f.pattern.test(`${method} ${path}`));
     if (fault !== undefined) {
       fault.left -= 1;
@@ -105,6 +115,8 @@ export class GitHubStandIn {
     }
     const token = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
     if (method === "POST" && token !== null) return this.issueToken(req, res);
+    const installation = /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(path);
+    if (method === "GET" && installation !== null) return this.repoInstallation(req, res, installation[1]!);
     const auth = /^token (\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
     if (auth === undefined || !this.tokens.has(auth)) {
       this.problems.push(`${method} ${path} without a valid installation token`);
@@ -123,12 +135,16 @@ export class GitHubStandIn {
     serveGit(req, res, this.gitRoot);
   }
 
-  private issueToken(req: IncomingMessage, res: ServerResponse): void {
+  private validJwt(req: IncomingMessage): boolean {
     const jwt = /^bearer (\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
     const [header = "", claims = "", signature = ""] = jwt.split(".");
     const valid = verify("RSA-SHA256", Buffer.from(`${header}.${claims}`), createPublicKey(this.privateKeyPem), Buffer.from(signature, "base64url"));
     const iss = (JSON.parse(Buffer.from(claims, "base64url").toString("utf8") || "{}") as { iss?: unknown }).iss;
-    if (!valid || String(iss) !== String(this.appId)) {
+    return valid && String(iss) === String(this.appId);
+  }
+
+  private issueToken(req: IncomingMessage, res: ServerResponse): void {
+    if (!this.validJwt(req)) {
       this.problems.push("an installation token was asked for without a valid app JWT");
       return send(res, 401, { message: "A JSON web token could not be decoded" });
     }
@@ -141,7 +157,8 @@ export class GitHubStandIn {
     const m = (pattern: RegExp): string[] | null => pattern.exec(path)?.slice(1) ?? null;
     let p: string[] | null;
     if (method === "POST" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/check-runs$/))) {
-      const run: CheckRun = { id: this.nextId++, owner: p[0]!, repo: p[1]!, name: String(body?.name), head_sha: String(body?.head_sha), status: body?.conclusion !== undefined ? "completed" : String(body?.status ?? "queued"), conclusion: (body?.conclusion as string | undefined) ?? null, output: body?.output as CheckRun["output"], bodies: [body ?? {}] };
+      const run: CheckRun = { id: this.nextId++, owner: p[0]!, repo: p[1]!, name: String(body?.name), head_sha: String(body?.head_sha), status: body?.conclusion !== undefined ? "completed" : String(body?.status ?? "queued"), conclusion: (body?.conclusion as string | undefined) ?? null, output: body?.output as CheckRun["output"], bodies: [body ?? {}],
+        ...(typeof body?.external_id === "string" ? { external_id: body.external_id } : {}), ...(typeof body?.details_url === "string" ? { details_url: body.details_url } : {}) };
       this.checkRuns.push(run);
       return send(res, 201, this.checkJson(run));
     }
@@ -156,8 +173,15 @@ export class GitHubStandIn {
       return send(res, 200, this.checkJson(run));
     }
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/check-runs$/))) {
-      const runs = this.checkRuns.filter((r) => r.head_sha === p![2] && (url.searchParams.get("check_name") ?? r.name) === r.name);
-      return send(res, 200, { total_count: runs.length, check_runs: runs.map((r) => this.checkJson(r)) });
+      const appId = url.searchParams.get("app_id");
+      const runs = this.checkRuns.filter((r) => r.owner === p![0] && r.repo === p![1] && r.head_sha === p![2] && (url.searchParams.get("check_name") ?? r.name) === r.name &&
+        (appId === null || String(r.appId ?? this.appId) === appId));
+      const page = paged(url, runs);
+      return send(res, 200, { total_count: runs.length, check_runs: page.items.map((r) => this.checkJson(r)) }, page.headers);
+    }
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls$/))) {
+      const page = paged(url, this.listPulls(p[0]!, p[1]!, url.searchParams.get("state") ?? "open"));
+      return send(res, 200, page.items.map((pull) => this.pullJson(p![0]!, p![1]!, pull)), page.headers);
     }
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/))) {
       const ref = url.searchParams.get("ref") ?? "HEAD";
@@ -194,8 +218,12 @@ export class GitHubStandIn {
   }
 
   private checkJson(run: CheckRun): Record<string, unknown> {
-    const { bodies: _bodies, owner: _owner, repo: _repo, ...json } = run;
-    return { ...json, app: { id: this.appId, slug: "ranex-gate" } };
+    const { bodies: _bodies, owner, repo, appId, ...json } = run;
+    const output = { title: null, summary: null, text: null, annotations_count: 0, ...json.output };
+    return {
+      ...json, external_id: json.external_id ?? null, output, html_url: `${this.url}/${owner}/${repo}/runs/${run.id}`,
+      app: { id: appId ?? this.appId, slug: appId === undefined ? "ranex-gate" : `app-${appId}` },
+    };
   }
 
   /** `compare/{base}...{head}` from the served repository: the commits in head not in base, oldest first, paginated. */
@@ -237,10 +265,34 @@ export class GitHubStandIn {
     return { sha, ref };
   }
 
+  /** The pull requests GET /pulls lists: the ones a test registered, and every refs/pull/N/head of the repository, newest update first. */
+  private listPulls(owner: string, repo: string, state: string): Pull[] {
+    const known = [...this.pulls.entries()].filter(([key]) => key.startsWith(`${owner}/${repo}#`)).map(([, pull]) => pull);
+    const dir = join(this.gitRoot, owner, `${repo}.git`);
+    const refs = existsSync(dir) ? execFileSync("git", ["-C", dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/pull/"], { encoding: "utf8" }) : "";
+    const pulls = [...known];
+    for (const line of refs.split("\n").filter(Boolean)) {
+      const [ref = "", sha = ""] = line.split(" ");
+      const number = Number(/^refs\/pull\/(\d+)\/head$/.exec(ref)?.[1] ?? NaN);
+      if (Number.isNaN(number) || pulls.some((pull) => pull.number === number)) continue;
+      pulls.push({ number, head: sha, base: this.rev(owner, repo, "HEAD"), headRef: `pull-${number}`, author: "agent", body: "", labels: [] });
+    }
+    // Every pull here is open; `closed` lists none.
+    return state === "closed" ? [] : pulls.sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? "") || b.number - a.number);
+  }
+
+  private repoInstallation(req: IncomingMessage, res: ServerResponse, owner: string): void {
+    if (!this.validJwt(req)) {
+      this.problems.push("a repository installation was asked for without a valid app JWT");
+      return send(res, 401, { message: "A JSON web token could not be decoded" });
+    }
+    send(res, 200, { id: 1, app_id: this.appId, account: { login: owner }, target_type: "Organization", permissions: { checks: "write", contents: "read" } });
+  }
+
   private pullJson(owner: string, repo: string, pull: Pull): Record<string, unknown> {
     const repository = { name: repo, full_name: `${owner}/${repo}`, owner: { login: owner }, clone_url: `${this.url}/${owner}/${repo}.git` };
     return {
-      number: pull.number, draft: false, state: "open", body: pull.body, user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
+      number: pull.number, draft: false, state: "open", body: pull.body, updated_at: pull.updatedAt ?? new Date().toISOString(), user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
       head: { sha: pull.head, ref: pull.headRef, repo: repository }, base: { sha: pull.base, ref: "main", repo: repository },
     };
   }
@@ -251,6 +303,17 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
   return text === "" ? undefined : JSON.parse(text) as unknown;
+}
+
+/** One page of `items` as GitHub pages a list: `per_page` (default 30) and `page`, with a `link` header to the next. */
+function paged<T>(url: URL, items: T[]): { items: T[]; headers: Record<string, string> } {
+  const perPage = Math.min(100, Number(url.searchParams.get("per_page") ?? 30));
+  const page = Number(url.searchParams.get("page") ?? 1);
+  const slice = items.slice((page - 1) * perPage, page * perPage);
+  if (page * perPage >= items.length) return { items: slice, headers: {} };
+  const next = new URL(url);
+  next.searchParams.set("page", String(page + 1));
+  return { items: slice, headers: { link: `<${next.toString()}>; rel="next"` } };
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
