@@ -103,7 +103,8 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
       request.signal?.throwIfAborted();
       evidence.push(...await measureTests({
         repo, base, head, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
-        facts, newFiles: newTestFiles(ctx), frozenTestFiles: testFilesOn(basePaths, ctx), runTests: needsTestRuns(required), signal: request.signal,
+        facts, newFiles: newTestFiles(ctx), frozenTestFiles: testFilesOn(basePaths, ctx), frozenPaths: frozenPathsOn(basePaths, ctx),
+        runTests: needsTestRuns(required), signal: request.signal,
       }));
     }
   } finally {
@@ -165,6 +166,12 @@ async function loadConfiguration(repo: Repository, base: string, taskId: string 
 function testFilesOn(paths: readonly string[], ctx: DiffContext): string[] {
   const frozen = frozenSet(ctx);
   return paths.filter((p) => frozen.isTestFile(p) && !ctx.policy.unfreeze.includes(p));
+}
+
+/** Every frozen path of the base (tests, harness, policy): read-only inside every run. */
+function frozenPathsOn(paths: readonly string[], ctx: DiffContext): string[] {
+  const frozen = frozenSet(ctx);
+  return paths.filter((p) => frozen.has(p));
 }
 
 function unsandboxed(digest: string): Evidence {

@@ -22,7 +22,8 @@ export interface Repository {
   diff(base: string, head: string, options?: DiffOptions): Promise<DiffFact[]>;
   addedLines(facts: DiffFact[], maxBytes: number): Promise<AddedLines[]>;
   /** Writes the commit's tree into dest (absent or empty) without .git. */
-  materialise(commit: string, dest: string): Promise<void>;
+  /** Writes a commit's or a tree's files into `dest`. */
+  materialise(treeish: string, dest: string): Promise<void>;
 }
 
 export interface OpenOptions {
@@ -106,8 +107,17 @@ class MirrorRepository implements Repository {
     return addedLines(this.mirrorDir, facts, maxBytes);
   }
 
-  async materialise(commit: string, dest: string): Promise<void> {
-    await materialise(this.mirrorDir, await this.commit(commit), dest);
+  async materialise(treeish: string, dest: string): Promise<void> {
+    await materialise(this.mirrorDir, await this.tree(treeish), dest);
+  }
+
+  /** The tree id of a commit or a tree (a merge built with `git merge-tree --write-tree` is only a tree). */
+  private async tree(rev: string): Promise<string> {
+    assertSafeRev(rev);
+    const result = await runGit(this.mirrorDir, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`]);
+    const sha = result.stdout.toString("utf8").trim();
+    if (result.code !== 0 || !FULL_SHA.test(sha)) throw new WorkspaceError(`unknown revision ${JSON.stringify(rev)} in ${this.source}`);
+    return sha;
   }
 
   /** The full sha of a commit already in the mirror (no fetch); every method accepts any revision. */
