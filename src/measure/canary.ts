@@ -101,9 +101,13 @@ class RanexCanary(pytest.Item):
         return self.path, None, self.name
 
 
+# It takes the place of one of the collected tests (chosen at random), so the hooks and conftest
+# files that apply to that test apply to it too.
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
-    items.append(RanexCanary.from_parent(session, name=${JSON.stringify(name)}))
+    import random
+    path = random.choice(items).path if items else session.path
+    items.append(RanexCanary.from_parent(session, name=${JSON.stringify(name)}, path=path))
 `;
 }
 
