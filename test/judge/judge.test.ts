@@ -19,7 +19,7 @@ describe("the base-run cache", () => {
     const found = (j: typeof first) => j.verdict.claims.map((c) => [c.name, c.status, c.details.map((d) => d.message)]);
     expect(found(second)).toEqual(found(first));
     expect(second.verdict.verdict).toBe("CANDIDATE");
-  });
+  }, 180_000);
 
   it("is shared by every PR on that base: the clean base run holds nothing of any PR", async () => {
     const repo = await fixtureRepo("python-calc");
@@ -30,9 +30,10 @@ describe("the base-run cache", () => {
     expect(other.timings["base-cached"]).toBe(0);
     expect(other.timings["base+new"]).toBeGreaterThan(0);
     expect(other.verdict.verdict).toBe("CANDIDATE");
-  });
+  }, 180_000);
 });
 
+// Two judgments, or four runs each, take a while on a busy machine: these get more time.
 // Invariant 6: the process that measures, and everything under it, holds no key. A key is planted
 // in this process's environment and on disk; the repository's own test suite hunts for it from
 // inside the sandbox and fails if it finds it. The measuring process would also refuse to start
@@ -98,7 +99,7 @@ describe("keyless measurement", () => {
     expect(claims["tests.red_green"]?.status, claims["tests.red_green"]?.reason).toBe("pass");
     expect(judged.verdict.verdict).toBe("CANDIDATE");
     expect(JSON.stringify(judged)).not.toContain(marker);
-  });
+  }, 180_000);
 });
 
 describe("a superseded judgment", () => {
