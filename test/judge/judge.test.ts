@@ -5,6 +5,7 @@ import { judge } from "../../src/judge/judge.js";
 import { fixtureRepo } from "../helpers/fixtures.js";
 import { TestRepo, tempDir } from "../helpers/git-repo.js";
 
+// Tests that make two judgments, or four runs, get more time than the default.
 describe("the base-run cache", () => {
   it("answers a second judgment of the same base, with the same verdict", async () => {
     const repo = await fixtureRepo("python-calc");
@@ -33,7 +34,6 @@ describe("the base-run cache", () => {
   }, 180_000);
 });
 
-// Two judgments, or four runs each, take a while on a busy machine: these get more time.
 // Invariant 6: the process that measures, and everything under it, holds no key. A key is planted
 // in this process's environment and on disk; the repository's own test suite hunts for it from
 // inside the sandbox and fails if it finds it. The measuring process would also refuse to start
