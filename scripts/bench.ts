@@ -1,5 +1,7 @@
-// `npm run bench`: what the judge costs against one run of the test suite (issue 3's targets:
-// warm <= 1.10 T + 0.5 s, cold <= 1.25 T with two cores free). Measured here, never in a test.
+// `npm run bench`: what the judge costs against one run of the test suite T (issue 11's targets, two
+// cores free): a PR without new test files, warm (base cached) <= 1.10 T + 0.5 s and cold <= 1.25 T;
+// a PR with new test files (four runs, three when warm), warm <= 2.1 T + 0.5 s. Measured here, never
+// in a test.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,13 +21,20 @@ const { openRepository } = await load<typeof import("../src/workspace/index.js")
 const { nodeReporterFor } = await load<typeof import("../src/measure/reporters.js")>("measure/reporters.js");
 const ROUNDS = Number(process.env.RANEX_BENCH_ROUNDS ?? 3);
 const cases = [
-  { repo: "python-calc", head: "honest", task: "mul" },
-  { repo: "node-calc", head: "honest", task: null },
+  { repo: "python-calc", head: "honest-task", task: "div", newTests: false },
+  { repo: "python-calc", head: "honest", task: "mul", newTests: true },
+  { repo: "node-calc", head: "honest", task: null, newTests: true },
   // A suite that takes seconds, as real ones do, so the fixed cost stops dominating the ratio.
-  { repo: "python-slow", head: "honest", task: null },
+  { repo: "python-slow", head: "task", task: "mul", newTests: false },
+  { repo: "python-slow", head: "honest", task: null, newTests: true },
 ];
+const only = process.env.RANEX_BENCH_ONLY;
 
-/** Builds a repository whose suite takes about 3 s: 30 tests that each wait 0.1 s. */
+/**
+ * Builds a repository whose suite takes about 3 s: 30 tests that each wait 0.1 s, plus the owner's
+ * red target for task `mul`. Head `task` implements mul (no new test files); head `honest` adds sub
+ * with a test file of its own.
+ */
 function buildSlowRepo(dir: string): void {
   const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], {
     env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com", GIT_CONFIG_GLOBAL: "/dev/null" },
@@ -36,23 +45,30 @@ function buildSlowRepo(dir: string): void {
   };
   mkdirSync(dir, { recursive: true });
   git("init", "-q", "-b", "main");
-  write(".github/ranex.yml", `version: 1\ntests:\n  command: python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors --junitxml="$RANEX_JUNIT" tests\nscope: { allow: ["src/**"] }\n`);
+  write(".github/ranex.yml", `version: 1\ntests:\n  command: python3 -m pytest --junitxml="$RANEX_JUNIT" tests\nscope: { allow: ["src/**"] }\n`);
+  write(".ranex/tasks/mul.yml", `id: mul\ntitle: mul\nscope: ["src/**"]\ntargets: ["tests/test_mul.py::test_mul"]\n`);
   write("src/__init__.py", "");
   write("src/calc.py", "def add(a, b):\n    return a + b\n");
   const tests = Array.from({ length: 30 }, (_, i) => `def test_add_${i}():\n    time.sleep(0.1)\n    assert add(${i}, 1) == ${i + 1}\n`).join("\n");
   write("tests/test_add.py", `import time\nfrom src.calc import add\n\n${tests}`);
+  write("tests/test_mul.py", "from src import calc\n\ndef test_mul():\n    assert calc.mul(3, 4) == 12\n");
   git("add", "-A");
   git("commit", "-q", "-m", "base");
-  git("checkout", "-q", "-b", "honest");
+  git("checkout", "-q", "-b", "task");
   write("src/calc.py", "def add(a, b):\n    return a + b\n\ndef mul(a, b):\n    return a * b\n");
-  write("tests/test_mul.py", "from src.calc import mul\n\ndef test_mul():\n    assert mul(3, 4) == 12\n");
   git("add", "-A");
   git("commit", "-q", "-m", "mul");
+  git("checkout", "-q", "-b", "honest", "main");
+  write("src/calc.py", "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n");
+  write("tests/test_sub.py", "from src.calc import sub\n\ndef test_sub():\n    assert sub(3, 4) == -1\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "sub");
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 for (const c of cases) {
+  if (only !== undefined && !`${c.repo}@${c.head}`.includes(only)) continue;
   const work = mkdtempSync(join(tmpdir(), "ranex-bench-"));
   try {
     const repoDir = join(work, c.repo);
@@ -102,7 +118,9 @@ for (const c of cases) {
     const T = median(raw) / 1000;
     const C = median(cold) / 1000;
     const W = median(warm) / 1000;
-    console.log(`${c.repo}@${c.head}: T=${T.toFixed(2)} s  cold=${C.toFixed(2)} s (${(C / T).toFixed(2)} T; target <= 1.25 T)  warm=${W.toFixed(2)} s (${(W / T).toFixed(2)} T; target <= 1.10 T + 0.5 s = ${(1.1 * T + 0.5).toFixed(2)} s)  [median of ${ROUNDS}]`);
+    const warmTarget = c.newTests ? 2.1 * T + 0.5 : 1.1 * T + 0.5;
+    const coldNote = c.newTests ? "no target with new test files" : `target <= 1.25 T = ${(1.25 * T).toFixed(2)} s`;
+    console.log(`${c.repo}@${c.head} (${c.newTests ? "with" : "without"} new test files): T=${T.toFixed(2)} s  cold=${C.toFixed(2)} s (${(C / T).toFixed(2)} T; ${coldNote})  warm=${W.toFixed(2)} s (${(W / T).toFixed(2)} T; target <= ${c.newTests ? "2.1" : "1.10"} T + 0.5 s = ${warmTarget.toFixed(2)} s: ${W <= warmTarget ? "met" : "MISSED"})  [median of ${ROUNDS}]`);
     console.log(`  warm stages (ms, last round): ${Object.entries(warmStages).map(([k, v]) => `${k}=${v}`).join(" ")}`);
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -26,6 +26,7 @@ export function profileFor(policy: Policy): SandboxProfile {
     memoryBytes: policy.sandbox.memory_mb * 1024 * 1024,
     maxProcesses: policy.sandbox.pids,
     outputLimitBytes: policy.sandbox.output_kib * 1024,
+    scratchBytes: policy.sandbox.scratch_mb * 1024 * 1024,
   };
 }
 

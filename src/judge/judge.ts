@@ -118,10 +118,11 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
       request.signal?.throwIfAborted();
       // The tests measure what would land (the merged tree) against the base tip; the new test
       // files are the pull request's own, from its merge-base diff.
-      const baseTests = testFilesOn((await repo.listFiles(base)).map((f) => f.path), own.ctx);
+      const basePaths = (await repo.listFiles(base)).map((f) => f.path);
       evidence.push(...await measureTests({
         repo, base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
-        facts, newFiles: newTestFiles(own.ctx), frozenTestFiles: baseTests, runTests, signal: request.signal,
+        facts, newFiles: newTestFiles(own.ctx), frozenTestFiles: testFilesOn(basePaths, own.ctx), frozenPaths: frozenPathsOn(basePaths, own.ctx),
+        runTests, signal: request.signal,
       }));
     }
   } finally {
@@ -183,6 +184,12 @@ async function loadConfiguration(repo: Repository, base: string, taskId: string 
 function testFilesOn(paths: readonly string[], ctx: DiffContext): string[] {
   const frozen = frozenSet(ctx);
   return paths.filter((p) => frozen.isTestFile(p) && !ctx.policy.unfreeze.includes(p));
+}
+
+/** Every frozen path of the base (tests, harness, policy): read-only inside every run. */
+function frozenPathsOn(paths: readonly string[], ctx: DiffContext): string[] {
+  const frozen = frozenSet(ctx);
+  return paths.filter((p) => frozen.has(p));
 }
 
 function unsandboxed(digest: string): Evidence {

@@ -1,5 +1,5 @@
+import { availableParallelism, tmpdir } from "node:os";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { canonicalJson, sha256Hex, type Evidence } from "../kernel/index.js";
 import type { Policy, Task } from "../policy/schema.js";
@@ -10,14 +10,17 @@ import type { DiffFact } from "../workspace/types.js";
 import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
 import type { Measurer } from "../measure/spawn-measurer.js";
 import type { MeasureResult } from "../measure/plan.js";
-import type { SuiteRun } from "../measure/report-types.js";
+import type { RunName, SuiteRun } from "../measure/report-types.js";
+import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
-import { writeInside } from "./overlay.js";
+import { planRuns } from "./run-plan.js";
 import type { Stopwatch } from "./stopwatch.js";
 
 export interface MeasureInput {
   repo: Repository;
+  /** The base commit the tests compare against (the base tip). */
   base: string;
+  /** What to measure as the head: a commit or a tree id (a merge of the head into the base tip). */
   head: string;
   policy: Policy;
   task: Task | null;
@@ -26,8 +29,12 @@ export interface MeasureInput {
   dataDir: string;
   clock: Stopwatch;
   facts: readonly DiffFact[];
+  /** The PR's new test files, as the caller found them in the diff. */
   newFiles: readonly string[];
+  /** The base's test files (frozen): a test of theirs may not vanish on head. */
   frozenTestFiles: readonly string[];
+  /** Every frozen path on the base (tests, harness, policy): read-only inside every run. */
+  frozenPaths: readonly string[];
   runTests: boolean;
   /** The measuring process, already started (it loads while the parent reads git). */
   measurer: Measurer;
@@ -40,7 +47,7 @@ export interface MeasureInput {
  * evidence with its reason: a judgment never ends without a verdict.
  */
 export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
-  const { repo, policy, clock } = input;
+  const { policy, clock } = input;
   // A change that adds a file over the size limit already fails diff.safety; writing it out (a 2 GB
   // blob, say) for a test run would cost disk and time for nothing, so the runs are not made.
   const oversized = input.facts.filter((f) => f.status !== "D" && !f.submodule && f.size !== null && f.size > policy.limits.file_bytes);
@@ -50,25 +57,17 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
   }
   const scratch = await mkdtemp(join(tmpdir(), "ranex-judge-"));
   try {
-    const headDir = join(scratch, "head");
     const key: BaseCacheKey = {
-      base: input.base, overlay: overlayDigest(input.facts, input.newFiles),
-      policy: sha256Hex(canonicalJson(policy)), sandbox: profileDigest(input.profile),
+      baseTree: await input.repo.treeOf(input.base),
+      policy: sha256Hex(canonicalJson(policy)), sandbox: profileDigest(input.profile), gate: GATE_VERSION,
     };
     const cachedBase = input.runTests ? await readBaseCache(input.dataDir, key) : null;
-    let baseDir: string | null = null;
+    let plan;
     try {
-      await clock.time("materialise", async () => {
-        await repo.materialise(input.head, headDir);
-        if (input.runTests && cachedBase === null) {
-          baseDir = join(scratch, "base");
-          await repo.materialise(input.base, baseDir);
-          for (const path of input.newFiles) {
-            const bytes = await repo.readBlob(input.head, path, policy.limits.file_bytes);
-            if (bytes !== null) await writeInside(baseDir, path, bytes);
-          }
-        }
-      });
+      plan = await clock.time("materialise", () => planRuns({
+        repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
+        newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase,
+      }));
     } catch (err) {
       // A tree that cannot be written out safely (a `..` path, a write through a link) is a FAIL
       // with its reason, signed like any other, not a judgment that ends without a verdict.
@@ -79,17 +78,18 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
     let result: MeasureResult;
     try {
       result = await clock.time("measure", () => input.measurer.measure({
-        policy, profile: input.profile,
-        headDir, baseDir, cachedBase, scratchDir: scratch, runTests: input.runTests,
+        policy, profile: input.profile, runs: plan.runs, checksTree: plan.checksTree, scratchDir: scratch,
         checks: policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })),
+        parallel: Math.max(1, Math.min(4, availableParallelism())),
       }, input.signal));
     } catch (err) {
       // An abort is not a measurement result: the caller decides what a superseded judgment says.
       if (input.signal?.aborted === true) throw err;
       return measurementFailed(input, `could not measure: ${(err as Error).message}`);
     }
-    for (const [stage, ms] of Object.entries(result.timings)) clock.record(stage, ms);
-    if (cachedBase === null && result.base !== null) await writeBaseCache(input.dataDir, key, result.base);
+    for (const [stage, ms] of Object.entries(result.timings)) clock.record(stage.replace(/^run:/, ""), ms);
+    const base = result.runs.base;
+    if (cachedBase === null && base !== undefined) await writeBaseCache(input.dataDir, key, base);
     return evidenceFrom(input, result);
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -99,12 +99,16 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
 function evidenceFrom(input: MeasureInput, result: MeasureResult): Evidence[] {
   const evidence: Evidence[] = result.checks.map((c) => checkClaim(input.digest, c.name, c.run));
   if (!input.runTests) return evidence;
-  const base = result.base ?? missingRun("base");
-  const head = result.head ?? missingRun("head");
-  const targets = collectTargets(input.task?.targets ?? [], input.newFiles, head);
-  evidence.push(regressionClaim(input.digest, base, head, targets, input.frozenTestFiles));
-  evidence.push(redGreenClaim(input.digest, base, head, targets));
-  if (input.task !== null && input.task.edges.length > 0) evidence.push(edgesClaim(input.digest, input.task, head));
+  const run = (name: RunName): SuiteRun => result.runs[name] ?? missingRun(name);
+  const withNew = input.newFiles.length > 0;
+  const runs = {
+    base: run("base"), head: run("head"),
+    baseNew: withNew ? run("base+new") : null, headNew: withNew ? run("head+new") : null,
+  };
+  const targets = collectTargets(input.task?.targets ?? [], input.newFiles, runs.head, runs.headNew);
+  evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles));
+  evidence.push(redGreenClaim(input.digest, runs, targets));
+  if (input.task !== null && input.task.edges.length > 0) evidence.push(edgesClaim(input.digest, input.task, runs.head));
   return evidence;
 }
 
@@ -115,13 +119,6 @@ export function measurementFailed(input: Pick<MeasureInput, "runTests" | "task" 
   return names.map((claim) => ({ claim, subject: input.digest, outcome: "fail", reason, details: [] }));
 }
 
-function missingRun(label: "base" | "head"): SuiteRun {
+function missingRun(label: RunName): SuiteRun {
   return { label, setup: null, command: null, report: null, reportError: `the ${label} run did not happen` };
-}
-
-/** Digest of the new test files laid over the base: their paths and blobs, nothing else. */
-function overlayDigest(facts: readonly DiffFact[], newFiles: readonly string[]): string {
-  const wanted = new Set(newFiles);
-  const entries = facts.filter((f) => wanted.has(f.path)).map((f) => [f.path, f.newBlob]).sort();
-  return sha256Hex(canonicalJson(entries));
 }

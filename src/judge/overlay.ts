@@ -1,9 +1,12 @@
-import { lstat, mkdir, writeFile } from "node:fs/promises";
+import { lstat, mkdir, rm, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
 /**
  * Writes a file at `rel` under `root` without ever following a link: the base tree is untrusted
- * too (a `tests` symlink to /etc must not make the overlay write into the host's /etc).
+ * too (a `tests` symlink to /etc must not make the overlay write into the host's /etc). What stands
+ * in the way is replaced, never written through: a file or link where the head has a folder (a path
+ * that turned from file into folder) is removed and the folder made; a folder or link where the head
+ * has a file is removed and the file written.
  */
 export async function writeInside(root: string, rel: string, bytes: Uint8Array): Promise<void> {
   const target = resolve(root, rel);
@@ -15,10 +18,11 @@ export async function writeInside(root: string, rel: string, bytes: Uint8Array):
   for (const part of dirname(back).split(sep).filter((p) => p !== "." && p !== "")) {
     dir = join(dir, part);
     const info = await lstat(dir).catch(() => null);
-    if (info === null) await mkdir(dir);
-    else if (!info.isDirectory()) throw new Error(`refusing to write through ${JSON.stringify(relative(root, dir))}: not a directory`);
+    if (info !== null && info.isDirectory()) continue;
+    if (info !== null) await unlink(dir); // a file or a link: removes the link itself, never its target
+    await mkdir(dir);
   }
   const existing = await lstat(target).catch(() => null);
-  if (existing !== null && !existing.isFile()) throw new Error(`refusing to overwrite ${JSON.stringify(rel)}: not a regular file`);
-  await writeFile(target, bytes, { flag: existing === null ? "wx" : "w" });
+  if (existing !== null && !existing.isFile()) await rm(target, { recursive: true, force: true });
+  await writeFile(target, bytes, { flag: existing !== null && existing.isFile() ? "w" : "wx" });
 }

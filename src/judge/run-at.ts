@@ -56,7 +56,7 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
     await repo.materialise(commit, tree);
     const materialiseMs = Date.now() - t0;
     const suite = await runSuite(sandbox, {
-      label: "head", treeDir: tree, reportDir: join(scratch, "report"), setup: policy.tests.setup,
+      label: "head", treeDir: tree, readonly: [], reportDir: join(scratch, "report"), setup: policy.tests.setup,
       command: policy.tests.command, setupNetwork: policy.tests.setup_network, timeout: policy.tests.timeout,
     });
     const checks: RunAt["checks"] = [];

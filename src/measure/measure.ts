@@ -1,12 +1,13 @@
 import { join } from "node:path";
-import { createSandbox } from "../sandbox/index.js";
+import { createSandbox, type Sandbox } from "../sandbox/index.js";
 import type { RunResult } from "../sandbox/types.js";
-import type { MeasurePlan, MeasureResult } from "./plan.js";
+import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
+import type { SuiteRun } from "./report-types.js";
 import { runSuite } from "./run-suite.js";
 
 /**
- * Runs everything untrusted a judgment needs: the head (setup, extra checks, tests) and the base with
- * the PR's new test files overlaid, at the same time when two cores allow. Runs in the keyless
+ * Runs everything untrusted a judgment needs: each run of the plan on its own tree (as many at once
+ * as the plan allows, the most important first) and the policy's checks. Runs in the keyless
  * measuring process; returns raw runs, which the parent turns into evidence.
  */
 export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
@@ -20,45 +21,48 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
       timings[stage] = Date.now() - t0;
     }
   };
-  const tests = plan.policy.tests;
   const checks: MeasureResult["checks"] = [];
 
   // Checks run after setup and before the tests, so code under test cannot doctor what they see.
-  const runChecks = async (): Promise<void> => {
+  const runChecks = (tree: { treeDir: string; readonly: string[] }) => async (): Promise<void> => {
     for (const check of plan.checks) {
       const run: RunResult = await timed(`check:${check.name}`, () => sandbox.run({
-        command: check.run, workdir: plan.headDir, env: {}, timeoutMs: check.timeout * 1000, network: false,
+        command: check.run, workdir: tree.treeDir, env: {}, timeoutMs: check.timeout * 1000, network: false, readonlyPaths: tree.readonly,
       }));
       checks.push({ name: check.name, run });
     }
   };
 
-  const headWork = async (): Promise<MeasureResult["head"]> => {
-    if (!plan.runTests || tests.command === undefined) {
-      await runChecks();
-      return null;
+  const runs: MeasureResult["runs"] = {};
+  const todo = plan.runs.filter((r) => r.cached === null).sort((a, b) => a.priority - b.priority);
+  for (const spec of plan.runs) if (spec.cached !== null) runs[spec.name] = spec.cached;
+  const worker = async (): Promise<void> => {
+    for (let spec = todo.shift(); spec !== undefined; spec = todo.shift()) {
+      const current = spec;
+      runs[current.name] = await timed(`run:${current.name}`, () => runOne(sandbox, plan, current, current.checks ? runChecks(current) : undefined));
     }
-    return timed("head", () => runSuite(sandbox, {
-      label: "head", treeDir: plan.headDir, reportDir: join(plan.scratchDir, "report-head"),
-      setup: tests.setup, command: tests.command as string, setupNetwork: tests.setup_network, timeout: tests.timeout,
-    }, runChecks));
   };
-  const baseWork = async (): Promise<MeasureResult["base"]> => {
-    if (!plan.runTests || tests.command === undefined) return null;
-    if (plan.cachedBase !== null || plan.baseDir === null) return plan.cachedBase;
-    const baseDir = plan.baseDir;
-    return timed("base", () => runSuite(sandbox, {
-      label: "base", treeDir: baseDir, reportDir: join(plan.scratchDir, "report-base"),
-      setup: tests.setup, command: tests.command as string, setupNetwork: tests.setup_network, timeout: tests.timeout,
-    }));
-  };
+  const workers = Array.from({ length: Math.max(1, Math.min(plan.parallel, todo.length)) }, worker);
+  const checksAlone = plan.runs.some((r) => r.checks) ? Promise.resolve() : plan.checksTree !== null ? runChecks(plan.checksTree)() : Promise.resolve();
+  await Promise.all([...workers, checksAlone]);
 
-  const [head, base] = await Promise.all([headWork(), baseWork()]);
-  // A setup that failed on head never reached the checks: say so rather than skip them silently.
-  if (head !== null && head.command === null && checks.length === 0) {
-    for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${head.reportError ?? "unknown"}`) });
+  // A setup that failed never reached the checks: say so rather than skip them silently.
+  const carrier = plan.runs.find((r) => r.checks);
+  const carried = carrier === undefined ? undefined : runs[carrier.name];
+  if (carried !== undefined && carried.command === null && checks.length === 0) {
+    for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${carried.reportError ?? "unknown"}`) });
   }
-  return { base, head, checks, timings };
+  return { runs, checks, timings };
+}
+
+function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, afterSetup: (() => Promise<void>) | undefined): Promise<SuiteRun> {
+  const tests = plan.policy.tests;
+  const slug = spec.name.replace(/[^a-z]/g, "-");
+  return runSuite(sandbox, {
+    label: spec.name, treeDir: spec.treeDir, readonly: spec.readonly, reportDir: join(plan.scratchDir, `report-${slug}`),
+    ...(spec.canary ? { canaryDir: join(plan.scratchDir, `canary-${slug}`) } : {}),
+    setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout: tests.timeout,
+  }, afterSetup);
 }
 
 function notRun(reason: string): RunResult {

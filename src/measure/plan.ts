@@ -1,6 +1,29 @@
 import type { Policy } from "../policy/schema.js";
-import type { SandboxProfile } from "../sandbox/types.js";
-import type { SuiteRun } from "./report-types.js";
+import type { RunResult, SandboxProfile } from "../sandbox/types.js";
+import type { RunName, SuiteRun } from "./report-types.js";
+
+/**
+ * One run of the test suite: a tree of its own, what it is for, and how it is contained. The plan is
+ * a list of these, so other work (repeats, a setup cache) can add or change runs without new code
+ * paths; docs/measurement.md says what each run decides.
+ */
+export interface RunSpec {
+  name: RunName;
+  /** What this run decides, in words a person reads. */
+  purpose: string;
+  /** Materialised tree, private to this run (nothing else runs in it). */
+  treeDir: string;
+  /** Paths relative to treeDir that are read-only in this run: the frozen files present in it. */
+  readonly: string[];
+  /** Add the canary (src/measure/canary.ts) to this run's test command. */
+  canary: boolean;
+  /** Run the policy's checks in this run, after setup and before the tests. */
+  checks: boolean;
+  /** Lower runs first when cores are short: the run the verdict depends on most goes first. */
+  priority: number;
+  /** Answered from the base cache: not run. */
+  cached: SuiteRun | null;
+}
 
 /**
  * Everything the measuring process needs, as plain JSON. It names directories the parent already
@@ -9,23 +32,19 @@ import type { SuiteRun } from "./report-types.js";
 export interface MeasurePlan {
   policy: Policy;
   profile: SandboxProfile;
-  /** Materialised head tree. Setup, checks and the test command run here. */
-  headDir: string;
-  /** Materialised base tree with the PR's new test files overlaid, or null when the cache answered. */
-  baseDir: string | null;
-  /** The base run from the cache, when there was one for exactly this key. */
-  cachedBase: SuiteRun | null;
-  /** Scratch directory for reports and the result file. */
+  runs: RunSpec[];
+  /** Where the checks run when no test run carries them (the tests are not required). */
+  checksTree: { treeDir: string; readonly: string[] } | null;
+  /** Scratch directory for reports, canaries and the result file. */
   scratchDir: string;
-  /** Whether to run the test suites at all (only when a required claim needs them). */
-  runTests: boolean;
   checks: { name: string; run: string; timeout: number }[];
+  /** How many runs may go at once (the cores this judgment may use). */
+  parallel: number;
 }
 
 /** What the measuring process hands back. */
 export interface MeasureResult {
-  base: SuiteRun | null;
-  head: SuiteRun | null;
-  checks: { name: string; run: import("../sandbox/types.js").RunResult }[];
+  runs: Partial<Record<RunName, SuiteRun>>;
+  checks: { name: string; run: RunResult }[];
   timings: Record<string, number>;
 }

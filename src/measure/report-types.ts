@@ -47,9 +47,26 @@ export interface TestReport {
   notes: string[];
 }
 
-/** One run of the suite (the base tree with the PR's new tests overlaid, or the head tree). */
+/**
+ * The separate runs of one judgment (docs/measurement.md). `base` is the base tree exactly; `base+new`
+ * adds the PR's new test files; `head` is the head without them; `head+new` is the head whole.
+ */
+export type RunName = "base" | "base+new" | "head" | "head+new";
+
+/** What became of the canary in a run (src/measure/canary.ts). */
+export interface CanaryOutcome {
+  name: string;
+  /** The runners it was given to; empty when it could not be placed. */
+  runners: string[];
+  result: CaseResult | "absent";
+  /** Whether any other test in the report passed or failed (a canary skipped alone is no sign). */
+  othersRan: boolean;
+  notes: string[];
+}
+
+/** One run of the suite on one tree. */
 export interface SuiteRun {
-  label: "base" | "head";
+  label: RunName;
   setup: RunResult | null;
   /** Null when setup failed or timed out, so the command never ran. */
   command: RunResult | null;
@@ -57,6 +74,8 @@ export interface SuiteRun {
   report: TestReport | null;
   /** Why `report` is null ("no JUnit report at $RANEX_JUNIT", "refused: DTD present", ...). */
   reportError: string | null;
+  /** Present on the run that carried the canary; the report no longer holds it. */
+  canary?: CanaryOutcome;
 }
 
 /** A test that must be red on base and green on head. */

@@ -4,11 +4,16 @@ import type { RunResult } from "../sandbox/types.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { readJunitReport } from "./junit-read.js";
 import { nodeReporterFor, reportersDirFor } from "./reporters.js";
-import type { SuiteRun } from "./report-types.js";
+import type { RunName, SuiteRun } from "./report-types.js";
+import { placeCanary, stripCanary } from "./canary.js";
 
 export interface SuiteSpec {
-  label: "base" | "head";
+  label: RunName;
   treeDir: string;
+  /** Paths relative to treeDir that stay read-only (frozen tests, harness, policy). */
+  readonly: string[];
+  /** Where to write this run's canary, or undefined for a run without one. */
+  canaryDir?: string;
   /** A fresh directory for this run's report: a report left by anything else is never read. */
   reportDir: string;
   setup: string | undefined;
@@ -30,6 +35,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   if (spec.setup !== undefined) {
     setup = await sandbox.run({
       command: spec.setup, workdir: spec.treeDir, outdir: spec.reportDir, env, timeoutMs: budgetMs, network: spec.setupNetwork,
+      readonlyPaths: spec.readonly,
     });
     if (setup.exitCode !== 0) {
       const why = setup.timedOut ? `setup timed out after ${spec.timeout} s` : setup.violation ?? `setup exited with ${describeExit(setup)}`;
@@ -37,13 +43,23 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
     }
   }
   if (afterSetup !== undefined) await afterSetup();
+  // After setup, so nothing setup runs can see or remove it.
+  const canary = spec.canaryDir === undefined ? null
+    : await placeCanary(spec.command, spec.treeDir, spec.canaryDir, sandbox.profile.backend === "bwrap");
   const remaining = Math.max(1000, budgetMs - (Date.now() - started));
   const command = await sandbox.run({
-    command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env, timeoutMs: remaining, network: false,
+    command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...canary?.env }, timeoutMs: remaining, network: false,
+    readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []], extraMounts: canary?.extraMounts ?? [],
   });
   const read = await readJunitReport(junit, spec.treeDir);
-  if ("error" in read) return { label: spec.label, setup, command, report: null, reportError: read.error };
-  return { label: spec.label, setup, command, report: read.report, reportError: null };
+  const noReport = (error: string): SuiteRun => ({
+    label: spec.label, setup, command, report: null, reportError: error,
+    ...(canary !== null ? { canary: { name: canary.name, runners: canary.runners, result: "absent", othersRan: false, notes: canary.notes } } : {}),
+  });
+  if ("error" in read) return noReport(read.error);
+  if (canary === null) return { label: spec.label, setup, command, report: read.report, reportError: null };
+  const { report, outcome } = stripCanary(read.report, canary);
+  return { label: spec.label, setup, command, report, reportError: null, canary: outcome };
 }
 
 export function describeExit(run: RunResult): string {

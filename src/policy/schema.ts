@@ -93,6 +93,8 @@ const SandboxObject = z.strictObject({
   pids: z.number().int().positive().default(512),
   /** Output kept per run, in KiB (the tail is kept, the rest counted). */
   output_kib: z.number().int().positive().default(256),
+  /** Private scratch per run (HOME and TMPDIR, a tmpfs of its own), in MiB. Writes past it fail with ENOSPC. */
+  scratch_mb: z.number().int().positive().max(64 * 1024).default(512),
 });
 
 /** `sandbox: none` is shorthand for `sandbox: { backend: none }`. */

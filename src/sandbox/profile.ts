@@ -1,12 +1,12 @@
 import { canonicalJson, sha256Hex } from "../kernel/index.js";
-import type { RunRequest, SandboxProfile } from "./types.js";
+import { DEFAULT_SCRATCH_BYTES, type RunRequest, type SandboxProfile } from "./types.js";
 
 // The bwrap command line is the isolation. Its fixed part is listed here as data so that the
 // profile digest covers it: a change of mounts or flags changes every digest, and evidence
 // measured under the old isolation no longer matches a subject measured under the new one.
 
 /** Bump when the runner's behaviour changes in a way the flag list below does not show. */
-export const RUNNER_LAYOUT_VERSION = 1;
+export const RUNNER_LAYOUT_VERSION = 2;
 
 export const SANDBOX_UID = 65534;
 export const SANDBOX_GID = 65534;
@@ -32,9 +32,35 @@ export const SYSTEM_MOUNTS: readonly string[] = [
   "--symlink", "usr/lib64", "/lib64",
   "--proc", "/proc",
   "--dev", "/dev",
-  "--tmpfs", "/tmp",
-  "--dir", SANDBOX_HOME,
 ];
+
+/**
+ * The run's private scratch: `/tmp` (HOME and TMPDIR live in it) is a tmpfs of the profile's size,
+ * new for every run, so no run can fill the host's disk through it or read what another run left.
+ */
+export function scratchMounts(profile: SandboxProfile): string[] {
+  return ["--size", String(scratchBytesOf(profile)), "--tmpfs", "/tmp", "--dir", SANDBOX_HOME];
+}
+
+export function scratchBytesOf(profile: SandboxProfile): number {
+  return profile.scratchBytes ?? DEFAULT_SCRATCH_BYTES;
+}
+
+/**
+ * The tree at /work, writable, with the frozen paths bound read-only over it: the run can add files
+ * next to a frozen test, but writing, deleting or renaming the frozen file itself fails (EROFS or
+ * EBUSY). The runner has checked each is a regular file of the tree reached without a symlink.
+ */
+export function treeMounts(request: RunRequest): string[] {
+  const args = ["--bind", request.workdir, SANDBOX_WORKDIR];
+  for (const rel of request.readonlyPaths ?? []) args.push("--ro-bind", `${request.workdir}/${rel}`, `${SANDBOX_WORKDIR}/${rel}`);
+  return args;
+}
+
+/** Read-only mounts of this run only (the canary): named by the request, not by the profile. */
+export function extraMounts(request: RunRequest): string[] {
+  return (request.extraMounts ?? []).flatMap((m) => ["--ro-bind", m.host, m.sandbox]);
+}
 
 /** Only the /etc files tools need; the rest of the host's /etc (shadow, machine secrets) stays out. */
 export const ETC_FILES: readonly string[] = ["/etc/ld.so.cache", "/etc/alternatives", "/etc/ssl", "/etc/nsswitch.conf", "/etc/localtime"];
@@ -108,7 +134,7 @@ export interface BwrapLayout {
 export function bwrapArguments(profile: SandboxProfile, request: RunRequest, layout: BwrapLayout, command: readonly string[]): string[] {
   const args: string[] = [...ISOLATION_FLAGS];
   if (request.network) args.push("--share-net");
-  args.push(...SYSTEM_MOUNTS);
+  args.push(...SYSTEM_MOUNTS, ...scratchMounts(profile));
   for (const file of ETC_FILES) args.push("--ro-bind-try", file, file);
   if (request.network) for (const file of NETWORK_ETC_FILES) args.push("--ro-bind-try", file, file);
   args.push("--ro-bind", `${layout.accountsDir}/passwd`, "/etc/passwd", "--ro-bind", `${layout.accountsDir}/group`, "/etc/group");
@@ -117,7 +143,8 @@ export function bwrapArguments(profile: SandboxProfile, request: RunRequest, lay
   // /usr is already there, read-only; everything else of the toolchain is mounted read-only.
   for (const m of toolchainMounts(profile)) if (m.host !== "/usr" && !m.host.startsWith("/usr/")) args.push("--ro-bind", m.host, m.sandbox);
   for (const mount of profile.mounts ?? []) args.push("--ro-bind", mount.host, mount.sandbox);
-  args.push("--bind", request.workdir, SANDBOX_WORKDIR);
+  args.push(...extraMounts(request));
+  args.push(...treeMounts(request));
   if (request.outdir !== undefined) args.push("--bind", request.outdir, request.outdir);
   // The sandbox's own root (where /etc and the mount points live) becomes read-only once built.
   args.push("--remount-ro", "/", "--chdir", SANDBOX_WORKDIR);
@@ -139,6 +166,7 @@ export function profileDigest(profile: SandboxProfile): string {
       memoryBytes: profile.memoryBytes,
       maxProcesses: profile.maxProcesses,
       outputLimitBytes: profile.outputLimitBytes,
+      scratchBytes: scratchBytesOf(profile),
     },
     runner: {
       version: RUNNER_LAYOUT_VERSION,

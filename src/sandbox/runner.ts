@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { assertKeyless } from "./keyless.js";
@@ -48,6 +48,31 @@ function requestProblem(request: RunRequest): string | null {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) return `the run's ${label} ${dir} is not a directory`;
   }
   if (!(request.timeoutMs > 0)) return `the run's timeout must be positive, got ${request.timeoutMs}`;
+  return frozenPathProblem(request);
+}
+
+/**
+ * A read-only path must still be a regular file of the tree, reached without a symlink: bwrap would
+ * follow a link in the host path and mount whatever it names (a host file) into the sandbox. Setup
+ * runs with these paths read-only already, so a change here means something swapped a folder.
+ */
+function frozenPathProblem(request: RunRequest): string | null {
+  const paths = request.readonlyPaths ?? [];
+  if (paths.length === 0) return null;
+  const root = realpathSync(request.workdir);
+  for (const rel of paths) {
+    const why = `refused: the frozen path ${JSON.stringify(rel)}`;
+    if (rel === "" || rel.startsWith("/") || rel.split("/").some((part) => part === "" || part === "." || part === "..")) {
+      return `${why} is not a plain relative path`;
+    }
+    const full = join(root, rel);
+    try {
+      if (!lstatSync(full).isFile()) return `${why} is no longer a regular file of the tree`;
+      if (realpathSync(full) !== full) return `${why} is reached through a symbolic link`;
+    } catch {
+      return `${why} is gone from the tree`;
+    }
+  }
   return null;
 }
 

@@ -18,7 +18,14 @@ export interface SandboxProfile {
   maxProcesses: number;
   /** Output kept per run: the tail, the rest is counted. */
   outputLimitBytes: number;
+  /**
+   * Size of the run's private scratch (`/tmp`, which holds HOME and TMPDIR), a tmpfs of its own per
+   * run: one run can neither fill nor read another's. Default DEFAULT_SCRATCH_BYTES.
+   */
+  scratchBytes?: number;
 }
+
+export const DEFAULT_SCRATCH_BYTES = 512 * 1024 * 1024;
 
 export interface RunRequest {
   /** Run with `/bin/sh -c` inside the sandbox, in `/work`. */
@@ -32,6 +39,14 @@ export interface RunRequest {
   timeoutMs: number;
   /** Only `setup` may get it, and only when the policy says so. */
   network: boolean;
+  /**
+   * Paths relative to `workdir` that stay read-only inside the run (frozen tests, harness, policy):
+   * writes, deletes and renames of them fail. Each must be a regular file reached without a symlink
+   * when the run starts, or the run is refused (a violation saying which path and why).
+   */
+  readonlyPaths?: string[];
+  /** Host files or directories mounted read-only for this run only (the canary), not part of the profile. */
+  extraMounts?: { host: string; sandbox: string }[];
 }
 
 export interface RunResult {

@@ -13,7 +13,7 @@ export interface Bar {
   kind: "stage" | "setup" | "check" | "tests" | "startup" | "cached";
 }
 
-const NESTED = /^(measurer-startup|head|base|base-cached|check:.*)$/;
+const NESTED = /^(measurer-startup|head|base|head\+new|base\+new|base-cached|check:.*)$/;
 const NAMES: Record<string, string> = { secrets: "secret scan", materialise: "materialise trees", evaluate: "evaluate" };
 
 /** Where each bar goes, in milliseconds from the start of the judgment. */
@@ -59,6 +59,12 @@ export function timelineBars(facts: Pick<PageFacts, "timings" | "runs">): Bar[] 
     bars.push({ lane: "base run", label: "tests", startMs: runsFrom + setup, ms: base - setup, kind: "tests" });
   } else if ("base-cached" in facts.timings) {
     bars.push({ lane: "base run", label: "cached result", startMs: runsFrom, ms: 0, kind: "cached" });
+  }
+  // The runs with the PR's own test files (docs/measurement.md) start when a core frees up; their
+  // start is not recorded, so they are drawn after the first run of their core (approximate).
+  for (const [name, after] of [["head+new", base ?? 0], ["base+new", head ?? 0]] as const) {
+    const ms = facts.timings[name];
+    if (ms !== undefined) bars.push({ lane: `${name} run`, label: "setup and tests", startMs: runsFrom + after, ms, kind: "tests" });
   }
   return bars;
 }

@@ -45,6 +45,17 @@ describe("openRepository", () => {
     expect(await opened.resolveCommit("refs/pull/7/head")).toBe(feature);
   });
 
+  it("materialises a tree id as well as a commit (a merge built with merge-tree is only a tree)", async () => {
+    const repo = TestRepo.init();
+    const commit = repo.commit({ "src/a.txt": "one\n" });
+    const opened = await openRepository(repo.dir, tempDir());
+    const tree = await opened.treeOf(commit);
+    const dest = join(tempDir(), "tree");
+    await opened.materialise(tree, dest);
+    expect(readFileSync(join(dest, "src/a.txt"), "utf8")).toBe("one\n");
+    await expect(opened.materialise("f".repeat(40), join(tempDir(), "none"))).rejects.toThrow(WorkspaceError);
+  });
+
   it("names the revision it cannot resolve", async () => {
     const repo = TestRepo.init();
     repo.commit({ "a.txt": "one\n" });

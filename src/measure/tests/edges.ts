@@ -3,7 +3,7 @@ import type { Detail, Evidence } from "../../kernel/types.js";
 import type { Task } from "../../policy/schema.js";
 import type { SuiteRun } from "../report-types.js";
 import { suiteRunFact } from "../run-report.js";
-import { casesById, exitDisagreement, isGreen, listed, resultWord, runProblem, suiteMeta, violations } from "./run-facts.js";
+import { casesById, disagreement, isGreen, listed, resultWord, runProblem, suiteMeta, violations } from "./run-facts.js";
 
 const CLAIM = "edges.covered";
 
@@ -15,7 +15,7 @@ export function edgesClaim(subject: string, task: Task, head: SuiteRun): Evidenc
     return { claim: CLAIM, subject, outcome: "absent", reason: `task ${task.id} declares no edges`, details: [], meta };
   }
   const problem = unsafe.map((v) => `the sandbox reported a violation (${v})`)[0] ?? runProblem(head)
-    ?? (head.command !== null && head.report !== null ? exitDisagreement(head.label, head.command, head.report) : null);
+    ?? disagreement(head);
   if (problem !== null || head.report === null) {
     return { claim: CLAIM, subject, outcome: "fail", reason: `cannot judge the edges: ${problem ?? "no head report"}`, details: [], meta, ...extra };
   }

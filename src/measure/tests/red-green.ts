@@ -1,35 +1,54 @@
 // tests.red_green: every target fails on base (so it measures the change) and passes on head.
 // A target already green on base is no target at all; one still red on head is work not done.
 import type { Detail, Evidence } from "../../kernel/types.js";
-import type { SuiteRun, Target } from "../report-types.js";
+import type { SuiteRun, Target, TestReport } from "../report-types.js";
 import { resolveCase } from "./outcomes.js";
 import { suiteRunFact } from "../run-report.js";
 import {
-  casesById, exitDisagreement, fileOfId, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
+  casesById, disagreement, fileOfId, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
 } from "./run-facts.js";
 
 const CLAIM = "tests.red_green";
 export const NO_TARGETS_REASON = "no target tests: name the target tests in a task manifest, or add new tests";
 export const SELF_AUTHORED_MESSAGE = "self-authored: a reviewer should read it";
 
-export function redGreenClaim(subject: string, base: SuiteRun, head: SuiteRun, targets: readonly Target[]): Evidence {
-  const meta = { base: suiteMeta(base), head: suiteMeta(head), targets: targets.map((t) => t.id) };
-  const unsafe = violations(base, head);
-  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
+/**
+ * The runs targets are read from. A task's targets: red on `base` (the base exactly), green on `head`
+ * (the head without the PR's new test files). The PR's own tests: red on `baseNew`, green on
+ * `headNew`; without those runs (a PR that adds no test files) they are read from base and head.
+ */
+export interface TargetRuns {
+  base: SuiteRun;
+  head: SuiteRun;
+  baseNew: SuiteRun | null;
+  headNew: SuiteRun | null;
+}
+
+export function redGreenClaim(subject: string, runs: TargetRuns, targets: readonly Target[]): Evidence {
+  const { base, head } = runs;
+  const redRun = (t: Target): SuiteRun => t.origin === "new-file" ? runs.baseNew ?? base : base;
+  const greenRun = (t: Target): SuiteRun => t.origin === "new-file" ? runs.headNew ?? head : head;
+  const used = [...new Set(targets.flatMap((t) => [greenRun(t), redRun(t)]))];
+  const all = [base, head, runs.baseNew, runs.headNew].filter((r): r is SuiteRun => r !== null);
+  const meta = {
+    ...Object.fromEntries(all.map((r) => [r.label, suiteMeta(r)])), targets: targets.map((t) => t.id),
+  };
+  const unsafe = violations(...(targets.length === 0 ? all : used));
+  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: all.map(suiteRunFact) };
   if (targets.length === 0) {
-    const loads = head.report?.loadErrors ?? [];
+    const loads = [...new Set([...head.report?.loadErrors ?? [], ...runs.headNew?.report?.loadErrors ?? []])];
     const note = loads.length > 0 ? ` (test files that failed to load on head: ${listed(loads)})` : "";
     return { claim: CLAIM, subject, outcome: "absent", reason: NO_TARGETS_REASON + note, details: [], meta, ...extra };
   }
-  const details: Detail[] = selfAuthored(targets, head);
+  const details: Detail[] = selfAuthored(targets, runs.headNew ?? head);
   const runFailure = [
     ...unsafe.map((v) => `the sandbox reported a violation (${v})`),
-    ...[head, base].map(runProblem).filter((p): p is string => p !== null),
+    ...used.map(runProblem).filter((p): p is string => p !== null),
     // A report that contradicts its own exit status may be forged: targets read from it prove nothing.
-    ...[head, base].map((run) => run.command !== null && run.report !== null ? exitDisagreement(run.label, run.command, run.report) : null)
-      .filter((p): p is string => p !== null),
+    ...used.map(disagreement).filter((p): p is string => p !== null),
+    ...newLoadErrors(runs),
   ];
-  if (runFailure.length > 0 || head.report === null || base.report === null) {
+  if (runFailure.length > 0 || used.some((r) => r.report === null)) {
     // Every problem, the base run's as well as the head's: none may hide behind another.
     const reason = runFailure.length > 0 ? runFailure.join("; ") : "a report is missing";
     return { claim: CLAIM, subject, outcome: "fail", reason: `cannot judge the targets: ${reason}`, details, meta, ...extra };
@@ -38,33 +57,36 @@ export function redGreenClaim(subject: string, base: SuiteRun, head: SuiteRun, t
   const notRed: string[] = [];
   const notGreen: string[] = [];
   const ambiguous: string[] = [];
-  const onBase = casesById(base.report);
-  const onHead = casesById(head.report);
   for (const target of targets) {
-    const before = resolveCase(onBase, target.id);
-    const after = resolveCase(onHead, target.id);
+    const beforeReport = redRun(target).report as TestReport;
+    const afterReport = greenRun(target).report as TestReport;
+    const beforeResolved = resolveCase(casesById(beforeReport), target.id);
+    const afterResolved = resolveCase(casesById(afterReport), target.id);
     // The task names an id several tests share: which one it means cannot be told, so the task is
     // refused, with the ids that name each copy (issue 15).
-    const shared = before.kind === "shared" ? before.ids : after.kind === "shared" ? after.ids : null;
+    const shared = beforeResolved.kind === "shared" ? beforeResolved.ids : afterResolved.kind === "shared" ? afterResolved.ids : null;
     if (shared !== null) {
       ambiguous.push(target.id);
       details.push({ kind: "ambiguous", message: `${target.id} is shared by ${shared.length} tests: name one of them instead (${shared.join(", ")})` });
       continue;
     }
-    const beforeCase = before.kind === "case" ? before.case : undefined;
-    const afterCase = after.kind === "case" ? after.case : undefined;
-    const file = beforeCase?.file ?? afterCase?.file ?? fileOfId(target.id);
-    // A file that cannot even load on base fails every test in it: that is red.
-    const loadFailed = beforeCase === undefined && base.report.loadErrors.includes(file);
-    const red = loadFailed || (beforeCase !== undefined && isRed(beforeCase));
-    const green = afterCase !== undefined && isGreen(afterCase);
-    const baseWord = loadFailed ? "its file failed to load" : resultWord(beforeCase);
+    const before = beforeResolved.kind === "case" ? beforeResolved.case : undefined;
+    const after = afterResolved.kind === "case" ? afterResolved.case : undefined;
+    const file = before?.file ?? after?.file ?? fileOfId(target.id);
+    // A file that cannot even load on base fails every test in it: that is red. A runner that names
+    // no file (Node 20's junit) still names the file that failed: a new test file among the base
+    // run's new load errors is the one.
+    const loadFailed = before === undefined && (beforeReport.loadErrors.includes(file)
+      || (target.origin === "new-file" && (before ?? after)?.file == null && newFileFailedOnBase(runs)));
+    const red = loadFailed || (before !== undefined && isRed(before));
+    const green = after !== undefined && isGreen(after);
+    const baseWord = loadFailed ? "its file failed to load" : resultWord(before);
     if (!red) notRed.push(target.id);
     if (!green) notGreen.push(target.id);
     details.push({
       kind: red && green ? "red-green" : "target",
       path: file,
-      message: `${target.id}: ${baseWord} on base, ${resultWord(afterCase)} on head${red ? "" : " (not red on base)"}${green ? "" : " (not green on head)"}`,
+      message: `${target.id}: ${baseWord} on base, ${resultWord(after)} on head${red ? "" : " (not red on base)"}${green ? "" : " (not green on head)"}`,
     });
   }
 
@@ -80,6 +102,19 @@ export function redGreenClaim(subject: string, base: SuiteRun, head: SuiteRun, t
     claim: CLAIM, subject, outcome: "pass",
     reason: `all ${targets.length} target tests fail on base and pass on head`, details, meta, ...extra,
   };
+}
+
+/** Test files that fail to load on the head with the PR's new tests and not without: the new ones. */
+function newLoadErrors(runs: TargetRuns): string[] {
+  const before = new Set(runs.head.report?.loadErrors ?? []);
+  const failed = (runs.headNew?.report?.loadErrors ?? []).filter((f) => !before.has(f));
+  return failed.length > 0 ? [`the PR's new test files failed to load on head: ${listed(failed)}`] : [];
+}
+
+function newFileFailedOnBase(runs: TargetRuns): boolean {
+  if (runs.baseNew?.report == null) return false;
+  const before = new Set(runs.base.report?.loadErrors ?? []);
+  return runs.baseNew.report.loadErrors.some((f) => !before.has(f));
 }
 
 // One note per file the PR wrote tests in: the rule that the implementer never writes its own test

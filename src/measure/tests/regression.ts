@@ -3,7 +3,7 @@
 import type { Detail, Evidence } from "../../kernel/types.js";
 import type { SuiteRun, Target, TestCaseResult, TestReport } from "../report-types.js";
 import {
-  casesById, exitDisagreement, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
+  casesById, disagreement, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
 } from "./run-facts.js";
 import { anyRed, copiesWord, countCopies, isShared, lostCopies } from "./outcomes.js";
 import { suiteRunFact } from "../run-report.js";
@@ -21,13 +21,15 @@ export function regressionClaim(
     details.push({ kind: "violation", message: violation });
   }
 
+  const forged = canaryFindings(head, details);
+  if (forged !== null) problems.unshift(forged);
   const headReport = usableReport(head, problems, details);
   // The base run only serves comparison; when it is unusable nothing can be compared.
   const baseReport = usableReport(base, problems, details, "cannot compare with base: ");
   if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details);
 
   const meta = { base: suiteMeta(base), head: suiteMeta(head) };
-  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
+  const extra = { ...(unsafe.length > 0 || forged !== null ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
   if (problems.length > 0) {
     // Every problem is named: the base run's own trouble must not hide behind the head's (issue 15).
     return { claim: CLAIM, subject, outcome: "fail", reason: problems.join("; "), details, meta, ...extra };
@@ -65,10 +67,10 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
       message: `${run.label}: ${count === 1 ? "1 test id is" : `${count} test ids are`} shared by more than one test (${listed(report.duplicates)}); their copies are compared as counts of outcomes`,
     });
   }
-  const disagreement = exitDisagreement(run.label, run.command, report);
-  if (disagreement !== null) {
-    problems.push(prefix + disagreement);
-    details.push({ kind: "disagreement", message: disagreement });
+  const contradiction = disagreement(run);
+  if (contradiction !== null) {
+    problems.push(prefix + contradiction);
+    details.push({ kind: "disagreement", message: contradiction });
     usable = false;
   }
   if (run.label === "head") {
@@ -78,6 +80,28 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
     if (report.loadErrors.length > 0) problems.push(`test files failed to load on head: ${listed(report.loadErrors)}`);
   }
   return usable ? report : null;
+}
+
+export const FORGED_RESULTS = "the test run reported results that did not happen";
+
+/**
+ * The canary is a test that must fail. Reported passed, or skipped while other tests ran, the report
+ * (or the runner) is not telling what happened: unsafe. Not collected at all is only a note: runners
+ * and commands the gate cannot give it to still get judged.
+ */
+function canaryFindings(run: SuiteRun, details: Detail[]): string | null {
+  const canary = run.canary;
+  if (canary === undefined) return null;
+  for (const note of canary.notes) details.push({ kind: "canary", message: `no canary: ${note}` });
+  if (canary.result === "passed" || (canary.result === "skipped" && canary.othersRan)) {
+    const what = `${FORGED_RESULTS}: the gate's canary ${canary.name}, which always fails, was reported ${canary.result} on ${run.label}`;
+    details.push({ kind: "canary", message: what });
+    return what;
+  }
+  if (canary.result === "absent" && canary.runners.length > 0 && run.report !== null) {
+    details.push({ kind: "canary", message: `the canary given to ${canary.runners.join(", ")} was not collected (a test selection or configuration can leave it out); its absence proves nothing either way` });
+  }
+  return null;
 }
 
 function compare(

@@ -39,6 +39,7 @@ export function suiteMeta(run: SuiteRun): Record<string, unknown> {
     cases: run.report?.cases.length ?? null,
     reportError: run.reportError,
     notes: run.report?.notes ?? [],
+    ...(run.canary !== undefined ? { canary: run.canary } : {}),
   };
 }
 
@@ -87,9 +88,16 @@ export function resultWord(c: TestCaseResult | undefined): string {
   return c.flavour ?? c.result;
 }
 
+/** exitDisagreement for a run, counting its canary (taken out of the report) as the failure it is. */
+export function disagreement(run: SuiteRun): string | null {
+  if (run.command === null || run.report === null) return null;
+  const canaryRed = run.canary?.result === "failed" || run.canary?.result === "errored" ? 1 : 0;
+  return exitDisagreement(run.label, run.command, run.report, canaryRed);
+}
+
 /** When the exit status and the report tell different stories, the report may have been forged. */
-export function exitDisagreement(label: string, command: RunResult, report: TestReport): string | null {
-  const red = report.cases.filter(isRed).length + report.loadErrors.length;
+export function exitDisagreement(label: string, command: RunResult, report: TestReport, extraRed = 0): string | null {
+  const red = report.cases.filter(isRed).length + report.loadErrors.length + extraRed;
   if (command.exitCode === 0 && red > 0) {
     return `the ${label} test command exited 0 but its report has ${red} failing tests or files`;
   }

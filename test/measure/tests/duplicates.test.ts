@@ -95,7 +95,7 @@ describe("targets that several tests share", () => {
   };
 
   it("refuses a task target that names the shared id, with the ids that name each copy", () => {
-    const evidence = redGreenClaim(SUBJECT, run("base", "fail"), run("head", "pass"), [{ id: "test/calc.test.js::adds", origin: "task" }]);
+    const evidence = redGreenClaim(SUBJECT, { base: run("base", "fail"), head: run("head", "pass"), baseNew: null, headNew: null }, [{ id: "test/calc.test.js::adds", origin: "task" }]);
     expect(evidence.outcome).toBe("fail");
     expect(evidence.reason).toMatch(/^the task names targets that more than one test shares, so their results cannot be told apart: test\/calc.test.js::adds/);
     expect(evidence.details).toContainEqual({
@@ -104,9 +104,9 @@ describe("targets that several tests share", () => {
   });
 
   it("judges a task target that names one copy by its place", () => {
-    const ok = redGreenClaim(SUBJECT, run("base", "fail"), run("head", "pass"), [{ id: "test/calc.test.js::adds#2", origin: "task" }]);
+    const ok = redGreenClaim(SUBJECT, { base: run("base", "fail"), head: run("head", "pass"), baseNew: null, headNew: null }, [{ id: "test/calc.test.js::adds#2", origin: "task" }]);
     expect(ok).toMatchObject({ outcome: "pass", reason: "all 1 target tests fail on base and pass on head" });
-    const notRed = redGreenClaim(SUBJECT, run("base", "fail"), run("head", "pass"), [{ id: "test/calc.test.js::adds#1", origin: "task" }]);
+    const notRed = redGreenClaim(SUBJECT, { base: run("base", "fail"), head: run("head", "pass"), baseNew: null, headNew: null }, [{ id: "test/calc.test.js::adds#1", origin: "task" }]);
     expect(notRed.reason).toBe("targets that do not fail on base: test/calc.test.js::adds#1");
   });
 

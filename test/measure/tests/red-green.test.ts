@@ -39,7 +39,7 @@ describe("collectTargets", () => {
 describe("tests.red_green", () => {
   it("passes when every target fails on base and passes on head, flagging self-authored files", async () => {
     const { base, head } = await runs(BASE_CALC, HEAD_CALC);
-    const evidence = redGreenClaim(SUBJECT, base, head, collectTargets([], ["tests/test_mul.py"], head));
+    const evidence = redGreenClaim(SUBJECT, { base: base, head: head, baseNew: null, headNew: null }, collectTargets([], ["tests/test_mul.py"], head));
     expect(evidence.outcome).toBe("pass");
     expect(evidence.reason).toBe("all 1 target tests fail on base and pass on head");
     expect(evidence.details).toEqual([
@@ -50,7 +50,7 @@ describe("tests.red_green", () => {
 
   it("fails a target that already passes on base", async () => {
     const { base, head } = await runs(HEAD_CALC, HEAD_CALC);
-    const evidence = redGreenClaim(SUBJECT, base, head, [{ id: "tests/test_mul.py::test_mul", origin: "new-file" }]);
+    const evidence = redGreenClaim(SUBJECT, { base: base, head: head, baseNew: null, headNew: null }, [{ id: "tests/test_mul.py::test_mul", origin: "new-file" }]);
     expect(evidence.outcome).toBe("fail");
     expect(evidence.reason).toBe("targets that do not fail on base: tests/test_mul.py::test_mul");
   });
@@ -58,9 +58,9 @@ describe("tests.red_green", () => {
   it("fails a target still failing on head, and a skipped one", async () => {
     const { base, head } = await runs(BASE_CALC, BASE_CALC);
     const target = [{ id: "tests/test_mul.py::test_mul", origin: "task" as const }];
-    expect(redGreenClaim(SUBJECT, base, head, target).reason).toBe("targets that do not pass on head: tests/test_mul.py::test_mul");
+    expect(redGreenClaim(SUBJECT, { base: base, head: head, baseNew: null, headNew: null }, target).reason).toBe("targets that do not pass on head: tests/test_mul.py::test_mul");
     const skipped = await runSuite("head", files(HEAD_CALC, { "tests/test_mul.py": `import pytest\n${NEW_TEST.replace("def test_mul", "@pytest.mark.skip(reason='x')\ndef test_mul")}` }));
-    const evidence = redGreenClaim(SUBJECT, base, skipped, target);
+    const evidence = redGreenClaim(SUBJECT, { base: base, head: skipped, baseNew: null, headNew: null }, target);
     expect(evidence.reason).toBe("targets that do not pass on head: tests/test_mul.py::test_mul");
     expect(evidence.details).toContainEqual(expect.objectContaining({ message: "tests/test_mul.py::test_mul: failed on base, skipped on head (not green on head)" }));
   });
@@ -71,25 +71,25 @@ describe("tests.red_green", () => {
     const headCalc = `${HEAD_CALC}\ndef div(a, b):\n    return a / b\n`;
     const { base, head } = await runs(BASE_CALC, headCalc, newTest);
     expect(base.report?.loadErrors).toEqual(["tests/test_mul.py"]);
-    const evidence = redGreenClaim(SUBJECT, base, head, [{ id: "tests/test_mul.py::test_div", origin: "new-file" }]);
+    const evidence = redGreenClaim(SUBJECT, { base: base, head: head, baseNew: null, headNew: null }, [{ id: "tests/test_mul.py::test_div", origin: "new-file" }]);
     expect(evidence.outcome).toBe("pass");
     expect(evidence.details).toContainEqual(expect.objectContaining({ message: "tests/test_mul.py::test_div: its file failed to load on base, passed on head" }));
 
-    const absent = redGreenClaim(SUBJECT, base, head, [{ id: "tests/test_calc.py::test_not_written_yet", origin: "task" }]);
+    const absent = redGreenClaim(SUBJECT, { base: base, head: head, baseNew: null, headNew: null }, [{ id: "tests/test_calc.py::test_not_written_yet", origin: "task" }]);
     expect(absent.outcome).toBe("fail");
     expect(absent.reason).toBe("targets that do not fail on base: tests/test_calc.py::test_not_written_yet; targets that do not pass on head: tests/test_calc.py::test_not_written_yet");
   });
 
   it("with no targets the evidence is absent, telling the person what to add", async () => {
     const { base, head } = await runs(BASE_CALC, HEAD_CALC);
-    const evidence = redGreenClaim(SUBJECT, base, head, []);
+    const evidence = redGreenClaim(SUBJECT, { base: base, head: head, baseNew: null, headNew: null }, []);
     expect(evidence).toMatchObject({ outcome: "absent", reason: "no target tests: name the target tests in a task manifest, or add new tests" });
   });
 
   it("fails when the head report is missing", async () => {
     const { base } = await runs(BASE_CALC, HEAD_CALC);
     const head = await runSuite("head", files(HEAD_CALC), { command: "true" });
-    const evidence = redGreenClaim(SUBJECT, base, head, [{ id: "tests/test_mul.py::test_mul", origin: "task" }]);
+    const evidence = redGreenClaim(SUBJECT, { base: base, head: head, baseNew: null, headNew: null }, [{ id: "tests/test_mul.py::test_mul", origin: "task" }]);
     expect(evidence.outcome).toBe("fail");
     expect(evidence.reason).toBe("cannot judge the targets: head: no JUnit report at $RANEX_JUNIT: the test command wrote none (the test command exited 0 after "
       + `${((head.command?.durationMs ?? 0) / 1000).toFixed(1)} s, printing nothing)`);

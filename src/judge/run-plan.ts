@@ -1,0 +1,96 @@
+import { lstat, readFile, realpath, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { RunSpec } from "../measure/plan.js";
+import type { SuiteRun } from "../measure/report-types.js";
+import type { Repository } from "../workspace/index.js";
+import { writeInside } from "./overlay.js";
+
+export interface RunPlanInput {
+  repo: Repository;
+  base: string;
+  head: string;
+  scratch: string;
+  runTests: boolean;
+  newFiles: readonly string[];
+  frozenPaths: readonly string[];
+  cachedBase: SuiteRun | null;
+}
+
+export interface RunPlan {
+  runs: RunSpec[];
+  checksTree: { treeDir: string; readonly: string[] } | null;
+}
+
+/**
+ * Lays out one private tree per run and says what each run is for (docs/measurement.md). For a PR
+ * that adds test files, four runs; otherwise two:
+ *   base      the base tree exactly: the regression baseline and the red side of task targets;
+ *             cached and shared by every PR on that base.
+ *   base+new  the base with the PR's new test files: only the red side of those tests.
+ *   head      the head without the PR's new test files: regression, task targets and edges are
+ *             judged here and only here, so nothing the PR's tests do can reach them. The canary
+ *             runs here.
+ *   head+new  the head whole: only the green side of the PR's own tests.
+ * Git work stays in this (trusted) process; the trees are written before the measurer gets them.
+ */
+export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
+  const { repo, scratch } = input;
+  const tree = (name: string) => join(scratch, `tree-${name}`);
+  if (!input.runTests) {
+    await repo.materialise(input.head, tree("head"));
+    return { runs: [], checksTree: { treeDir: tree("head"), readonly: await presentFrozen(tree("head"), input.frozenPaths) } };
+  }
+  const withNew = input.newFiles.length > 0;
+  const work: Promise<void>[] = [];
+  work.push(repo.materialise(input.head, tree("head")).then(async () => {
+    for (const path of input.newFiles) await unlink(join(tree("head"), path)).catch(() => undefined);
+  }));
+  if (input.cachedBase === null) work.push(repo.materialise(input.base, tree("base")));
+  if (withNew) {
+    const laidOut = repo.materialise(input.head, tree("head+new"));
+    work.push(laidOut);
+    work.push(Promise.all([laidOut, repo.materialise(input.base, tree("base+new"))]).then(async () => {
+      // The new test files as the head has them; a link among them is not copied (its target could
+      // be anything), so it is simply absent on the base.
+      for (const path of input.newFiles) {
+        const source = join(tree("head+new"), path);
+        const info = await lstat(source).catch(() => null);
+        if (info?.isFile() === true) await writeInside(tree("base+new"), path, await readFile(source));
+      }
+    }));
+  }
+  await Promise.all(work);
+
+  const spec = async (name: RunSpec["name"], purpose: string, extra: Partial<RunSpec>): Promise<RunSpec> => ({
+    name, purpose, treeDir: tree(name), readonly: await presentFrozen(tree(name), input.frozenPaths),
+    canary: false, checks: false, priority: 0, cached: null, ...extra,
+  });
+  const runs: RunSpec[] = [];
+  runs.push(await spec("head", "regression, task targets and edges, without the PR's new test files", {
+    canary: true, checks: !withNew, priority: 0,
+  }));
+  if (input.cachedBase !== null) {
+    runs.push({ name: "base", purpose: "regression baseline and red side of task targets (cached)", treeDir: "", readonly: [], canary: false, checks: false, priority: 1, cached: input.cachedBase });
+  } else {
+    runs.push(await spec("base", "regression baseline and red side of task targets", { priority: 1 }));
+  }
+  if (withNew) {
+    runs.push(await spec("head+new", "green side of the PR's own tests", { checks: true, priority: 2 }));
+    runs.push(await spec("base+new", "red side of the PR's own tests", { priority: 3 }));
+  }
+  return { runs, checksTree: null };
+}
+
+/** The frozen paths that are regular files of this tree, reached without a link: bound read-only. */
+async function presentFrozen(root: string, frozenPaths: readonly string[]): Promise<string[]> {
+  const realRoot = await realpath(root);
+  const present: string[] = [];
+  for (const path of frozenPaths) {
+    const full = join(realRoot, path);
+    const info = await lstat(full).catch(() => null);
+    if (info === null || !info.isFile()) continue;
+    if (await realpath(full).catch(() => null) !== full) continue;
+    present.push(path);
+  }
+  return present;
+}
