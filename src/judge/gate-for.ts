@@ -1,5 +1,5 @@
 import { SANDBOX_CLAIM } from "../kernel/index.js";
-import type { Policy, Task } from "../policy/schema.js";
+import { TEST_CLAIMS, type Policy, type Task } from "../policy/schema.js";
 import { REPORTERS_DIR, SANDBOX_REPORTERS_DIR } from "../measure/reporters.js";
 import type { SandboxProfile } from "../sandbox/types.js";
 
@@ -32,5 +32,5 @@ export function profileFor(policy: Policy): SandboxProfile {
 
 /** Whether any required claim needs the test suite to run at all. */
 export function needsTestRuns(required: readonly string[]): boolean {
-  return required.some((c) => c === "tests.regression" || c === "tests.red_green" || c === "edges.covered");
+  return required.some((c) => TEST_CLAIMS.includes(c));
 }

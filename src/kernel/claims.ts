@@ -8,6 +8,8 @@ export const KNOWN_CLAIMS = [
   "secrets",
   "tests.regression",
   "tests.red_green",
+  "tests.stable",
+  "diff.needed",
   "edges.covered",
 ] as const;
 

@@ -13,8 +13,11 @@ export const DEFAULT_TEST_FILES = [
 ];
 
 export const DEFAULT_REQUIRE = [
-  "diff.frozen", "diff.scope", "diff.safety", "secrets", "tests.regression", "tests.red_green",
+  "diff.frozen", "diff.scope", "diff.safety", "secrets", "tests.regression", "tests.red_green", "tests.stable",
 ] as const;
+
+/** Claims that need the test suite to run. */
+export const TEST_CLAIMS: readonly string[] = ["tests.regression", "tests.red_green", "tests.stable", "diff.needed", "edges.covered"];
 
 /** Task ids name files under `.ranex/tasks/`: no separators, no leading dot or dash. */
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -24,7 +27,7 @@ export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const claimName = z.string()
   .refine((name) => name !== SANDBOX_CLAIM, { message: `${SANDBOX_CLAIM} is added by the judge itself when sandbox is none: do not list it` })
   .refine((name) => name === SANDBOX_CLAIM || isKnownClaim(name), {
-    message: "unknown claim: expected diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green, edges.covered or check:<name>",
+    message: "unknown claim: expected diff.frozen, diff.scope, diff.safety, diff.needed, secrets, tests.regression, tests.red_green, tests.stable, edges.covered or check:<name>",
   });
 
 /** A GitHub login: letters, digits, `-` and `_` (Enterprise managed users), a bot's ending `[bot]`. */
@@ -74,6 +77,21 @@ const TestsSchema = z.strictObject({
   allow_new: z.boolean().default(true),
   /** Give `setup` the network (never the command or checks). */
   setup_network: z.boolean().default(false),
+  /** How many times each target runs on each side for tests.stable (the main run counts as one). */
+  repeat: z.number().int().min(1).max(20).default(3),
+  /**
+   * Runs only the tests listed in the file $RANEX_SELECT_FILE (one id a line; $RANEX_SELECT_PATTERN
+   * holds their names as one regular expression), for repeats and mutants. pytest needs none: the
+   * gate selects through its own plugin. Without it, other runners repeat the whole suite.
+   */
+  select: z.string().min(1).optional(),
+});
+
+const NeededSchema = z.strictObject({
+  /** Hunks measured for diff.needed; the rest are listed as not checked (the claim fails). */
+  max_hunks: z.number().int().positive().max(500).default(20),
+  /** Seconds for all mutants of one judgment together. */
+  timeout: z.number().int().positive().max(6 * 3600).default(600),
 });
 
 const CheckSchema = z.strictObject({
@@ -142,6 +160,8 @@ export const PolicySchema = z.strictObject({
   /** The toolchain the runs use: extra PATH entries, mounted read-only. */
   toolchain: ToolchainSchema.default(ToolchainSchema.parse({})),
   approval: ApprovalSchema.default(ApprovalSchema.parse({})),
+  /** diff.needed (opt-in: list it under require): each changed hunk must be needed by some test. */
+  needed: NeededSchema.default(NeededSchema.parse({})),
   /** FAILs of class incomplete a PR may spend before humans are called in. */
   retries: z.number().int().min(0).default(3),
   /** Users (`@login`) or teams (`@org/team`) to mention when the retry budget is spent. */
@@ -154,7 +174,10 @@ export const PolicySchema = z.strictObject({
       ctx.addIssue({ code: "custom", path: ["require", i], message: `${claim} names no entry under checks` });
     }
   });
-  const needsTests = policy.require.some((c) => c === "tests.regression" || c === "tests.red_green" || c === "edges.covered");
+  const needsTests = policy.require.some((c) => TEST_CLAIMS.includes(c));
+  if (policy.require.includes("tests.stable") && policy.tests.repeat < 2) {
+    ctx.addIssue({ code: "custom", path: ["tests", "repeat"], message: "tests.stable needs tests.repeat of at least 2 (or take tests.stable out of require)" });
+  }
   if (needsTests && policy.tests.command === undefined) {
     ctx.addIssue({ code: "custom", path: ["tests", "command"], message: "tests.command is required while require lists a tests.* claim" });
   }
@@ -182,5 +205,6 @@ export const TaskSchema = z.strictObject({
 export type Policy = z.infer<typeof PolicySchema>;
 export type Task = z.infer<typeof TaskSchema>;
 export type Edge = z.infer<typeof EdgeSchema>;
+export type NeededPolicy = z.infer<typeof NeededSchema>;
 export type CheckSpec = z.infer<typeof CheckSchema>;
 export type SandboxPolicy = z.infer<typeof SandboxObject>;

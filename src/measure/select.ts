@@ -1,0 +1,46 @@
+// Running only some tests (the targets of tests.stable's repeats, the tests a mutant must face), so
+// a repeat costs a run of those tests rather than of the whole suite. pytest is selected through the
+// gate's own plugin; any runner can be selected through the policy's `tests.select` command.
+import { SANDBOX_REPORTERS_DIR, REPORTERS_DIR } from "./reporters.js";
+
+export interface Selection {
+  command: string;
+  /** Added to the run's environment; RANEX_SELECT_FILE names the list the caller writes. */
+  env: Record<string, string>;
+  /** How the tests were selected, for the evidence. */
+  how: "pytest plugin" | "tests.select";
+}
+
+/** A regular expression matching exactly the given test names (the part after the last `::`). */
+export function namePattern(ids: readonly string[]): string {
+  const names = [...new Set(ids.map((id) => id.slice(id.lastIndexOf("::") + (id.includes("::") ? 2 : 0))))].sort();
+  return `^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`;
+}
+
+/** Whether a test command runs pytest (as `pytest`, `py.test` or `python -m pytest`). */
+export function runsPytest(command: string): boolean {
+  return /(?:^|[\s/;&|(])(?:py\.test|pytest)(?:\s|$)|-m\s+pytest\b/.test(command);
+}
+
+/**
+ * How to run only `ids` with this policy, or null when the runner cannot be told (repeat the suite).
+ * `listFile` is where the caller writes the ids, as the run sees that path.
+ */
+export function selectionFor(tests: { command?: string; select?: string }, ids: readonly string[], listFile: string, backend: "bwrap" | "none"): Selection | null {
+  const common = { RANEX_SELECT_FILE: listFile, RANEX_SELECT_PATTERN: namePattern(ids) };
+  if (tests.select !== undefined) return { command: tests.select, env: common, how: "tests.select" };
+  if (tests.command !== undefined && runsPytest(tests.command)) {
+    const dir = `${backend === "bwrap" ? SANDBOX_REPORTERS_DIR : REPORTERS_DIR}/python`;
+    return {
+      command: tests.command,
+      env: { ...common, PYTEST_ADDOPTS: "-p ranex_select", PYTHONPATH: dir },
+      how: "pytest plugin",
+    };
+  }
+  return null;
+}
+
+/** The list file's text: one id a line. */
+export function selectionList(ids: readonly string[]): string {
+  return `${[...new Set(ids)].join("\n")}\n`;
+}

@@ -1,0 +1,66 @@
+// tests.stable: a flaky green is not green. Each target ran `repeat` times on each side; every run
+// must agree with the others. A target that passes once in three on the head is not a fixed test,
+// and one that fails only sometimes on the base was never a reliable red.
+import type { Detail, Evidence } from "../../kernel/types.js";
+import type { SuiteRun, Target } from "../report-types.js";
+import { listed, resultWord, runProblem } from "./run-facts.js";
+
+const CLAIM = "tests.stable";
+
+/** The runs that show one target: its repeats on the base side and on the head side. */
+export interface TargetRuns {
+  base: readonly SuiteRun[];
+  head: readonly SuiteRun[];
+}
+
+/** One word per run: the case's result, `absent`, or why the run says nothing. */
+export function outcomesOf(id: string, runs: readonly SuiteRun[]): string[] {
+  return runs.map((run) => {
+    if (run.report === null) return runProblem(run) === null ? "no report" : "run failed";
+    const found = run.report.cases.filter((c) => c.id === id);
+    if (found.length === 0) return run.report.loadErrors.length > 0 ? "not loaded" : "absent";
+    // Same-named copies are one outcome only when they agree; otherwise the run shows them all.
+    return [...new Set(found.map(resultWord))].sort().join("+");
+  });
+}
+
+function varies(outcomes: readonly string[]): boolean {
+  return new Set(outcomes).size > 1;
+}
+
+export function stableClaim(subject: string, targets: readonly Target[], runsOf: (target: Target) => TargetRuns, repeat: number): Evidence {
+  const meta = { repeat, targets: targets.map((t) => t.id) };
+  if (targets.length === 0) {
+    return { claim: CLAIM, subject, outcome: "absent", reason: "no target tests to repeat", details: [], meta };
+  }
+  const details: Detail[] = [];
+  const flaky: string[] = [];
+  for (const target of targets) {
+    const runs = runsOf(target);
+    const base = outcomesOf(target.id, runs.base);
+    const head = outcomesOf(target.id, runs.head);
+    const unstable = varies(base) || varies(head);
+    if (unstable) flaky.push(target.id);
+    details.push({
+      kind: unstable ? "flaky" : "stable",
+      message: `${target.id}: base ${base.join(", ")}; head ${head.join(", ")}`,
+    });
+  }
+  if (flaky.length > 0) {
+    return {
+      claim: CLAIM, subject, outcome: "fail", details, meta,
+      reason: `target tests changed their outcome between ${repeat} repeats: ${listed(flaky)}`,
+    };
+  }
+  return { claim: CLAIM, subject, outcome: "pass", details, meta, reason: `every target gave the same outcome in ${repeat} repeats on base and head` };
+}
+
+/**
+ * Tests whose outcome differs between repeats of the same tree: flaky there, so a change of theirs
+ * between base and head is not the PR's doing (tests.regression lists them instead of blaming it).
+ */
+export function flakyIds(runs: readonly SuiteRun[]): string[] {
+  if (runs.length < 2) return [];
+  const ids = new Set(runs.flatMap((run) => run.report?.cases.map((c) => c.id) ?? []));
+  return [...ids].filter((id) => varies(outcomesOf(id, runs))).sort();
+}
