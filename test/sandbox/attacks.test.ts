@@ -71,7 +71,7 @@ beforeAll(async () => {
   // /proc/<pid>/environ shows a process's initial environment, so plant it in a live host process
   // too, as a judge's parent holding a key would.
   holder = spawn("/bin/sleep", ["60"], { env: { RANEX_TEST_PLANTED: planted } });
-  const request = { command: "", workdir: tempDir("ranex-attack-"), env: {}, timeoutMs: 10_000, network: false };
+  const request = { command: "", workdir: tempDir("ranex-attack-"), env: {}, timeoutMs: 60_000, network: false };
   const safeProbes = probes().split("\n").filter((line) => !/remount|ranex-pwned|\/etc\/passwd/.test(line)).join("\n");
   const [bwrapRun, noneRun] = await Promise.all([
     createSandbox(PROFILE).run({ ...request, command: probes() }),
