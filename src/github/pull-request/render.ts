@@ -12,6 +12,8 @@ export interface RenderInput {
   draft: boolean;
   /** "This gate is decoration: …" (../protection/protection.ts), shown first when the branch does not require the checks. */
   notice?: string | null;
+  /** Why this verdict is here: a recorded verdict re-posted, a head judged as another PR's. Shown after the notice. */
+  notes?: readonly string[];
 }
 
 export interface CheckOutput {
@@ -33,6 +35,7 @@ export function renderOutput(input: RenderInput): CheckOutput {
   const { verdict } = input;
   const main = [
     ...(input.notice === undefined || input.notice === null ? [] : [input.notice]),
+    ...(input.notes ?? []).map((note) => `> ${note}`),
     intro(input),
     claimsTable(verdict.claims),
     reviewerSteps(verdict),
