@@ -54,6 +54,7 @@ export async function judgePullRequest(ctx: GitHubContext, deps: AppDeps, given:
     let notes: string[] = [];
     if (own.agent) {
       log.info({ rule: own.rule }, "agent pull request: judging");
+      if (own.recorded) notes = [`Judged as an agent's pull request although nothing in the base's policy marks it now: ${own.rule}.`];
     } else {
       // The check lands on the commit, not on this PR: if an agent PR has the same head, this head
       // is that PR's, and it is judged as that PR, under the policy of that PR's base.
