@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PullRequestStore } from "../../../src/github/pull-request/store.js";
 import { deliveryId, payload, requests, useStrictNock, type Fixture } from "../../helpers/probot.js";
 import {
-  AGENT, agentEvent, BASE, completion, conclusions, FULL, HEAD, LAX, lifecycleApp, mockCheck, mockPolicy, mockPullsOfCommit, NEW_HEAD,
+  AGENT, agentEvent, BASE, completion, conclusions, FULL, HEAD, LAX, lifecycleApp, mockCheck, mockPolicy, mockProtected, mockPullsOfCommit, NEW_HEAD,
   pullObject, REPO,
 } from "./helpers.js";
 
@@ -12,13 +12,6 @@ import {
 useStrictNock();
 
 const BODY = "Adds mul.\n\nRanex-Task: mul\n";
-
-function mockProtected(api: ReturnType<typeof lifecycleApp> extends Promise<infer T> ? T["api"] : never): void {
-  api.get(`${REPO}/branches/master/protection/required_status_checks`).reply(200, {
-    url: "u", strict: false, contexts: ["ranex/judge", "ranex/approval"], contexts_url: "u",
-    checks: [{ context: "ranex/judge", app_id: 123 }, { context: "ranex/approval", app_id: 123 }],
-  });
-}
 
 function approvalPosts(): Fixture[] {
   return requests("POST", /check-runs$/).map((r) => r.body as Fixture).filter((b) => b.name === "ranex/approval");

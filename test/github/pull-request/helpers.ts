@@ -75,3 +75,11 @@ export function conclusions(): string[] {
 export function completion(id: number): Fixture | undefined {
   return sent.filter((r) => r.method === "PATCH" && r.path.endsWith(`/check-runs/${id}`)).map((r) => r.body as Fixture).find((b) => b.status === "completed");
 }
+
+/** Classic protection that requires both checks: no decoration notice, one read per branch. */
+export function mockProtected(api: nock.Scope, branch = "master"): void {
+  api.get(`${REPO}/branches/${branch}/protection/required_status_checks`).reply(200, {
+    url: "u", strict: false, contexts: ["ranex/judge", "ranex/approval"], contexts_url: "u",
+    checks: [{ context: "ranex/judge", app_id: 123 }, { context: "ranex/approval", app_id: 123 }],
+  });
+}
