@@ -5,6 +5,7 @@ import { onCheckRunRerequested, onCheckSuiteRerequested } from "./github/command
 import type { AppDeps } from "./github/deps.js";
 import { onIssueComment } from "./github/commands/issue-comment.js";
 import { INSTALLATION_EVENTS, onInstallation } from "./github/protection/install.js";
+import { onPush } from "./github/pull-request/base-moved.js";
 import { onPullRequest } from "./github/pull-request/events.js";
 import { onPullRequestReview, PULL_REQUEST_REVIEW_EVENTS } from "./github/approval/pull-request-review.js";
 import { opsRoutes } from "./ops/routes.js";
@@ -18,6 +19,7 @@ export default function ranexApp(given: AppDeps): ApplicationFunction {
     const deps = withPageFacts(given, (err) => app.log.error(err, "could not keep the verdict page facts"));
     // Every action: the handler picks those that can change a verdict, and `closed` cancels work.
     app.on("pull_request", (context) => onPullRequest(context, deps));
+    app.on("push", (context) => onPush(context, deps));
     app.on("issue_comment.created", (context) => onIssueComment(context, deps));
     app.on("check_run.rerequested", (context) => onCheckRunRerequested(context, deps));
     app.on("check_suite.rerequested", (context) => onCheckSuiteRerequested(context, deps));

@@ -111,6 +111,7 @@ async function appDeps(config: ServerConfig, queue: DeliveryQueue, metrics: Metr
     }),
     clock: () => new Date(),
     runner: new QueueJobRunner(queue, (err) => log.error(err, "a judge job failed outside its check run")),
+    enqueue: (delivery, options) => queue.enqueue(delivery, coalescingOf(delivery.name, delivery.payload), options),
   };
 }
 

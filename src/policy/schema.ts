@@ -51,6 +51,11 @@ const TestsSchema = z.strictObject({
   allow_new: z.boolean().default(true),
   /** Give `setup` the network (never the command or checks). */
   setup_network: z.boolean().default(false),
+  /**
+   * Judge open agent PRs into this branch again each time it moves on, so a CANDIDATE always names
+   * the base tip it would land on (lowest priority, coalesced). Off: the verdict says when it is older.
+   */
+  rejudge_on_base_push: z.boolean().default(false),
 });
 
 const CheckSchema = z.strictObject({

@@ -55,6 +55,10 @@ export async function onPullRequest(context: Context<"pull_request">, deps: AppD
     return;
   }
   if (action === "reopened") deps.runner.reopen(key);
+  if (action === BASE_MOVED_ACTION && !await stillTheTip(context, target)) {
+    log.info({ base: target.base }, "the base moved on again: a newer push judges this pull request");
+    return;
+  }
   if (action === "unlabeled" && payload.label !== undefined && payload.sender !== undefined) {
     await releaseLabel(context, deps, target, payload.label.name, payload.sender);
   }
@@ -88,4 +92,11 @@ async function releaseLabel(context: Context<"pull_request">, deps: AppDeps, tar
   } else {
     context.log.info({ label, by: sender.login, reason: authorization.reason }, "agent label removed by someone who may not reclassify: the PR stays an agent's");
   }
+}
+
+/** A base-moved judgment waits at low priority; when its turn comes the branch may have moved again. */
+async function stillTheTip(context: Context<"pull_request">, target: ReturnType<typeof targetOf>): Promise<boolean> {
+  if (target.baseRef === undefined) return true;
+  const { data } = await context.octokit.rest.repos.getBranch({ ...target.repo, branch: target.baseRef });
+  return data.commit.sha === target.base;
 }
