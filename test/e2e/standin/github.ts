@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { createPublicKey, randomBytes, verify } from "node:crypto";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { requestProblems } from "../../helpers/openapi.js";
 import { serveGit } from "../../helpers/git-http-backend.js";
 
@@ -20,7 +20,13 @@ export interface CheckRun {
   bodies: Record<string, unknown>[];
 }
 
-export interface Pull { number: number; head: string; base: string; headRef: string; author: string; body: string; labels: string[] }
+export interface Pull {
+  number: number; head: string; base: string; headRef: string; author: string; body: string; labels: string[];
+  /** The base branch's name (`main` when not given). */
+  baseRef?: string;
+  /** `open` when not given. */
+  state?: string;
+}
 
 interface Fault { pattern: RegExp; kind: "502" | "secondary-rate-limit"; left: number }
 
@@ -76,6 +82,38 @@ export class GitHubStandIn {
     return `${this.url}/${owner}/${name}.git`;
   }
 
+  /** Commits `files` (null deletes) on top of `branch` in the served repository and moves the branch: its new tip. */
+  commitOnBranch(owner: string, name: string, branch: string, files: Record<string, string | null>, message: string): string {
+    const dir = join(this.gitRoot, owner, `${name}.git`);
+    const work = mkdtempSync(join(tmpdir(), "ranex-standin-work-"));
+    const env = { ...process.env, GIT_AUTHOR_NAME: "maintainer", GIT_AUTHOR_EMAIL: "maintainer@example.com", GIT_COMMITTER_NAME: "maintainer", GIT_COMMITTER_EMAIL: "maintainer@example.com" };
+    const git = (...args: string[]): string => execFileSync("git", ["-C", work, ...args], { encoding: "utf8", env }).trim();
+    execFileSync("git", ["clone", "-q", "--branch", branch, dir, work], { env });
+    for (const [path, content] of Object.entries(files)) {
+      if (content === null) git("rm", "-q", path);
+      else {
+        mkdirSync(dirname(join(work, path)), { recursive: true });
+        writeFileSync(join(work, path), content);
+        git("add", path);
+      }
+    }
+    git("commit", "-q", "-m", message);
+    git("push", "-q", "origin", `HEAD:refs/heads/${branch}`);
+    const sha = git("rev-parse", "HEAD");
+    rmSync(work, { recursive: true, force: true });
+    return sha;
+  }
+
+  /** Makes `branch` point at `rev` in the served repository. */
+  branch(owner: string, name: string, branch: string, rev: string): void {
+    execFileSync("git", ["-C", join(this.gitRoot, owner, `${name}.git`), "update-ref", `refs/heads/${branch}`, this.rev(owner, name, rev)]);
+  }
+
+  /** A file's text at `rev` of the served repository. */
+  show(owner: string, name: string, rev: string, path: string): string {
+    return execFileSync("git", ["-C", join(this.gitRoot, owner, `${name}.git`), "show", `${rev}:${path}`], { encoding: "utf8" });
+  }
+
   rev(owner: string, name: string, rev: string): string {
     return execFileSync("git", ["-C", join(this.gitRoot, owner, `${name}.git`), "rev-parse", rev], { encoding: "utf8" }).trim();
   }
@@ -105,6 +143,10 @@ export class GitHubStandIn {
     }
     const token = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
     if (method === "POST" && token !== null) return this.issueToken(req, res);
+    if (method === "GET" && path === "/app/installations") {
+      if (!this.validJwt(req)) return send(res, 401, { message: "A JSON web token could not be decoded" });
+      return send(res, 200, [{ id: 1, account: { login: "Codertocat" }, suspended_at: null }]);
+    }
     const auth = /^token (\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
     if (auth === undefined || !this.tokens.has(auth)) {
       this.problems.push(`${method} ${path} without a valid installation token`);
@@ -123,15 +165,18 @@ export class GitHubStandIn {
     serveGit(req, res, this.gitRoot);
   }
 
-  private issueToken(req: IncomingMessage, res: ServerResponse): void {
+  private validJwt(req: IncomingMessage): boolean {
     const jwt = /^bearer (\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
     const [header = "", claims = "", signature = ""] = jwt.split(".");
     const valid = verify("RSA-SHA256", Buffer.from(`${header}.${claims}`), createPublicKey(this.privateKeyPem), Buffer.from(signature, "base64url"));
     const iss = (JSON.parse(Buffer.from(claims, "base64url").toString("utf8") || "{}") as { iss?: unknown }).iss;
-    if (!valid || String(iss) !== String(this.appId)) {
-      this.problems.push("an installation token was asked for without a valid app JWT");
-      return send(res, 401, { message: "A JSON web token could not be decoded" });
-    }
+    if (valid && String(iss) === String(this.appId)) return true;
+    this.problems.push("an app endpoint was asked without a valid app JWT");
+    return false;
+  }
+
+  private issueToken(req: IncomingMessage, res: ServerResponse): void {
+    if (!this.validJwt(req)) return send(res, 401, { message: "A JSON web token could not be decoded" });
     const token = `ghs_standin${randomBytes(12).toString("hex")}`;
     this.tokens.add(token);
     send(res, 201, { token, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: { checks: "write", contents: "read" }, repository_selection: "all" });
@@ -168,6 +213,27 @@ export class GitHubStandIn {
         return send(res, 404, { message: "Not Found" });
       }
     }
+    if (method === "GET" && path === "/installation/repositories") {
+      const repositories = readdirSync(this.gitRoot).flatMap((owner) => readdirSync(join(this.gitRoot, owner)).filter((d) => d.endsWith(".git"))
+        .map((d) => this.repositoryJson(owner, d.slice(0, -".git".length))));
+      return send(res, 200, { total_count: repositories.length, repositories });
+    }
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls$/))) {
+      const base = url.searchParams.get("base");
+      const open = this.pullsOf(p[0]!, p[1]!).filter((pull) => (pull.state ?? "open") === "open" && (base === null || (pull.baseRef ?? "main") === base));
+      return send(res, 200, open.map((pull) => this.pullJson(p![0]!, p![1]!, pull)));
+    }
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]{40})\/pulls$/))) {
+      const pulls = this.pullsOf(p[0]!, p[1]!).filter((pull) => pull.head === p![2]);
+      return send(res, 200, pulls.map((pull) => this.pullJson(p![0]!, p![1]!, pull)));
+    }
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/branches\/([^/]+)$/))) {
+      try {
+        return send(res, 200, { name: decodeURIComponent(p[2]!), commit: { sha: this.rev(p[0]!, p[1]!, `refs/heads/${decodeURIComponent(p[2]!)}`) } });
+      } catch {
+        return send(res, 404, { message: "Branch not found" });
+      }
+    }
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/))) {
       const pull = this.pulls.get(`${p[0]}/${p[1]}#${p[2]}`);
       return pull === undefined ? send(res, 404, { message: "Not Found" }) : send(res, 200, this.pullJson(p[0]!, p[1]!, pull));
@@ -196,11 +262,19 @@ export class GitHubStandIn {
     return json;
   }
 
+  private pullsOf(owner: string, repo: string): Pull[] {
+    return [...this.pulls.entries()].filter(([key]) => key.startsWith(`${owner}/${repo}#`)).map(([, pull]) => pull);
+  }
+
+  private repositoryJson(owner: string, repo: string): Record<string, unknown> {
+    return { name: repo, full_name: `${owner}/${repo}`, owner: { login: owner }, clone_url: `${this.url}/${owner}/${repo}.git`, archived: false };
+  }
+
   private pullJson(owner: string, repo: string, pull: Pull): Record<string, unknown> {
-    const repository = { name: repo, full_name: `${owner}/${repo}`, owner: { login: owner }, clone_url: `${this.url}/${owner}/${repo}.git` };
+    const repository = this.repositoryJson(owner, repo);
     return {
-      number: pull.number, draft: false, state: "open", body: pull.body, user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
-      head: { sha: pull.head, ref: pull.headRef, repo: repository }, base: { sha: pull.base, ref: "main", repo: repository },
+      number: pull.number, draft: false, state: pull.state ?? "open", body: pull.body, user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
+      head: { sha: pull.head, ref: pull.headRef, repo: repository }, base: { sha: pull.base, ref: pull.baseRef ?? "main", repo: repository },
     };
   }
 }
