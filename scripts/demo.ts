@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { main } from "../src/cli/main.js";
 import type { CliIo } from "../src/cli/io.js";
 
-interface Expectation { verdict: "CANDIDATE" | "FAIL"; fails: string[]; task?: string }
+interface Expectation { verdict: "CANDIDATE" | "FAIL"; fails: string[]; task?: string; base?: string }
 
 const root = join(import.meta.dirname, "..");
 const demoDir = join(root, ".demo");
@@ -29,14 +29,14 @@ for (const [repoName, heads] of Object.entries(expected)) {
   for (const [head, want] of Object.entries(heads)) {
     if (only.length > 0 && !only.includes(head) && !only.includes(repoName)) continue;
     const out: string[] = [];
-    const args = ["judge", "--repo", repoDir, "--base", "main", "--head", head, "--data-dir", dataDir];
+    const args = ["judge", "--repo", repoDir, "--base", want.base ?? "main", "--head", head, "--data-dir", dataDir];
     if (want.task) args.push("--task", want.task);
     const code = await main(args, io(out));
     const text = out.join("");
     const got = code === 0 ? "CANDIDATE" : code === 1 ? "FAIL" : "COULD NOT JUDGE";
     const ok = got === want.verdict;
     if (!ok) surprises++;
-    console.log(`\n━━ ${repoName} @ ${head}${want.task ? ` (task ${want.task})` : ""}: expected ${want.verdict}${want.fails.length ? ` via ${want.fails.join(", ")}` : ""}${ok ? "" : `  ✗ GOT ${got}`}`);
+    console.log(`\n━━ ${repoName} @ ${head}${want.base ? ` on ${want.base}` : ""}${want.task ? ` (task ${want.task})` : ""}: expected ${want.verdict}${want.fails.length ? ` via ${want.fails.join(", ")}` : ""}${ok ? "" : `  ✗ GOT ${got}`}`);
     console.log(text.trimEnd());
   }
 }

@@ -8,6 +8,7 @@ import { INSTALLATION_EVENTS, onInstallation } from "./github/protection/install
 import { onPush } from "./github/pull-request/base-moved.js";
 import { onPullRequest } from "./github/pull-request/events.js";
 import { onPullRequestReview, PULL_REQUEST_REVIEW_EVENTS } from "./github/approval/pull-request-review.js";
+import { onPullRequestPush, PUSH_EVENTS } from "./github/approval/pushes.js";
 import { opsRoutes } from "./ops/routes.js";
 import { pageRoutes, withPageFacts } from "./web/index.js";
 
@@ -24,6 +25,7 @@ export default function ranexApp(given: AppDeps): ApplicationFunction {
     app.on("check_run.rerequested", (context) => onCheckRunRerequested(context, deps));
     app.on("check_suite.rerequested", (context) => onCheckSuiteRerequested(context, deps));
     app.on([...PULL_REQUEST_REVIEW_EVENTS], (context) => onPullRequestReview(context, deps));
+    app.on([...PUSH_EVENTS], (context) => onPullRequestPush(context, deps));
     app.on([...INSTALLATION_EVENTS], (context) => onInstallation(context, deps));
     addHandler(pageRoutes(deps));
     if (deps.ops !== undefined) addHandler(opsRoutes(deps.ops));

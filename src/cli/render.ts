@@ -16,6 +16,7 @@ export function renderTable(verdict: Verdict, timings: Record<string, number>): 
   const s = verdict.subject;
   lines.push(`repository ${printable(s.repository)}`);
   lines.push(`base ${s.base}  head ${s.head}${s.task ? `  task ${printable(s.task)}` : ""}`);
+  if (s.mergeBase !== undefined) lines.push(mergeLine(s));
   lines.push(`policy ${s.policy ?? "(none)"}`);
   lines.push(`subject ${s.digest}`);
   lines.push("");
@@ -35,9 +36,16 @@ export function renderTable(verdict: Verdict, timings: Record<string, number>): 
   return lines.join("\n") + "\n";
 }
 
+/** Where the diff started and what the tests measured, in one line. */
+function mergeLine(s: Verdict["subject"]): string {
+  const from = `merge base ${s.mergeBase ?? "(not recorded)"}${s.mergeBase === s.base ? " (= base)" : ""}`;
+  if (s.mergedTree === null) return `${from}  merged tree none: the merge conflicts, tests not measured`;
+  return `${from}  merged tree ${s.mergedTree ?? "(not recorded)"}${s.mergedTree === s.headTree ? " (= head tree)" : ""}`;
+}
+
 function sumTop(timings: Record<string, number>): number {
   // Sub-stages (base, head, check:*) run inside "measure"; count only the top-level stages.
-  return ["fetch", "policy", "diff", "secrets", "materialise", "measure", "evaluate", "sign"]
+  return ["fetch", "merge", "policy", "diff", "diff-other-bases", "secrets", "materialise", "measure", "evaluate", "sign"]
     .reduce((sum, stage) => sum + (timings[stage] ?? 0), 0);
 }
 
@@ -49,6 +57,7 @@ export function verdictJson(verdict: Verdict, timings: Record<string, number>, e
     class: verdict.class,
     subject: {
       repository: s.repository, base: s.base, head: s.head, baseTree: s.baseTree, headTree: s.headTree,
+      mergeBase: s.mergeBase ?? null, mergedTree: s.mergedTree ?? null,
       policy: s.policy, task: s.task, sandbox: s.sandbox, digest: s.digest,
     },
     claims: verdict.claims.map((c) => ({ name: c.name, status: c.status, cause: c.cause, class: c.class, reason: c.reason, details: c.details, evidence: c.evidence })),

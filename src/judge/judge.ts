@@ -7,9 +7,9 @@ import type { Policy, Task } from "../policy/schema.js";
 import { profileDigest } from "../sandbox/index.js";
 import { openRepository, WorkspaceError, type Repository } from "../workspace/index.js";
 import type { DiffFact } from "../workspace/types.js";
-import { frozenClaim, frozenSet, newTestFiles, safetyClaim, scopeClaim, type DiffContext } from "../measure/diff/index.js";
-import { secretsClaim } from "../measure/secrets.js";
-import { measureTests } from "./measure-tests.js";
+import { frozenSet, newTestFiles, type DiffContext } from "../measure/diff/index.js";
+import { measureTests, measurementFailed } from "./measure-tests.js";
+import { conflictReason, judgeDiff, judgeFromOtherBases, resolveChange, withConflictDetails, type Change } from "./change.js";
 import { startMeasurer } from "../measure/spawn-measurer.js";
 import { requiredClaims, needsTestRuns, profileFor } from "./gate-for.js";
 import { Stopwatch } from "./stopwatch.js";
@@ -17,6 +17,7 @@ import { Stopwatch } from "./stopwatch.js";
 export interface JudgeRequest {
   /** Local path or URL of the repository. */
   source: string;
+  /** The base branch's tip (a PR's `base.sha`, or a branch name): policy and task come from it. */
   base: string;
   head: string;
   task: string | null;
@@ -28,11 +29,17 @@ export interface JudgeRequest {
   refs?: string[];
   /** Aborting (a newer head superseded this one) ends the measuring process group and rejects. */
   signal?: AbortSignal;
+  /**
+   * Judge the two trees as given: the diff from base itself, the head measured unmerged. Without
+   * it (the default) the diff starts at the merge base and the tests measure head merged into base.
+   */
+  exactBase?: boolean;
 }
 
 export interface Judgment {
   verdict: Verdict;
   evidence: Evidence[];
+  /** The pull request's own change: merge base to head. */
   facts: DiffFact[];
   timings: Record<string, number>;
 }
@@ -48,26 +55,27 @@ const MAX_POLICY_BYTES = 256 * 1024;
 export async function judge(request: JudgeRequest): Promise<Judgment> {
   const clock = new Stopwatch();
   let repo: Repository;
-  let base: string;
-  let head: string;
+  let change: Change;
   try {
     repo = await clock.time("fetch", () => openRepository(request.source, request.dataDir, { gitConfig: request.gitConfig, refs: request.refs }));
-    base = await repo.resolveCommit(request.base);
-    head = await repo.resolveCommit(request.head);
+    const base = await repo.resolveCommit(request.base);
+    const head = await repo.resolveCommit(request.head);
+    change = await clock.time("merge", () => resolveChange(repo, base, head, request.exactBase === true));
   } catch (err) {
     if (err instanceof WorkspaceError) throw new CannotJudge(err.message);
     throw err;
   }
   request.signal?.throwIfAborted();
-  const [baseTree, headTree] = await Promise.all([repo.treeOf(base), repo.treeOf(head)]);
+  const { base, head, merge } = change;
   const subject: Subject = {
-    repository: request.repository ?? request.source, base, head, baseTree, headTree,
+    repository: request.repository ?? request.source, base, head, baseTree: change.baseTree, headTree: change.headTree,
+    mergeBase: change.mergeBase, mergedTree: merge.clean ? merge.tree : null,
     policy: null, task: request.task, sandbox: null,
   };
   const done = (verdict: Verdict, evidence: Evidence[] = [], facts: DiffFact[] = []): Judgment =>
     ({ verdict, evidence, facts, timings: clock.timings });
 
-  // Policy and task come from the base commit only (invariant 7).
+  // Policy and task come from the base tip only (invariant 7), never from the merge base or head.
   const loaded = await clock.time("policy", () => loadConfiguration(repo, base, request.task));
   subject.policy = loaded.policyDigest;
   if ("failure" in loaded) return done(configurationFailure(subject, loaded.failure, loaded.details));
@@ -86,24 +94,31 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   const digest = subjectDigest(subject);
 
   // The measuring process starts now and loads while git work goes on below; it gets its plan later.
-  const measuring = needsTestRuns(required) || policy.checks.length > 0;
-  const measurer = measuring ? startMeasurer() : null;
+  // A merge that conflicts is not measured at all: what would land does not exist yet.
+  const runTests = needsTestRuns(required);
+  const measuring = runTests || policy.checks.length > 0;
+  const measurer = measuring && merge.clean ? startMeasurer() : null;
   const evidence: Evidence[] = [];
   let facts: DiffFact[];
   try {
-    facts = await clock.time("diff", () => repo.diff(base, head));
-    const basePaths = (await repo.listFiles(base)).map((f) => f.path);
-    const added = await repo.addedLines(facts, policy.limits.file_bytes);
-    const ctx: DiffContext = { subject: digest, facts, basePaths, policy, task, added };
-    evidence.push(frozenClaim(ctx), scopeClaim(ctx), safetyClaim(ctx));
-    if (required.includes("secrets")) evidence.push(await clock.time("secrets", () => secretsClaim(digest, added)));
+    const diffInput = { digest, policy, task, secrets: required.includes("secrets") };
+    const own = await clock.time("diff", () => judgeDiff(repo, change.mergeBase, head, diffInput));
+    facts = own.facts;
+    evidence.push(...own.evidence);
+    if (change.otherMergeBases.length > 0) evidence.push(...await clock.time("diff-other-bases", () => judgeFromOtherBases(repo, change, diffInput)));
     if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
 
-    if (measurer !== null) {
+    if (measuring && !merge.clean) {
+      const reason = conflictReason(change, merge.conflicts);
+      evidence.push(...withConflictDetails(measurementFailed({ runTests, task, policy, digest }, reason), merge.conflicts));
+    } else if (measurer !== null && merge.clean) {
       request.signal?.throwIfAborted();
+      // The tests measure what would land (the merged tree) against the base tip; the new test
+      // files are the pull request's own, from its merge-base diff.
+      const baseTests = testFilesOn((await repo.listFiles(base)).map((f) => f.path), own.ctx);
       evidence.push(...await measureTests({
-        repo, base, head, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
-        facts, newFiles: newTestFiles(ctx), frozenTestFiles: testFilesOn(basePaths, ctx), runTests: needsTestRuns(required), signal: request.signal,
+        repo, base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
+        facts, newFiles: newTestFiles(own.ctx), frozenTestFiles: baseTests, runTests, signal: request.signal,
       }));
     }
   } finally {

@@ -4,22 +4,12 @@
 import { APPROVAL_CLAIM } from "./claims.js";
 import { evaluate } from "./evaluate.js";
 import { makeGate } from "./gate.js";
+import { handsInTheChange, type CommitFacts, type Hand, type Identity, type PushFacts } from "./hands.js";
+import { comparableName, noreplyLogin } from "./identity.js";
 import type { Evidence, Subject, Verdict } from "./types.js";
 
-/** A git identity as a commit carries it; `login` is the account GitHub matched to it, if any. */
-export interface Identity {
-  login: string | null;
-  name: string;
-  email: string;
-}
-
-export interface CommitFacts {
-  sha: string;
-  author: Identity;
-  committer: Identity;
-  /** The full commit message: its `Co-authored-by` trailers name more hands in the change. */
-  message: string;
-}
+export { bringsOnlyBase, type CommitFacts, type Identity, type PushFacts } from "./hands.js";
+export { coAuthorsOf, isWebFlow, noreplyLogin } from "./identity.js";
 
 export interface ReviewFacts {
   id: number;
@@ -34,7 +24,11 @@ export interface ReviewFacts {
 
 /** What is known about one reviewer beyond the review itself. Unknown means "not allowed". */
 export interface ReviewerFacts {
-  /** `admin`, `maintain`, `write`, `triage`, `read`; null when not a collaborator. */
+  /**
+   * What the reviewer may do, as GitHub's `permission` says (`admin`, `write`, `read`), with `maintain`
+   * told apart from `write` by `role_name`; a custom role that inherits write is `write`. Null when not
+   * a collaborator.
+   */
   role: string | null;
   /** The policy's `approval.teams` this reviewer belongs to. */
   teams: readonly string[];
@@ -61,6 +55,12 @@ export interface ApprovalFacts {
   policy: ApprovalPolicy;
   /** The app's own account (`ranex-gate[bot]`), never an approver. */
   appLogin: string | null;
+  /** Pushes to the head branch, each naming its pusher: they are hands in the change too. */
+  pushes: readonly PushFacts[];
+  /** How many commits GitHub says the pull request has (null when unknown); more than `commits` lists fails closed. */
+  commitCount: number | null;
+  /** Hosts whose `users.noreply.<host>` addresses name accounts: github.com, or the Enterprise host. */
+  noreplyHosts?: readonly string[];
 }
 
 export interface CountedApproval {
@@ -82,40 +82,93 @@ export interface ApprovalDecision {
   refused: RefusedApproval[];
   /** People who had a hand in the change and so may never approve it, with why. */
   ineligible: { who: string; reason: string }[];
+  /** Merge commits that only bring the base in: their authors and pushers are no hands. */
+  baseMerges: string[];
+  /** Reasons no approval can count for now (not every hand is known): fail closed. */
+  blocked: string[];
   satisfied: boolean;
+}
+
+/** What ties a judge's CANDIDATE to the pull request an approval is given on. */
+export interface BindingFacts {
+  /** The pull request the judge's verdict names (from its journal entry), or null when it names none. */
+  verdictPull: number | null;
+  pull: number;
+  /** The base commit the judge used. */
+  verdictBase: string;
+  /** The pull request's base commit now, and its branch. */
+  base: string;
+  baseRef: string;
+  /** Whether `base` descends from `verdictBase`; only read when they differ; null when unknown. */
+  baseDescends: boolean | null;
+  /** Other open pull requests whose head is this same commit. */
+  sharedWith: readonly number[];
 }
 
 const APPROVING_ROLES = new Set(["admin", "maintain", "write"]);
 /** Review states that say nothing about approval: a comment does not withdraw one, as on GitHub. */
 const SILENT_STATES = new Set(["COMMENTED", "PENDING"]);
-const GITHUB_WEB_COMMITTER = "noreply@github.com";
-const TRAILER = /^[ \t]*co-authored-by:[ \t]*(.*?)[ \t]*<([^>\s]+)>[ \t]*$/gim;
-const NOREPLY = /^(?:(\d+)\+)?([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?)@users\.noreply\.github\.com$/i;
-
-/** The `Co-authored-by: Name <email>` trailers of a commit message. */
-export function coAuthorsOf(message: string): { name: string; email: string }[] {
-  return [...message.matchAll(TRAILER)].map((m) => ({ name: (m[1] ?? "").trim(), email: (m[2] ?? "").trim() }));
+/**
+ * A collaborator's role as GitHub defines it: `permission` (admin, write, read, none) decides what
+ * they may do; `role_name` only tells maintain from write (GitHub folds maintain into write). A
+ * custom role that inherits write has `permission: write` and its own name: it is write. Null for
+ * no access.
+ */
+export function effectiveRole(permission: string, roleName: string | null | undefined): string | null {
+  const p = permission.toLowerCase();
+  if (p === "admin" || p === "maintain") return p;
+  if (p === "write") return roleName?.toLowerCase() === "maintain" ? "maintain" : "write";
+  if (p === "read" || p === "triage") return roleName?.toLowerCase() === "triage" ? "triage" : "read";
+  return null;
 }
 
-/** The login in a GitHub no-reply address (`<id>+<login>@users.noreply.github.com` or `<login>@…`). */
-export function noreplyLogin(email: string): string | null {
-  return NOREPLY.exec(email.trim())?.[2] ?? null;
-}
+/** GitHub lists at most this many commits of a pull request (`pulls/{n}/commits`). */
+export const LISTED_COMMITS_CAP = 250;
 
 export function qualifyApprovals(facts: ApprovalFacts): ApprovalDecision {
-  const hands = handsInTheChange(facts);
+  const hosts = facts.noreplyHosts ?? ["github.com"];
+  const { hands, baseMerges } = handsInTheChange({ author: facts.author, commits: facts.commits, pushes: facts.pushes, operators: facts.policy.operators, noreplyHosts: hosts });
   const qualifying: CountedApproval[] = [];
   const refused: RefusedApproval[] = [];
   for (const review of latestReviews(facts.reviews)) {
     if (review.state !== "APPROVED" && review.state !== "DISMISSED") continue;
     const reasons = review.state === "DISMISSED" ? ["their approval was dismissed"] : [];
-    reasons.push(...reasonsAgainst(review, facts, hands));
+    reasons.push(...reasonsAgainst(review, facts, hands, hosts));
     if (reasons.length === 0) qualifying.push({ login: review.login, reviewId: review.id });
     else refused.push({ login: review.login, reviewId: review.id, reasons });
   }
   const needed = Math.max(1, facts.policy.count);
   const ineligible = hands.map((h) => ({ who: h.label, reason: h.reason }));
-  return { head: facts.head, needed, qualifying, refused, ineligible, satisfied: qualifying.length >= needed };
+  const blocked = unknownHands(facts);
+  return { head: facts.head, needed, qualifying, refused, ineligible, baseMerges, blocked, satisfied: blocked.length === 0 && qualifying.length >= needed };
+}
+
+/** When GitHub did not list every commit, some hand in the change is unknown: nobody may approve. */
+function unknownHands(facts: ApprovalFacts): string[] {
+  if (facts.commitCount === null) return ["the pull request's commit count could not be read, so not every hand in the change can be known"];
+  if (facts.commitCount <= facts.commits.length) return [];
+  return [`the pull request has ${facts.commitCount} commits but GitHub listed only ${facts.commits.length} (it lists at most ${LISTED_COMMITS_CAP}), so not every hand in the change can be known: split the pull request`];
+}
+
+/**
+ * Why a CANDIDATE may not be approved on this pull request: check runs belong to a commit, so the
+ * verdict found on a head may have been given for another pull request with that head, or against
+ * a base the pull request no longer targets. Empty when the verdict is this pull request's own.
+ */
+export function bindingProblems(b: BindingFacts): string[] {
+  const problems: string[] = [];
+  if (b.verdictPull === null) problems.push(`the judge's verdict on this commit names no pull request, so it cannot be bound to #${b.pull}: comment /ranex rejudge`);
+  else if (b.verdictPull !== b.pull) problems.push(`the judge's verdict on this commit was given for pull request #${b.verdictPull}, not #${b.pull}: comment /ranex rejudge to judge it for this one`);
+  if (b.verdictBase !== b.base && b.baseDescends !== true) {
+    const now = `the judge used base ${b.verdictBase.slice(0, 7)}, but the pull request now targets ${b.baseRef} at ${b.base.slice(0, 7)}`;
+    problems.push(b.baseDescends === false
+      ? `${now}, which does not descend from it (was it retargeted?): it must be judged again`
+      : `${now}, and whether that descends from it could not be read: it must be judged again`);
+  }
+  if (b.sharedWith.length > 0) {
+    problems.push(`this commit is also the head of open pull requests ${b.sharedWith.map((n) => `#${n}`).join(", ")}, and a check run on a commit speaks for every pull request with that head: close the others, then review again`);
+  }
+  return problems;
 }
 
 /** The latest review of each reviewer that says something about approval. */
@@ -127,46 +180,7 @@ function latestReviews(reviews: readonly ReviewFacts[]): ReviewFacts[] {
   return [...latest.values()];
 }
 
-interface Hand {
-  /** How people read it: `@login`, or `Name <email>` when GitHub matched no account. */
-  label: string;
-  identity: Identity;
-  reason: string;
-}
-
-function handsInTheChange(facts: ApprovalFacts): Hand[] {
-  const hands: Hand[] = [{ label: `@${facts.author}`, identity: { login: facts.author, name: "", email: "" }, reason: "opened this pull request" }];
-  for (const commit of facts.commits) {
-    const sha7 = commit.sha.slice(0, 7);
-    hands.push({ label: labelOf(commit.author), identity: commit.author, reason: `authored commit ${sha7}` });
-    // GitHub's own web committer (`web-flow`, noreply@github.com) is no person.
-    if (commit.committer.email.toLowerCase() !== GITHUB_WEB_COMMITTER) {
-      hands.push({ label: labelOf(commit.committer), identity: commit.committer, reason: `committed ${sha7}` });
-    }
-    for (const co of coAuthorsOf(commit.message)) {
-      const login = noreplyLogin(co.email);
-      hands.push({ label: login === null ? `${co.name} <${co.email}>` : `@${login}`, identity: { login, ...co }, reason: `is a Co-authored-by of commit ${sha7}` });
-    }
-  }
-  for (const operator of facts.policy.operators) {
-    const login = operator.replace(/^@/, "");
-    hands.push({ label: `@${login}`, identity: { login, name: "", email: "" }, reason: "runs the agents (agents.operators in .github/ranex.yml)" });
-  }
-  // One line per person and reason, in the order found.
-  const seen = new Set<string>();
-  return hands.filter((h) => {
-    const key = `${h.label.toLowerCase()}\u0000${h.reason}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-function labelOf(identity: Identity): string {
-  return identity.login !== null && identity.login !== "" ? `@${identity.login}` : `${identity.name} <${identity.email}>`;
-}
-
-function reasonsAgainst(review: ReviewFacts, facts: ApprovalFacts, hands: readonly Hand[]): string[] {
+function reasonsAgainst(review: ReviewFacts, facts: ApprovalFacts, hands: readonly Hand[], hosts: readonly string[]): string[] {
   const reasons: string[] = [];
   const login = review.login.toLowerCase();
   if (facts.appLogin !== null && login === facts.appLogin.toLowerCase()) reasons.push("is this app");
@@ -176,9 +190,9 @@ function reasonsAgainst(review: ReviewFacts, facts: ApprovalFacts, hands: readon
   }
   const known = facts.reviewers[login];
   const emails = reviewerEmails(login, known, facts.commits);
-  const names = new Set([login, known?.name?.trim().toLowerCase() ?? ""].filter((n) => n !== ""));
+  const names = new Set([login, comparableName(known?.name ?? "")].filter((n) => n !== ""));
   for (const hand of hands) {
-    if (isSamePerson(hand.identity, login, emails, names)) reasons.push(hand.reason);
+    if (isSamePerson(hand.identity, login, emails, names, hosts)) reasons.push(hand.reason);
   }
   // Permission matters only for a human's approval of the head; anything else is refused already.
   if (reasons.length > 0 || review.state !== "APPROVED") return reasons;
@@ -204,11 +218,11 @@ function reviewerEmails(login: string, known: ReviewerFacts | undefined, commits
   return emails;
 }
 
-function isSamePerson(identity: Identity, login: string, emails: ReadonlySet<string>, names: ReadonlySet<string>): boolean {
+function isSamePerson(identity: Identity, login: string, emails: ReadonlySet<string>, names: ReadonlySet<string>, hosts: readonly string[]): boolean {
   if (identity.login !== null && identity.login.toLowerCase() === login) return true;
   const email = identity.email.trim().toLowerCase();
-  if (email !== "" && (noreplyLogin(email)?.toLowerCase() === login || emails.has(email))) return true;
-  const name = identity.name.trim().toLowerCase();
+  if (email !== "" && (noreplyLogin(email, hosts)?.toLowerCase() === login || emails.has(email))) return true;
+  const name = comparableName(identity.name);
   return name !== "" && names.has(name);
 }
 

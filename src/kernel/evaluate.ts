@@ -9,7 +9,7 @@ import type { Approver, ClaimResult, Detail, Evidence, FailClass, Gate, GateClai
 export function evaluate(gate: Gate, evidence: readonly Evidence[], subject: Subject, approver: Approver | null): Verdict {
   const digest = subjectDigest(subject);
   const claims: ClaimResult[] = [];
-  if (subject.headTree === subject.baseTree) claims.push(noChange(subject));
+  if (landingTree(subject) === subject.baseTree) claims.push(noChange(subject));
   for (const claim of gate.claims) {
     claims.push(judgeClaim(claim, evidence.filter((e) => e.claim === claim.name), digest));
   }
@@ -74,12 +74,18 @@ function judgeClaim(claim: GateClaim, all: readonly Evidence[], digest: string):
   };
 }
 
+/** What the base would hold after the change lands: the merged tree when the subject records one. */
+function landingTree(subject: Subject): string | null {
+  return subject.mergedTree === undefined ? subject.headTree : subject.mergedTree;
+}
+
 function noChange(subject: Subject): ClaimResult {
-  return {
-    name: CHANGE_CLAIM, status: "fail", cause: "failed", class: "incomplete",
-    reason: `no change to judge: head ${subject.head.slice(0, 7)} has the same tree as base ${subject.base.slice(0, 7)}`,
-    details: [], evidence: [],
-  };
+  const head = subject.head.slice(0, 7);
+  const base = subject.base.slice(0, 7);
+  const reason = subject.mergedTree === undefined || subject.headTree === subject.baseTree
+    ? `no change to judge: head ${head} has the same tree as base ${base}`
+    : `no change to judge: merging head ${head} into base ${base} changes nothing (the base already has this change)`;
+  return { name: CHANGE_CLAIM, status: "fail", cause: "failed", class: "incomplete", reason, details: [], evidence: [] };
 }
 
 export function evidenceDigest(e: Evidence): string {

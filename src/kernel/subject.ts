@@ -19,7 +19,11 @@ export function sha256Hex(text: string | Uint8Array): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** `sha256:<hex>` over the canonical JSON of every field of the subject. */
+/**
+ * `sha256:<hex>` over the canonical JSON of every field of the subject. A field a subject does not
+ * have (mergeBase and mergedTree of subjects signed before they existed) is left out, not null, so
+ * an old subject keeps the digest it was signed with.
+ */
 export function subjectDigest(subject: Subject): string {
   const fields: Subject = {
     repository: subject.repository,
@@ -27,6 +31,8 @@ export function subjectDigest(subject: Subject): string {
     head: subject.head,
     baseTree: subject.baseTree,
     headTree: subject.headTree,
+    mergeBase: subject.mergeBase,
+    mergedTree: subject.mergedTree,
     policy: subject.policy,
     task: subject.task,
     sandbox: subject.sandbox,

@@ -17,10 +17,23 @@ export type VerdictName = "CANDIDATE" | "FAIL" | "PASS";
 export interface Subject {
   /** Repository identity: `owner/name`, a URL, or a local path as given. */
   repository: string;
+  /** The base branch's tip: policy and task come from it, and the merged tree is measured against it. */
   base: string;
   head: string;
   baseTree: string;
   headTree: string;
+  /**
+   * The commit the diff claims start from: the merge base of base and head (GitHub's "Files
+   * changed", `git diff base...head`), or base itself when judged with `--exact-base`. Absent only
+   * in subjects signed before it was recorded.
+   */
+  mergeBase?: string;
+  /**
+   * The tree the tests measured: head merged into base (`git merge-tree --write-tree`), the head
+   * tree when head already contains base or with `--exact-base`; null when the merge conflicts.
+   * Absent only in subjects signed before it was recorded.
+   */
+  mergedTree?: string | null;
   /** `sha256:<hex>` of the policy blob on the base, or null when the base has none. */
   policy: string | null;
   task: string | null;

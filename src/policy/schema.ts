@@ -27,15 +27,38 @@ const claimName = z.string()
     message: "unknown claim: expected diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green, edges.covered or check:<name>",
   });
 
+/** A GitHub login: letters, digits, `-` and `_` (Enterprise managed users), a bot's ending `[bot]`. */
+export const LOGIN_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,59}(?:\[bot\])?$/;
+
+/**
+ * A person's or bot's login where the policy matches logins exactly. A team (`@org/team`) or a
+ * stray blank would match nobody, silently: refused with the reason, at its key and line.
+ */
+function login(options: { at: boolean }) {
+  const pattern = options.at ? `^@?${LOGIN_PATTERN.source.slice(1)}` : LOGIN_PATTERN.source;
+  return z.string().min(1).superRefine((value, ctx) => {
+    const problem = loginProblem(value, options.at);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  }).meta({ pattern });
+}
+
+function loginProblem(value: string, at: boolean): string | null {
+  if (/\s/u.test(value)) return `${JSON.stringify(value)} has blanks in it, and a GitHub login has none: write ${JSON.stringify(value.replace(/\s+/gu, ""))}`;
+  if (value.includes("/")) return `${JSON.stringify(value)} is a team, but only logins are matched here (a team's members are not looked up): list each person's login`;
+  const bare = at ? value.replace(/^@/, "") : value;
+  if (!at && value.startsWith("@")) return `${JSON.stringify(value)}: write the login without @ (${JSON.stringify(value.slice(1))})`;
+  return LOGIN_PATTERN.test(bare) ? null : `${JSON.stringify(value)} is not a GitHub login (letters, digits, '-' or '_', a bot's ending in [bot])`;
+}
+
 const AgentsSchema = z.strictObject({
   /** GitHub logins whose PRs are agent PRs (`copilot-swe-agent[bot]`, `devin-ai-integration[bot]`). */
-  authors: z.array(z.string().min(1)).default([]),
+  authors: z.array(login({ at: false })).default([]),
   /** Labels that mark a PR as an agent's. */
   labels: z.array(z.string().min(1)).default([]),
   /** Head branch globs that mark a PR as an agent's (`codex/**`). */
   branches: globs.default([]),
-  /** People who run the agents: they may not approve the agents' work. */
-  operators: z.array(z.string().min(1)).default([]),
+  /** Logins (`alice` or `@alice`) of people who run the agents: they may not approve or re-judge the agents' work. */
+  operators: z.array(login({ at: true })).default([]),
 });
 
 const TestsSchema = z.strictObject({

@@ -58,10 +58,18 @@ function approvalSection({ verdict, approval }: VerdictPage): Html {
   return html`<section aria-labelledby="approval"><h2 id="approval">Approval</h2>${state}<p>Disqualified from approving: the pull request's author, every commit author and committer, every <code>Co-authored-by</code> of any commit, bots, and the app itself. Approvals count only for the exact head commit.</p><p class="muted">Who may not approve a given pull request, and why, is listed in its <code>ranex/approval</code> check run.</p></section>`;
 }
 
+/** Issue 12: the diff claims start at the merge base; the tests ran on head merged into the base tip. */
+function mergeRows(s: VerdictPage["verdict"]["statement"]["predicate"]["subject"]): [string, string | null][] {
+  if (s.mergeBase === undefined) return []; // signed before the subject recorded it
+  return [["merge base (diff from)", s.mergeBase], ["merged tree (tests ran on)", s.mergedTree === null ? "none: the merge conflicts" : s.mergedTree ?? null]];
+}
+
 function subjectSection({ verdict }: VerdictPage): Html {
   const s = verdict.statement.predicate.subject;
   const rows: [string, string | null][] = [
-    ["repository", s.repository], ["base commit", s.base], ["head commit", s.head], ["base tree", s.baseTree], ["head tree", s.headTree],
+    ["repository", s.repository], ["base commit (tip)", s.base], ["head commit", s.head],
+    ...mergeRows(s),
+    ["base tree", s.baseTree], ["head tree", s.headTree],
     ["policy", s.policy], ["task", s.task], ["sandbox profile", s.sandbox], ["subject digest", s.digest],
   ];
   const evidence = verdict.statement.predicate.evidence;

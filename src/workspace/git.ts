@@ -15,7 +15,8 @@ const PROTOCOL_CONFIG = [
 /** An empty tree: where newer git versions would read attributes of a bare repository from. */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
-const SAFE_CONFIG = [
+/** `key=value` settings given with -c to every git process of the workspace. */
+export const SAFE_CONFIG_PAIRS: readonly string[] = [
   "core.hooksPath=/dev/null",
   // Attributes could mark text as binary (hiding added lines from the secret scan) or add filters.
   "core.attributesFile=/dev/null",
@@ -28,7 +29,9 @@ const SAFE_CONFIG = [
   "fetch.recurseSubmodules=false",
   "submodule.recurse=false",
   ...PROTOCOL_CONFIG,
-].flatMap((kv) => ["-c", kv]);
+];
+
+const SAFE_CONFIG = SAFE_CONFIG_PAIRS.flatMap((kv) => ["-c", kv]);
 
 /** The inherited environment without any GIT_* variable (GIT_DIR, GIT_INDEX_FILE ... would redirect git). */
 export function gitEnv(): NodeJS.ProcessEnv {

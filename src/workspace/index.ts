@@ -4,3 +4,4 @@ export type { DiffOptions } from "./diff.js";
 export { mirrorDirFor } from "./mirror.js";
 export { unsafePathReason } from "./tree.js";
 export * from "./types.js";
+export type { MergeResult } from "./merge.js";

@@ -2,9 +2,10 @@ import { addedLines } from "./added-lines.js";
 import { withCatFile } from "./cat-file.js";
 import { diffFacts, type DiffOptions } from "./diff.js";
 import { WorkspaceError } from "./errors.js";
-import { gitOrThrow, runGit } from "./git.js";
 import { materialise } from "./materialise.js";
+import { mergeBases, mergeTree, type MergeResult } from "./merge.js";
 import { assertSafeRef, ensureMirror, fetchInto, mirrorDirFor, withMirrorLock } from "./mirror.js";
+import { GitExit, porcelain } from "./porcelain.js";
 import { entryAt, listTree } from "./tree.js";
 import type { AddedLines, DiffFact } from "./types.js";
 
@@ -15,14 +16,19 @@ export interface Repository {
   readonly mirrorDir: string;
   /** Full commit sha of a branch or tag of the source, a sha, or a fetched ref (refs/pull/N/head). */
   resolveCommit(rev: string): Promise<string>;
-  treeOf(commit: string): Promise<string>;
-  /** The file's exact bytes; null when the path is absent on that commit. */
-  readBlob(commit: string, path: string, maxBytes: number): Promise<Buffer | null>;
-  listFiles(commit: string): Promise<{ path: string; mode: string; blob: string }[]>;
+  /** The tree of a commit (or a tree id, returned as is). */
+  treeOf(treeish: string): Promise<string>;
+  /** The file's exact bytes on a commit or tree; null when the path is absent there. */
+  readBlob(treeish: string, path: string, maxBytes: number): Promise<Buffer | null>;
+  listFiles(treeish: string): Promise<{ path: string; mode: string; blob: string }[]>;
   diff(base: string, head: string, options?: DiffOptions): Promise<DiffFact[]>;
   addedLines(facts: DiffFact[], maxBytes: number): Promise<AddedLines[]>;
-  /** Writes the commit's tree into dest (absent or empty) without .git. */
-  materialise(commit: string, dest: string): Promise<void>;
+  /** Writes a commit's tree, or a tree, into dest (absent or empty) without .git. */
+  materialise(treeish: string, dest: string): Promise<void>;
+  /** Every merge base of two commits, best first; empty when they share no history. */
+  mergeBases(base: string, head: string): Promise<string[]>;
+  /** Head merged into base (`git merge-tree --write-tree`): the merged tree or the conflicting paths. */
+  mergeTree(base: string, head: string): Promise<MergeResult>;
 }
 
 export interface OpenOptions {
@@ -72,16 +78,15 @@ class MirrorRepository implements Repository {
     throw new WorkspaceError(`unknown revision ${JSON.stringify(rev)} in ${this.source}`);
   }
 
-  async treeOf(commit: string): Promise<string> {
-    const out = await gitOrThrow(this.mirrorDir, ["rev-parse", "--verify", "--quiet", `${await this.commit(commit)}^{tree}`], `cannot read the tree of ${commit}`);
-    return out.toString("utf8").trim();
+  async treeOf(treeish: string): Promise<string> {
+    return this.tree(treeish);
   }
 
-  async readBlob(commit: string, path: string, maxBytes: number): Promise<Buffer | null> {
+  async readBlob(treeish: string, path: string, maxBytes: number): Promise<Buffer | null> {
     if (path === "" || path.startsWith("/") || path.endsWith("/") || path.includes("\0")) {
       throw new WorkspaceError(`not a file path: ${JSON.stringify(path)}`);
     }
-    const sha = await this.commit(commit);
+    const sha = await this.tree(treeish);
     const entry = await entryAt(this.mirrorDir, sha, path);
     if (entry === null) return null;
     if (entry.type !== "blob" || entry.mode === "120000") {
@@ -93,8 +98,8 @@ class MirrorRepository implements Repository {
     return withCatFile(this.mirrorDir, async (batch) => (await batch.readBuffer(entry.object, maxBytes, path)).content);
   }
 
-  async listFiles(commit: string): Promise<{ path: string; mode: string; blob: string }[]> {
-    const entries = await listTree(this.mirrorDir, await this.commit(commit), false);
+  async listFiles(treeish: string): Promise<{ path: string; mode: string; blob: string }[]> {
+    const entries = await listTree(this.mirrorDir, await this.tree(treeish), false);
     return entries.map((e) => ({ path: e.path, mode: e.mode, blob: e.object }));
   }
 
@@ -106,8 +111,16 @@ class MirrorRepository implements Repository {
     return addedLines(this.mirrorDir, facts, maxBytes);
   }
 
-  async materialise(commit: string, dest: string): Promise<void> {
-    await materialise(this.mirrorDir, await this.commit(commit), dest);
+  async materialise(treeish: string, dest: string): Promise<void> {
+    await materialise(this.mirrorDir, await this.tree(treeish), dest);
+  }
+
+  async mergeBases(base: string, head: string): Promise<string[]> {
+    return mergeBases(this.mirrorDir, await this.commit(base), await this.commit(head));
+  }
+
+  async mergeTree(base: string, head: string): Promise<MergeResult> {
+    return mergeTree(this.mirrorDir, await this.commit(base), await this.commit(head));
   }
 
   /** The full sha of a commit already in the mirror (no fetch); every method accepts any revision. */
@@ -118,10 +131,24 @@ class MirrorRepository implements Repository {
     return found;
   }
 
-  private async tryResolve(rev: string): Promise<string | null> {
-    const result = await runGit(this.mirrorDir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
-    const sha = result.stdout.toString("utf8").trim();
-    return result.code === 0 && FULL_SHA.test(sha) ? sha : null;
+  /** The tree id of a revision or tree already in the mirror: commits are peeled, trees kept. */
+  private async tree(treeish: string): Promise<string> {
+    assertSafeRev(treeish);
+    const found = await this.tryResolve(treeish, "tree");
+    if (found === null) throw new WorkspaceError(`unknown revision or tree ${JSON.stringify(treeish)} in ${this.source}`);
+    return found;
+  }
+
+  private async tryResolve(rev: string, type: "commit" | "tree" = "commit"): Promise<string | null> {
+    let out: string;
+    try {
+      out = await porcelain(this.mirrorDir).revparse(["--verify", "--quiet", `${rev}^{${type}}`]);
+    } catch (err) {
+      if (err instanceof GitExit) return null;
+      throw err;
+    }
+    const sha = out.trim();
+    return FULL_SHA.test(sha) ? sha : null;
   }
 }
 

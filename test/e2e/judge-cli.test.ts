@@ -15,8 +15,8 @@ const judgments = new Map<string, Promise<CliResult>>();
 // Started first so its timeout overlaps the other judgments instead of trailing them.
 const SLOW_FIRST = ["hang"];
 
-function judgeArgs(repo: string, dataDir: string, head: string, task?: string): string[] {
-  return ["judge", "--repo", repo, "--base", "main", "--head", head, ...(task ? ["--task", task] : []), "--json", "--data-dir", dataDir];
+function judgeArgs(repo: string, dataDir: string, head: string, task?: string, base = "main"): string[] {
+  return ["judge", "--repo", repo, "--base", base, "--head", head, ...(task ? ["--task", task] : []), "--json", "--data-dir", dataDir];
 }
 
 const dataDirs = new Map<FixtureName, string>();
@@ -28,8 +28,8 @@ function judgmentOf(repoName: FixtureName, branch: string): Promise<CliResult> {
   if (judgment === undefined) {
     const dataDir = dataDirs.get(repoName) ?? tempDir("ranex-e2e-data-");
     dataDirs.set(repoName, dataDir);
-    const task = expectations[repoName][branch]?.task;
-    judgment = fixtureRepo(repoName).then((repo) => slot(() => runCli(judgeArgs(repo, dataDir, branch, task))));
+    const want = expectations[repoName][branch];
+    judgment = fixtureRepo(repoName).then((repo) => slot(() => runCli(judgeArgs(repo, dataDir, branch, want?.task, want?.base))));
     judgments.set(key, judgment);
   }
   return judgment;
@@ -83,7 +83,8 @@ for (const [repoName, heads] of Object.entries(expectations) as [FixtureName, Re
         const verdict = parseVerdict(result);
         expectJudged(result, verdict, want);
         // The subject names exactly what was judged, and the policy is the base's, byte for byte.
-        expect(verdict.subject.base).toBe(git(repo, "rev-parse", "main"));
+        expect(verdict.subject.base).toBe(git(repo, "rev-parse", want.base ?? "main"));
+        expect(verdict.subject.mergeBase).toBe(git(repo, "merge-base", want.base ?? "main", branch));
         expect(verdict.subject.head).toBe(git(repo, "rev-parse", branch));
         expect(verdict.subject.task).toBe(want.task ?? null);
         expect(verdict.subject.policy).toBe(policyDigest(repo));
@@ -102,6 +103,74 @@ describe("python-calc: the policy comes from the base", () => {
     const honest = parseVerdict(await judgmentOf("python-calc", "honest"));
     expect(verdict.subject.policy).toBe(honest.subject.policy);
   }, 240_000);
+});
+
+describe("python-calc: a base that moved on is judged by what would land (issue 12)", () => {
+  const tree = (repo: string, rev: string): string => git(repo, "rev-parse", `${rev}^{tree}`);
+
+  it("a head behind its base: the diff starts at the merge base, the tests measure the merge", async () => {
+    const repo = await fixtureRepo("python-calc");
+    const verdict = parseVerdict(await judgmentOf("python-calc", "behind"));
+    expect(verdict.subject.mergeBase).toBe(git(repo, "rev-parse", "main"));
+    expect(verdict.subject.mergeBase).not.toBe(verdict.subject.base);
+    const merged = git(repo, "merge-tree", "--write-tree", "main-moved", "behind");
+    expect(verdict.subject.mergedTree).toBe(merged);
+    expect([verdict.subject.baseTree, verdict.subject.headTree]).not.toContain(merged);
+    // main-moved's own changes (a test, the README, stats.py) are not the pull request's.
+    expect(failingText(verdict)).not.toContain("README.md");
+    expect(claimNamed(verdict, "diff.scope").reason).toContain("1 changed path");
+  }, 240_000);
+
+  it("a head that merged the base in: only its own change is judged, and the head tree is what lands", async () => {
+    const repo = await fixtureRepo("python-calc");
+    const verdict = parseVerdict(await judgmentOf("python-calc", "merged-base"));
+    expect(verdict.subject.mergeBase).toBe(verdict.subject.base);
+    expect(verdict.subject.mergedTree).toBe(tree(repo, "merged-base"));
+    expect(claimNamed(verdict, "diff.frozen").reason).toContain("2 changed paths");
+    // The same change as `behind`, merged the other way: the very same tree is measured.
+    const behind = parseVerdict(await judgmentOf("python-calc", "behind"));
+    expect(verdict.subject.mergedTree).toBe(behind.subject.mergedTree);
+  }, 240_000);
+
+  it("a textual conflict records no merged tree and names the path", async () => {
+    const verdict = parseVerdict(await judgmentOf("python-calc", "text-conflict"));
+    expect(verdict.subject.mergedTree).toBeNull();
+    const regression = claimNamed(verdict, "tests.regression");
+    expect(regression.details.map((d) => d.path)).toContain("src/calc.py");
+    // The diff claims still judge the change itself.
+    expect(claimNamed(verdict, "diff.frozen").status).toBe("pass");
+  }, 240_000);
+
+  it("--exact-base keeps the two-tree judgment: the base's own new work reads as the head undoing it", async () => {
+    const repo = await fixtureRepo("python-calc");
+    const result = await slot(() => runCli([...judgeArgs(repo, tempDir("ranex-e2e-data-"), "behind", "mul", "main-moved"), "--exact-base"]));
+    const verdict = parseVerdict(result);
+    expect(result.code).toBe(1);
+    expect(verdict.verdict).toBe("FAIL");
+    expect(verdict.class).toBe("unsafe");
+    expect(verdict.subject.mergeBase).toBe(verdict.subject.base);
+    expect(verdict.subject.mergedTree).toBe(verdict.subject.headTree);
+    expect(claimNamed(verdict, "diff.frozen").reason).toContain("tests/test_calc.py");
+    expect(claimNamed(verdict, "diff.scope").reason).toContain("README.md");
+    // The default judgment of the same head has another subject: evidence never crosses over.
+    const merged = parseVerdict(await judgmentOf("python-calc", "behind"));
+    expect(merged.subject.digest).not.toBe(verdict.subject.digest);
+  }, 240_000);
+
+  it("exits 2 for a head that shares no history with the base, and --exact-base judges the two trees", async () => {
+    const repo = TestRepo.init();
+    repo.commit({ ".github/ranex.yml": "version: 1\ntests:\n  command: \"true\"\nrequire: [diff.safety]\n", "src/app.py": "x = 1\n" });
+    git(repo.dir, "checkout", "-q", "--orphan", "orphan");
+    repo.commit({ "src/app.py": "x = 2\n" });
+    const dataDir = tempDir("ranex-e2e-data-");
+    const unrelated = await runCli(["judge", "--repo", repo.dir, "--base", "main", "--head", "orphan", "--json", "--data-dir", dataDir]);
+    expect(unrelated.code, unrelated.stderr).toBe(2);
+    expect(unrelated.stdout).toBe("");
+    expect(unrelated.stderr).toContain("share no history");
+    const exact = await runCli(["judge", "--repo", repo.dir, "--base", "main", "--head", "orphan", "--exact-base", "--json", "--data-dir", dataDir]);
+    expect(exact.code, exact.stderr).toBe(0);
+    expect(parseVerdict(exact).verdict).toBe("CANDIDATE");
+  }, 120_000);
 });
 
 describe("ranex judge fails closed", () => {

@@ -24,7 +24,10 @@ export interface ClaimJson {
 export interface VerdictJson {
   verdict: "CANDIDATE" | "FAIL";
   class: "unsafe" | "incomplete" | null;
-  subject: { base: string; head: string; policy: string | null; task: string | null; digest: string };
+  subject: {
+    base: string; head: string; baseTree: string; headTree: string; mergeBase: string | null; mergedTree: string | null;
+    policy: string | null; task: string | null; digest: string;
+  };
   claims: ClaimJson[];
   missing: string[];
 }

@@ -16,6 +16,8 @@ export interface Expectation {
   fails: string[];
   /** The task manifest to judge against (`--task`). */
   task?: string;
+  /** The base to judge against (`--base`); main when absent. */
+  base?: string;
   /** The verdict's class, where the catching claim decides it. */
   class?: "unsafe" | "incomplete";
   /** Strings the failing claims' reasons or details must contain: the path or test at fault. */

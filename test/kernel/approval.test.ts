@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  approvalInputs, approvedVerdict, coAuthorsOf, noreplyLogin, qualifyApprovals,
-  type ApprovalFacts, type CommitFacts, type ReviewFacts, type ReviewerFacts,
+  approvalInputs, approvedVerdict, bindingProblems, coAuthorsOf, noreplyLogin, qualifyApprovals,
+  type ApprovalFacts, type CommitFacts, type PushFacts, type ReviewFacts, type ReviewerFacts,
 } from "../../src/kernel/approval.js";
 import { evaluate, makeGate } from "../../src/kernel/index.js";
 import { ev, SUBJECT } from "./fixtures.js";
@@ -29,6 +29,7 @@ function facts(extra: Partial<ApprovalFacts> = {}): ApprovalFacts {
     head: HEAD, author: "agent-bot[bot]", commits: [commit("a".repeat(40))],
     reviews: [review("alice")], reviewers: { alice: WRITER },
     policy: { count: 1, teams: [], operators: [] }, appLogin: "ranex-gate[bot]",
+    pushes: [], commitCount: 1,
     ...extra,
   };
 }
@@ -191,5 +192,152 @@ describe("the approval through the kernel", () => {
   it("refuses to approve a FAIL", () => {
     const fail = evaluate(makeGate(["diff.frozen"]), [ev("diff.frozen", "fail")], SUBJECT, null);
     expect(() => approvalInputs(fail)).toThrow(/only a CANDIDATE can be approved/);
+  });
+});
+
+// Issue 14: every hand counts, real reviewers are not refused, and identities are read as git and
+// GitHub write them. Each case below gave the wrong answer before the issue was fixed.
+describe("every hand in the change (issue 14)", () => {
+  const A = "a".repeat(40);
+  const B = "b".repeat(40);
+  const M = "d".repeat(40);
+  const BASE_TIP = "e".repeat(40);
+  const person = (login: string) => ({ login, name: login, email: `${login}@example.com` });
+
+  it("refuses the pusher of a commit written under the agent's identity", () => {
+    const f = facts({ pushes: [{ login: "alice", before: null, after: A, via: "synchronize" }] });
+    expect(refusal(f)).toEqual(["pushed commits to this pull request (aaaaaaa)"]);
+  });
+
+  it("refuses a pusher whose pushed head is no longer in the pull request: the work may live on rebased", () => {
+    const f = facts({ pushes: [{ login: "alice", before: null, after: OLD, via: "force-push" }] });
+    expect(refusal(f)).toEqual(["pushed commits to this pull request (0000000)"]);
+  });
+
+  it("fails closed when the pull request has more commits than GitHub listed", () => {
+    const decision = qualifyApprovals(facts({ commitCount: 251 }));
+    expect(decision.satisfied).toBe(false);
+    expect(decision.blocked).toEqual([
+      "the pull request has 251 commits but GitHub listed only 1 (it lists at most 250), so not every hand in the change can be known: split the pull request",
+    ]);
+    expect(qualifyApprovals(facts({ commitCount: null })).blocked).toEqual(["the pull request's commit count could not be read, so not every hand in the change can be known"]);
+  });
+
+  describe("Update branch merges", () => {
+    // A, the agent's commit; M merges the base tip into it, authored and pushed by the maintainer.
+    const agentCommit = commit(A, { parents: [BASE_TIP] });
+    const merge = (changedFrom: Record<string, string[] | null>, parents = [A, BASE_TIP]) => commit(M, {
+      parents, author: person("alice"), committer: { login: "web-flow", name: "GitHub", email: "noreply@github.com" },
+      message: "Merge branch 'main' into agent/fix", changedFrom,
+    });
+    const withMerge = (m: CommitFacts, pushes: PushFacts[] = [{ login: "alice", before: A, after: M, via: "synchronize" }]) =>
+      facts({ head: M, commits: [agentCommit, m], commitCount: 2, pushes, reviews: [review("alice", { commitId: M })] });
+
+    it("does not make the maintainer who clicked Update branch a hand", () => {
+      const decision = qualifyApprovals(withMerge(merge({ [A]: ["README.md"], [BASE_TIP]: ["src/mul.ts"] })));
+      expect(decision).toMatchObject({ satisfied: true, qualifying: [{ login: "alice" }] });
+      expect(decision.baseMerges).toEqual([M]);
+    });
+
+    it("does make the author of a merge that adds content of its own a hand (an evil merge)", () => {
+      const evil = merge({ [A]: ["README.md", "src/mul.ts"], [BASE_TIP]: ["src/mul.ts"] });
+      expect(refusal(withMerge(evil))).toEqual(["authored commit ddddddd", "pushed commits to this pull request (ddddddd)"]);
+    });
+
+    it("does not take a merge of another pull-request line for the base", () => {
+      const both = merge({ [A]: ["x"], [B]: ["y"] }, [A, B]);
+      const f = withMerge(both);
+      expect(refusal({ ...f, commits: [...f.commits, commit(B)], commitCount: 3 })).toContain("authored commit ddddddd");
+    });
+
+    it("makes the merge's author a hand when its diff could not be read", () => {
+      expect(refusal(withMerge(merge({ [A]: null, [BASE_TIP]: ["src/mul.ts"] })))).toContain("authored commit ddddddd");
+    });
+
+    it("still refuses a pusher who pushed agent commits along with the merge", () => {
+      const pushes = [{ login: "alice", before: null, after: M, via: "synchronize" }];
+      expect(refusal(withMerge(merge({ [A]: ["README.md"], [BASE_TIP]: ["src/mul.ts"] }), pushes))).toEqual(["pushed commits to this pull request (ddddddd)"]);
+    });
+  });
+
+  it("skips GitHub's own web-flow committer only, not anyone who names noreply@github.com", () => {
+    const spoof = commit(A, { committer: { login: null, name: "alice", email: "noreply@github.com" } });
+    expect(refusal(facts({ commits: [spoof] }))).toEqual(["committed aaaaaaa"]);
+    const byAlice = commit(A, { committer: { login: "alice", name: "GitHub", email: "noreply@github.com" } });
+    expect(refusal(facts({ commits: [byAlice] }))).toEqual(["committed aaaaaaa"]);
+    expect(qualifyApprovals(facts({ commits: [commit(A)] })).ineligible.map((i) => i.who)).not.toContain("@web-flow");
+  });
+
+  it("refuses a co-author named by a GitHub Enterprise no-reply address of the reviewer", () => {
+    const hosts = ["github.com", "ghe.example.com"];
+    for (const email of ["12+alice@users.noreply.ghe.example.com", "alice@users.noreply.ghe.example.com"]) {
+      const c = commit(A, { message: `x\n\nCo-authored-by: Someone <${email}>` });
+      expect(refusal(facts({ commits: [c], noreplyHosts: hosts }))).toEqual(["is a Co-authored-by of commit aaaaaaa"]);
+    }
+  });
+
+  it("compares names with whitespace collapsed", () => {
+    const c = commit(A, { message: "x\n\nCo-authored-by:   Alice    Liddell   <private@example.com>" });
+    expect(refusal(facts({ commits: [c], reviewers: { alice: { ...WRITER, name: " Alice\tLiddell " } } }))).toEqual(["is a Co-authored-by of commit aaaaaaa"]);
+  });
+});
+
+describe("binding the approval to the judged pull request and base (issue 14)", () => {
+  const bound = { verdictPull: 2, pull: 2, verdictBase: SUBJECT.base, base: SUBJECT.base, baseRef: "main", baseDescends: null, sharedWith: [] };
+
+  it("has no problem for the verdict's own pull request and base", () => {
+    expect(bindingProblems(bound)).toEqual([]);
+    expect(bindingProblems({ ...bound, base: "f".repeat(40), baseDescends: true })).toEqual([]);
+  });
+
+  it("refuses a verdict given for another pull request with the same head", () => {
+    expect(bindingProblems({ ...bound, verdictPull: 3 })).toEqual(["the judge's verdict on this commit was given for pull request #3, not #2: comment /ranex rejudge to judge it for this one"]);
+    expect(bindingProblems({ ...bound, verdictPull: null })).toEqual(["the judge's verdict on this commit names no pull request, so it cannot be bound to #2: comment /ranex rejudge"]);
+  });
+
+  it("refuses when the pull request now targets a base the judge did not use (retarget)", () => {
+    const moved = { ...bound, base: "f".repeat(40), baseDescends: false };
+    expect(bindingProblems(moved)).toEqual([`the judge used base ${SUBJECT.base.slice(0, 7)}, but the pull request now targets main at fffffff, which does not descend from it (was it retargeted?): it must be judged again`]);
+    expect(bindingProblems({ ...moved, baseDescends: null })).toEqual([`the judge used base ${SUBJECT.base.slice(0, 7)}, but the pull request now targets main at fffffff, and whether that descends from it could not be read: it must be judged again`]);
+  });
+
+  it("refuses when another open pull request has the same head: the check on the commit would speak for both", () => {
+    expect(bindingProblems({ ...bound, sharedWith: [3, 5] })).toEqual([
+      "this commit is also the head of open pull requests #3, #5, and a check run on a commit speaks for every pull request with that head: close the others, then review again",
+    ]);
+  });
+});
+
+describe("Co-authored-by as git reads trailers", () => {
+  // Each message was checked with `git interpret-trailers --parse` (git 2.39): everything git reads is read here.
+  it.each<[string, string, { name: string; email: string }[]]>([
+    ["any case", "t\n\nco-AUTHORED-BY: B <b@x>", [{ name: "B", email: "b@x" }]],
+    ["a space before the separator", "t\n\nCo-authored-by : C <c@x>", [{ name: "C", email: "c@x" }]],
+    ["a tab before the separator", "t\n\nCo-authored-by\t: H <h@x>", [{ name: "H", email: "h@x" }]],
+    ["a value folded over two lines", "t\n\nCo-authored-by: D\n  <d@x>", [{ name: "D", email: "d@x" }]],
+    ["a folded name", "t\n\nCo-authored-by: Alice\n\tLiddell <al@x>\nSigned-off-by: x <x@y>", [{ name: "Alice Liddell", email: "al@x" }]],
+    ["spaces inside the name, collapsed", "t\n\nCo-authored-by:    F   Name   <f@x>   ", [{ name: "F Name", email: "f@x" }]],
+    ["CRLF line ends", "t\r\n\r\nCo-authored-by: R <r@x>\r\n", [{ name: "R", email: "r@x" }]],
+  ])("reads %s", (_, message, expected) => {
+    expect(coAuthorsOf(message)).toEqual(expected);
+  });
+
+  it("reads more than git where reading more only refuses more: Unicode hyphens, trailers outside the last paragraph", () => {
+    expect(coAuthorsOf("t\n\nCo\u2010authored\u2011by: E <e@x>")).toEqual([{ name: "E", email: "e@x" }]);
+    expect(coAuthorsOf("t\n\nCo-authored-by: K <k@x>\n\nlast paragraph")).toEqual([{ name: "K", email: "k@x" }]);
+  });
+
+  it("does not read another separator or another key", () => {
+    expect(coAuthorsOf("t\n\nCo-authored-by= G <g@x>\nCo-authored: Z <z@x>")).toEqual([]);
+  });
+});
+
+describe("no-reply addresses on GitHub Enterprise", () => {
+  it("takes the login out of both forms on the hosts given, and nothing else", () => {
+    const hosts = ["github.com", "ghe.example.com"];
+    expect(noreplyLogin("12+octocat@users.noreply.ghe.example.com", hosts)).toBe("octocat");
+    expect(noreplyLogin("octocat@users.noreply.ghe.example.com", hosts)).toBe("octocat");
+    expect(noreplyLogin("octocat@users.noreply.other.example", hosts)).toBeNull();
+    expect(noreplyLogin("octocat@users.noreply.ghe.example.com.evil.example", hosts)).toBeNull();
   });
 });

@@ -29,7 +29,7 @@ describe("absence blocks", () => {
 });
 
 describe("subject binding", () => {
-  const fields = ["repository", "head", "base", "policy", "task", "sandbox", "headTree", "baseTree"] as const;
+  const fields = ["repository", "head", "base", "policy", "task", "sandbox", "headTree", "baseTree", "mergeBase", "mergedTree"] as const;
   for (const field of fields) {
     it(`evidence measured for another ${field} is stale, so the claim is missing`, () => {
       const other: Subject = { ...SUBJECT, [field]: field === "policy" || field === "sandbox" ? `sha256:${"0".repeat(64)}` : "0".repeat(40) };
@@ -134,5 +134,27 @@ describe("no change to judge", () => {
     expect(v.verdict).toBe("FAIL");
     expect(v.claims[0]).toMatchObject({ name: CHANGE_CLAIM, status: "fail", cause: "failed" });
     expect(v.reasons[0]).toMatch(/^diff\.change: no change to judge: head hhhhhhh has the same tree as base bbbbbbb/);
+  });
+
+  it("a merge that changes nothing on the base is FAIL: the base already has the change", () => {
+    const landed = { ...SUBJECT, mergeBase: "m".repeat(40), mergedTree: SUBJECT.baseTree };
+    const digest = subjectDigest(landed);
+    const v = evaluate(gate, allPass.map((e) => ({ ...e, subject: digest })), landed, null);
+    expect(v.verdict).toBe("FAIL");
+    expect(v.reasons[0]).toMatch(/^diff\.change: no change to judge: merging head hhhhhhh into base bbbbbbb changes nothing/);
+  });
+
+  it("a head behind its base whose merge changes the base is judged, though its tree differs from both", () => {
+    const behind = { ...SUBJECT, mergeBase: "m".repeat(40), mergedTree: "3".repeat(40) };
+    const digest = subjectDigest(behind);
+    const v = evaluate(gate, allPass.map((e) => ({ ...e, subject: digest })), behind, null);
+    expect(v.verdict).toBe("CANDIDATE");
+  });
+
+  it("a conflicting merge (no merged tree) is not taken for no change", () => {
+    const conflicted = { ...SUBJECT, mergeBase: "m".repeat(40), mergedTree: null };
+    const digest = subjectDigest(conflicted);
+    const v = evaluate(gate, allPass.map((e) => ({ ...e, subject: digest })), conflicted, null);
+    expect(v.claims.some((c) => c.name === CHANGE_CLAIM)).toBe(false);
   });
 });

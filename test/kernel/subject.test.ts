@@ -21,6 +21,18 @@ describe("subjectDigest", () => {
     });
   }
 
+  it("records the merge base and the merged tree; a subject signed before them keeps its digest", () => {
+    const merged: Subject = { ...SUBJECT, mergeBase: "m".repeat(40), mergedTree: "t".repeat(40) };
+    expect(subjectDigest(merged)).not.toBe(subjectDigest(SUBJECT));
+    expect(subjectDigest({ ...merged, mergeBase: "n".repeat(40) })).not.toBe(subjectDigest(merged));
+    expect(subjectDigest({ ...merged, mergedTree: "u".repeat(40) })).not.toBe(subjectDigest(merged));
+    // A conflict (null) is neither a tree nor an old subject without the field.
+    expect(subjectDigest({ ...merged, mergedTree: null })).not.toBe(subjectDigest(merged));
+    expect(subjectDigest({ ...SUBJECT, mergedTree: null })).not.toBe(subjectDigest(SUBJECT));
+    expect(subjectDigest(merged)).toBe(`sha256:${sha256Hex(canonicalJson(merged))}`);
+    expect(subjectDigest({ ...SUBJECT, mergeBase: undefined, mergedTree: undefined })).toBe(subjectDigest(SUBJECT));
+  });
+
   it("tells null from a value for policy, task and sandbox", () => {
     for (const field of ["policy", "task", "sandbox"] as const) {
       expect(subjectDigest({ ...SUBJECT, [field]: null })).not.toBe(subjectDigest(SUBJECT));

@@ -70,6 +70,12 @@ describe("the verdict page", () => {
     expect(page).toContain("approval: not possible");
   });
 
+  it("shows where the diff started and which tree the tests ran on (issue 12)", async () => {
+    const page = await renderedFail();
+    expect(page).toContain(`<dt>merge base (diff from)</dt><dd><code>${"9".repeat(40)}</code>`);
+    expect(page).toContain(`<dt>merged tree (tests ran on)</dt><dd><code>${"8".repeat(40)}</code>`);
+  });
+
   it("says so when no timings or diff facts were kept beside the entry", async () => {
     const page = await renderedFail(null as never);
     expect(page).toContain("No stage timings were recorded");

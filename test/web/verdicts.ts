@@ -11,6 +11,7 @@ export const HOSTILE_REASON = '"><img src=x onerror=alert(1)> and </textarea></p
 export function subjectFor(repository: string, head = "b".repeat(40)): Subject {
   return {
     repository, base: "a".repeat(40), head, baseTree: "c".repeat(40), headTree: "d".repeat(40),
+    mergeBase: "9".repeat(40), mergedTree: "8".repeat(40),
     policy: `sha256:${"e".repeat(64)}`, task: "mul", sandbox: `sha256:${"f".repeat(64)}`,
   };
 }

@@ -5,7 +5,12 @@ import { dataDirFrom } from "../data-dir.js";
 import { UsageError, type Command } from "../io.js";
 import { renderTable, verdictJson } from "../render.js";
 
-const USAGE = "usage: ranex judge --repo <path|url> --base <rev> --head <rev> [--task <id>] [--json] [--data-dir <dir>] [--key <seed file>]";
+const USAGE = "usage: ranex judge --repo <path|url> --base <rev> --head <rev> [--task <id>] [--exact-base] [--json] [--data-dir <dir>] [--key <seed file>]";
+
+// `--base main` names the base branch's tip, as a pull request's base does: the diff claims judge
+// the change from the merge base of base and head (`git diff main...head`, GitHub's "Files
+// changed"), and the tests measure head merged into that tip. `--exact-base` diffs the two trees
+// as given and measures the head unmerged (the judge's behaviour before issue 12).
 
 /** Exit 0 for CANDIDATE, 1 for FAIL, 2 when it could not judge (bad arguments, unreadable repository). */
 export const run: Command = async (args, io) => {
@@ -16,6 +21,7 @@ export const run: Command = async (args, io) => {
       options: {
         repo: { type: "string" }, base: { type: "string" }, head: { type: "string" }, task: { type: "string" },
         json: { type: "boolean", default: false }, "data-dir": { type: "string" }, key: { type: "string" },
+        "exact-base": { type: "boolean", default: false },
       },
     }));
   } catch (err) {
@@ -27,7 +33,7 @@ export const run: Command = async (args, io) => {
   const dataDir = dataDirFrom(values["data-dir"] === undefined ? [] : ["--data-dir", values["data-dir"]], io.env, io.cwd);
   let judgment;
   try {
-    judgment = await judge({ source: values.repo, base: values.base, head: values.head, task: values.task ?? null, dataDir });
+    judgment = await judge({ source: values.repo, base: values.base, head: values.head, task: values.task ?? null, dataDir, exactBase: values["exact-base"] });
   } catch (err) {
     if (err instanceof CannotJudge) {
       io.stderr(`ranex judge: cannot judge: ${err.message.split("\n")[0]}\n`);

@@ -3,13 +3,14 @@
 // the kernel decides who qualifies and gives the PASS, and a PASS is signed and journalled.
 import type { Logger } from "probot";
 import { statementOf, VERDICT_PREDICATE_TYPE, type VerdictPredicate } from "../../attest/index.js";
-import { approvedVerdict, qualifyApprovals, type ApprovalPolicy } from "../../kernel/approval.js";
+import { approvedVerdict, bindingProblems, qualifyApprovals, type ApprovalPolicy } from "../../kernel/approval.js";
 import type { Verdict } from "../../kernel/index.js";
 import type { Policy } from "../../policy/index.js";
-import type { BasePolicy } from "../pull-request/agents.js";
+import { readBasePolicy, type BasePolicy } from "../pull-request/agents.js";
+import { bindingOf, pullOfSubject, type VerdictBinding } from "./binding.js";
 import { approvedTitle, postApproval, renderApproval, unchanged, type ApprovalState, type ExistingCheck } from "./check.js";
 import type { MergeAuthority } from "./deps.js";
-import { gatherApprovalFacts } from "./facts.js";
+import { currentPullOf, gatherApprovalFacts } from "./facts.js";
 import type { GitHub, RepoRef } from "../check-runs.js";
 import type { AppDeps } from "../deps.js";
 import { APPROVAL_CHECK, JUDGE_CHECK } from "../protection/protection.js";
@@ -37,11 +38,22 @@ export function approvalPolicyOf(base: BasePolicy | Policy | null): ApprovalPoli
   return { count: policy.approval.count, teams: policy.approval.teams, operators: policy.agents.operators };
 }
 
+/**
+ * When the base moved on since the judgment, both policies bind the approval: the most approvals
+ * either asks for, every operator either lists, and only the teams both accept.
+ */
+export function strictestPolicy(a: ApprovalPolicy, b: ApprovalPolicy): ApprovalPolicy {
+  const lower = (xs: readonly string[]) => new Set(xs.map((x) => x.replace(/^@/, "").toLowerCase()));
+  const teamsOfB = lower(b.teams);
+  const operators = [...a.operators, ...b.operators.filter((o) => !lower(a.operators).has(o.replace(/^@/, "").toLowerCase()))];
+  return { count: Math.max(a.count, b.count), teams: a.teams.filter((t) => teamsOfB.has(t.replace(/^@/, "").toLowerCase())), operators };
+}
+
 /** The judge's verdict just landed: post ranex/approval for the same head. Never throws. */
 export async function approvalAfterVerdict(s: Settle, verdict: Verdict, judgeEntry: string, policy: ApprovalPolicy): Promise<void> {
   await failClosed(s, null, async () => {
     const state: ApprovalState | null = verdict.verdict === "CANDIDATE"
-      ? await decide(s, verdict, judgeEntry, policy, null)
+      ? await decide(s, verdict, judgeEntry, { pull: s.target.number, base: verdict.subject.base }, policy, null)
       : { kind: "judge-fail", head: s.target.head, judgeEntry };
     if (state !== null) await postApproval(s.octokit, s.target.repo, s.target.head, renderApproval(state, s.notice), null, s.deps.clock());
   });
@@ -70,7 +82,8 @@ export async function recheckApproval(s: Settle, findEntry: AppDeps["findEntry"]
   if (judgeRun.conclusion !== "success") return;
   await failClosed(s, existing, async () => {
     const candidate = await candidateFromJournal(findEntry, judgeRun.external_id ?? null, s.target.head);
-    const state = await decide(s, candidate.verdict, candidate.entry, await readPolicy(candidate.verdict.subject.base), existing);
+    const binding = { pull: pullOfSubject(candidate.subjectName, s.target.repo), base: candidate.verdict.subject.base };
+    const state = await decide(s, candidate.verdict, candidate.entry, binding, await readPolicy(candidate.verdict.subject.base), existing);
     if (state === null) return;
     const output = renderApproval(state, s.notice);
     if (unchanged(existing, output)) return;
@@ -78,10 +91,24 @@ export async function recheckApproval(s: Settle, findEntry: AppDeps["findEntry"]
   });
 }
 
-/** Null when the head is already approved by the same people: nothing to sign again. */
-async function decide(s: Settle, candidate: Verdict, judgeEntry: string, policy: ApprovalPolicy, existing: ExistingCheck | null): Promise<ApprovalState | null> {
-  const facts = await gatherApprovalFacts(s.octokit, s.target, policy, s.authority.appLogin);
+/**
+ * Null when the head is already approved by the same people: nothing to sign again. The verdict
+ * must be this pull request's own, against the base it targets now (`bindingProblems`), and every
+ * hand in the change must be known (`decision.blocked`); else nobody's approval counts.
+ */
+async function decide(s: Settle, candidate: Verdict, judgeEntry: string, verdictBinding: VerdictBinding, verdictPolicy: ApprovalPolicy, existing: ExistingCheck | null): Promise<ApprovalState | null> {
+  const { octokit, target } = s;
+  const pull = await currentPullOf(octokit, target.repo, target.number);
+  if (pull.head !== target.head) throw new Error(`the pull request's head moved to ${pull.head.slice(0, 7)}: that head is judged on its own`);
+  const problems = bindingProblems(await bindingOf(octokit, target.repo, pull, verdictBinding));
+  // A base that moved on since the judgment: its policy binds too (an operator listed there is one).
+  const policy = pull.base === verdictBinding.base ? verdictPolicy
+    : strictestPolicy(verdictPolicy, approvalPolicyOf(await readBasePolicy(octokit, target.repo, pull.base)));
+  const recordedPushes = await s.authority.pushes.pushesOf(`${target.repo.owner}/${target.repo.repo}`, target.number);
+  const facts = await gatherApprovalFacts(octokit, target, pull, { policy, appLogin: s.authority.appLogin, recordedPushes });
   const decision = qualifyApprovals(facts);
+  const blocked = [...problems, ...decision.blocked];
+  if (blocked.length > 0) return { kind: "blocked", head: target.head, judgeEntry, decision, reasons: blocked };
   if (!decision.satisfied) return { kind: "waiting", head: s.target.head, judgeEntry, decision, teams: policy.teams };
   if (existing?.conclusion === "success" && existing.title === approvedTitle(decision)) return null;
   const verdict = approvedVerdict(candidate, decision);
@@ -95,7 +122,7 @@ async function decide(s: Settle, candidate: Verdict, judgeEntry: string, policy:
 }
 
 /** The CANDIDATE behind a judge check run, from this gate's journal, bound to the head. */
-async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: string | null, head: string): Promise<{ verdict: Verdict; entry: string }> {
+async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: string | null, head: string): Promise<{ verdict: Verdict; entry: string; subjectName: string | undefined }> {
   const missing = `the judge's verdict for ${head.slice(0, 7)} is not in this gate's journal`;
   if (entryId === null || entryId === "") throw new Error(missing);
   const entry = await findEntry(entryId) as { kind?: unknown; payload?: unknown } | null;
@@ -104,7 +131,10 @@ async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: st
   const p = statement.predicate as VerdictPredicate;
   if (p.subject?.head !== head || statement.subject[0]?.digest.gitCommit !== head) throw new Error(`journal entry ${entryId} judged another commit, not ${head.slice(0, 7)}`);
   if (p.verdict !== "CANDIDATE") throw new Error(`journal entry ${entryId} is a ${p.verdict}, not a CANDIDATE`);
-  return { verdict: { verdict: p.verdict, class: p.class, subject: p.subject, claims: p.claims, missing: p.missing, reasons: p.reasons }, entry: entryId };
+  return {
+    verdict: { verdict: p.verdict, class: p.class, subject: p.subject, claims: p.claims, missing: p.missing, reasons: p.reasons },
+    entry: entryId, subjectName: statement.subject[0]?.name,
+  };
 }
 
 /** Every path ends in a completed ranex/approval: an error is `failure` with its reason. */

@@ -12,6 +12,7 @@ export type ApprovalState =
   | { kind: "judge-fail"; head: string; judgeEntry: string | null }
   | { kind: "waiting"; head: string; judgeEntry: string; decision: ApprovalDecision; teams: readonly string[] }
   | { kind: "approved"; head: string; judgeEntry: string; decision: ApprovalDecision; journalId: string; envelope: DsseEnvelope }
+  | { kind: "blocked"; head: string; judgeEntry: string; decision: ApprovalDecision; reasons: readonly string[] }
   | { kind: "error"; head: string; reason: string };
 
 export type ApprovalConclusion = "success" | "failure" | "neutral" | "action_required";
@@ -51,6 +52,8 @@ export function renderApproval(state: ApprovalState, notice: string | null): App
         conclusion: "failure", title: cutTitle(`error: ${state.reason}`),
         summary: fit(`Ranex Gate could not decide on an approval of \`${state.head.slice(0, 7)}\`, so it fails closed.\n\n**Reason:** ${state.reason}\n\nA new review, or \`/ranex rejudge\` from a person with write access, decides again.`),
       };
+    case "blocked":
+      return { conclusion: "failure", title: cutTitle(`no approval can count: ${state.reasons[0] ?? ""}`), summary: fit(blockedText(state)) };
     case "waiting":
       return { conclusion: "action_required", title: `waiting for an independent approval of ${state.head.slice(0, 7)}`, summary: fit(waitingText(state)) };
     case "approved":
@@ -72,7 +75,23 @@ function waitingText(state: Extract<ApprovalState, { kind: "waiting" }>): string
   if (decision.ineligible.length > 0) {
     parts.push(["### Who may not approve this change", "", ...decision.ineligible.map((i) => `- ${i.who}: ${i.reason}`)].join("\n"));
   }
+  if (decision.baseMerges.length > 0) {
+    parts.push(`Merges that only bring in the base (GitHub's Update branch) make nobody a hand in the change: ${decision.baseMerges.map((m) => `\`${m.slice(0, 7)}\``).join(", ")}.`);
+  }
   parts.push("A new push starts over: an approval is bound to the commit it was given on.");
+  return parts.join("\n\n");
+}
+
+function blockedText(state: Extract<ApprovalState, { kind: "blocked" }>): string {
+  const sha7 = state.head.slice(0, 7);
+  const parts = [
+    `## ⛔ No approval of \`${sha7}\` can count yet`,
+    `\`ranex/judge\` found \`${sha7}\` CANDIDATE (journal entry \`${state.judgeEntry}\`), but Ranex Gate cannot tie an approval to it safely, so it fails closed:`,
+    state.reasons.map((r) => `- ${r}`).join("\n"),
+  ];
+  if (state.decision.ineligible.length > 0) {
+    parts.push(["### Who may not approve this change", "", ...state.decision.ineligible.map((i) => `- ${i.who}: ${i.reason}`)].join("\n"));
+  }
   return parts.join("\n\n");
 }
 

@@ -6,6 +6,7 @@ import { dataDirKey, loadSigningKey, STATEMENT_TYPE, type DsseEnvelope, type InT
 import { appendSigned, openJournal, type JournalHead } from "../../journal/index.js";
 import { canonicalJson, type Verdict } from "../../kernel/index.js";
 import { EscalationStore } from "./escalation-store.js";
+import { openPushStore, type PushStore } from "./push-store.js";
 import { ProtectionCache } from "../protection/protection.js";
 
 export const APPROVAL_PREDICATE_TYPE = "https://ranex.dev/approval/v1";
@@ -39,6 +40,8 @@ export interface MergeAuthority {
   recordApproval: (record: ApprovalRecord) => Promise<{ journalId: string; envelope: DsseEnvelope }>;
   recordEscalation: (record: EscalationRecord) => Promise<{ journalId: string }>;
   escalations: EscalationStore;
+  /** Who pushed to each pull request: pushers are hands in the change. */
+  pushes: PushStore;
   protection: ProtectionCache;
   /** RANEX_AUTO_PROTECT=1: protect default branches on installation when the app may. */
   autoProtect: boolean;
@@ -77,6 +80,7 @@ export function mergeAuthority(options: MergeAuthorityOptions): MergeAuthority {
     recordApproval: (record) => sign("approval", APPROVAL_PREDICATE_TYPE, record.verdict.subject.digest, record),
     recordEscalation: async (record) => ({ journalId: (await sign("escalation", ESCALATION_PREDICATE_TYPE, digestOf(record), record)).journalId }),
     escalations: new EscalationStore(options.dataDir),
+    pushes: openPushStore(where),
     protection: new ProtectionCache(undefined, options.clock),
     autoProtect: options.autoProtect === true,
     appLogin: options.appLogin ?? null,

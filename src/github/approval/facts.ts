@@ -1,11 +1,16 @@
-// Gathers the plain facts the kernel's approval rules take, from GitHub: the PR's commits, its
-// reviews, and for each human who approved the head their permission, approval-team membership and
-// public profile (name and e-mail, to match Co-authored-by trailers). Nothing is decided here.
+// Gathers the plain facts the kernel's approval rules take, from GitHub: the pull request as it is
+// now (base, commit count), its commits with their parents and, for merges of the base, what they
+// change; its reviews; who pushed to it; and for each human who approved the head their role,
+// approval-team membership and public profile (to match Co-authored-by trailers). Nothing is
+// decided here.
 import {
-  coAuthorsOf, type ApprovalFacts, type ApprovalPolicy, type CommitFacts, type ReviewFacts, type ReviewerFacts,
+  coAuthorsOf, type ApprovalFacts, type ApprovalPolicy, type CommitFacts, type PushFacts, type ReviewFacts, type ReviewerFacts,
 } from "../../kernel/approval.js";
 import type { GitHub, RepoRef } from "../check-runs.js";
 import { statusOf } from "../protection/protection.js";
+import { withMergeDiffs } from "./merges.js";
+import { roleOf, WRITE_ROLES } from "./permission.js";
+import { timelinePushes } from "./pushes.js";
 
 export interface PullFactsInput {
   repo: RepoRef;
@@ -14,18 +19,48 @@ export interface PullFactsInput {
   author: string;
 }
 
-export async function gatherApprovalFacts(octokit: GitHub, pr: PullFactsInput, policy: ApprovalPolicy, appLogin: string | null): Promise<ApprovalFacts> {
+/** The pull request as GitHub reports it now. */
+export interface CurrentPull {
+  number: number;
+  state: string;
+  head: string;
+  base: string;
+  baseRef: string;
+  author: string;
+  /** How many commits GitHub counts, which may be more than it lists. */
+  commits: number | null;
+}
+
+export async function currentPullOf(octokit: GitHub, repo: RepoRef, number: number): Promise<CurrentPull> {
+  const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
+  return {
+    number, state: data.state, head: data.head.sha, base: data.base.sha, baseRef: data.base.ref,
+    author: data.user?.login ?? "", commits: typeof data.commits === "number" ? data.commits : null,
+  };
+}
+
+export interface GatherOptions {
+  policy: ApprovalPolicy;
+  appLogin: string | null;
+  /** Pushes recorded from `synchronize` senders. */
+  recordedPushes: readonly PushFacts[];
+}
+
+export async function gatherApprovalFacts(octokit: GitHub, pr: PullFactsInput, pull: CurrentPull, options: GatherOptions): Promise<ApprovalFacts> {
   const params = { ...pr.repo, pull_number: pr.number, per_page: 100 };
-  const [rawCommits, rawReviews] = await Promise.all([
+  const [rawCommits, rawReviews, forcePushes] = await Promise.all([
     octokit.paginate(octokit.rest.pulls.listCommits, params),
     octokit.paginate(octokit.rest.pulls.listReviews, params),
+    timelinePushes(octokit, pr.repo, pr.number),
   ]);
-  const commits: CommitFacts[] = rawCommits.map((c) => ({
+  const listed: CommitFacts[] = rawCommits.map((c) => ({
     sha: c.sha,
     author: { login: c.author?.login ?? null, name: c.commit.author?.name ?? "", email: c.commit.author?.email ?? "" },
     committer: { login: c.committer?.login ?? null, name: c.commit.committer?.name ?? "", email: c.commit.committer?.email ?? "" },
     message: c.commit.message,
+    parents: c.parents.map((p) => p.sha),
   }));
+  const commits = await withMergeDiffs(octokit, pr.repo, listed);
   const reviews: ReviewFacts[] = rawReviews.map((r) => ({
     id: r.id, login: r.user?.login ?? "", userType: r.user?.type ?? "", state: r.state, commitId: r.commit_id ?? null,
   }));
@@ -33,9 +68,25 @@ export async function gatherApprovalFacts(octokit: GitHub, pr: PullFactsInput, p
   const needProfiles = commits.some((c) => c.author.login === null || c.committer.login === null || coAuthorsOf(c.message).length > 0);
   const reviewers: Record<string, ReviewerFacts> = {};
   for (const login of approversOfHead(reviews, pr.head)) {
-    reviewers[login.toLowerCase()] = await reviewerFacts(octokit, pr.repo, login, policy.teams, needProfiles);
+    reviewers[login.toLowerCase()] = await reviewerFacts(octokit, pr.repo, login, options.policy.teams, needProfiles);
   }
-  return { head: pr.head, author: pr.author, commits, reviews, reviewers, policy, appLogin };
+  return {
+    head: pr.head, author: pull.author !== "" ? pull.author : pr.author, commits, reviews, reviewers, policy: options.policy,
+    appLogin: options.appLogin, pushes: [...options.recordedPushes, ...forcePushes], commitCount: pull.commits,
+    noreplyHosts: noreplyHostsOf(octokit),
+  };
+}
+
+/** github.com always; the Enterprise host too when the app talks to one (`https://<host>/api/v3`). */
+export function noreplyHostsOf(octokit: GitHub): string[] {
+  const baseUrl = String((octokit.request.endpoint.DEFAULTS as { baseUrl?: unknown }).baseUrl ?? "");
+  let host = "";
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    host = "";
+  }
+  return host === "" || host === "api.github.com" ? ["github.com"] : ["github.com", host];
 }
 
 /** Humans whose latest review approves the head: the only ones whose permission can matter. */
@@ -48,16 +99,9 @@ function approversOfHead(reviews: readonly ReviewFacts[], head: string): string[
 }
 
 async function reviewerFacts(octokit: GitHub, repo: RepoRef, login: string, teams: readonly string[], needProfile: boolean): Promise<ReviewerFacts> {
-  let role: string | null = null;
-  try {
-    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
-    // `permission` folds maintain into write and triage into read; `role_name` keeps them apart.
-    role = data.role_name || data.permission;
-  } catch (err) {
-    if (statusOf(err) !== 404) throw err;
-  }
+  const role = await roleOf(octokit, repo, login);
   const memberOf: string[] = [];
-  if (role === null || !["admin", "maintain", "write"].includes(role)) {
+  if (role === null || !WRITE_ROLES.has(role)) {
     for (const team of teams) if (await isTeamMember(octokit, team, login)) memberOf.push(team);
   }
   let name: string | null = null;

@@ -7,7 +7,7 @@ import { currentPull, rejudge, reply } from "./rejudge.js";
 export const HELP = [
   "Ranex Gate understands:",
   "",
-  "- `/ranex rejudge`: judge the current head again (people with write, maintain or admin permission who did not open the pull request)",
+  "- `/ranex rejudge`: judge the current head again (people with write, maintain or admin permission who did not open the pull request and do not run the agents)",
   "- `/ranex explain`: the latest verdict for the current head, in plain words",
 ].join("\n");
 

@@ -22,7 +22,7 @@ export interface RejudgeAsk {
 /** Returns the PR as it is now, or null when the request was refused (a reply says why). */
 export async function rejudge(ask: RejudgeAsk, deps: AppDeps): Promise<PullTarget | null> {
   const target = await currentPull(ask.octokit, ask.repo, ask.number);
-  const authorization = await mayRejudge(ask.octokit, ask.repo, ask.requester, target.author);
+  const authorization = await mayRejudge(ask.octokit, ask.repo, ask.requester, { author: target.author, base: target.base });
   if (!authorization.allowed) {
     ask.log.info({ requester: ask.requester.login, reason: authorization.reason }, "re-judgment refused");
     await reply(ask.octokit, ask.repo, ask.number, `Not re-judged. ${authorization.reason}`);

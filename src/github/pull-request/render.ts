@@ -69,10 +69,17 @@ function reviewerSteps(verdict: Verdict): string {
 function subjectTable(verdict: Verdict): string {
   const s = verdict.subject;
   const rows: [string, string | null][] = [
-    ["repository", s.repository], ["base", s.base], ["head", s.head], ["base tree", s.baseTree], ["head tree", s.headTree],
+    ["repository", s.repository], ["base", s.base], ["head", s.head], ...mergeRows(s), ["base tree", s.baseTree], ["head tree", s.headTree],
     ["policy", s.policy], ["task", s.task], ["sandbox", s.sandbox], ["subject digest", s.digest],
   ];
   return ["### Subject", "", "| | |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v === null ? "none" : `\`${cell(v)}\``} |`)].join("\n");
+}
+
+/** Issue 12: the diff starts at the merge base; the tests measured head merged into base (null: it conflicts). */
+function mergeRows(s: Verdict["subject"]): [string, string | null][] {
+  if (s.mergeBase === undefined) return [];
+  const merged = s.mergedTree === null ? "none: the merge conflicts" : s.mergedTree ?? null;
+  return [["merge base (diff from)", s.mergeBase], ["merged tree (tests ran on)", merged]];
 }
 
 function timingsLine(timings: Record<string, number>): string {

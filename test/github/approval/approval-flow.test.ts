@@ -86,7 +86,7 @@ describe("ranex/approval with the verdict", () => {
     await runner.idle();
     expect(approvalPosts(HEAD)[0]?.conclusion).toBe("success");
     mockJudgment(api, NEW_HEAD);
-    mockFacts(api, { reviews: [reviewOf(11, "alice")] });
+    mockFacts(api, { reviews: [reviewOf(11, "alice")], pull: { head: NEW_HEAD } });
     mockApprovalCheck(api);
     await probot.receive({ id: deliveryId(), name: "pull_request", payload: opened(NEW_HEAD, "pull_request.synchronize") as never });
     await runner.idle();

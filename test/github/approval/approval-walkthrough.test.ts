@@ -25,7 +25,7 @@ it("walks an agent's PR from CANDIDATE to an independent approval, through an op
   const receiveReview = async (action: "submitted" | "dismissed", login: string, head: string, reviews: Fixture[], roles: Record<string, string>, existing?: Fixture) => {
     mockCheckRuns(api, { externalId: await entryOf(head) }, existing, head);
     mockPolicy(api);
-    mockFacts(api, { reviews, roles });
+    mockFacts(api, { reviews, roles, pull: { head } });
     if (existing === undefined) mockApprovalCheck(api);
     else api.patch(`${REPO}/check-runs/77`).reply(200, {});
     await probot.receive({ id: deliveryId(), name: "pull_request_review", payload: reviewEvent(action, login, (p) => { p.pull_request.head.sha = head; }) as never });
@@ -47,7 +47,7 @@ it("walks an agent's PR from CANDIDATE to an independent approval, through an op
 
   // 3. The agent pushes again: a new head, judged again, and nothing carried over.
   mockJudgment(api, NEW_HEAD);
-  mockFacts(api, { commits: [commitOf("a".repeat(40)), commitOf(NEW_HEAD)], reviews: [carol] });
+  mockFacts(api, { commits: [commitOf("a".repeat(40)), commitOf(NEW_HEAD)], reviews: [carol], pull: { head: NEW_HEAD } });
   mockApprovalCheck(api);
   await probot.receive({ id: deliveryId(), name: "pull_request", payload: opened(NEW_HEAD, "pull_request.synchronize") as never });
   await runner.idle();

@@ -66,7 +66,7 @@ describe("ranex/approval on a review", () => {
   });
 
   it.each<[string, Case, string]>([
-    ["the PR author", { facts: alice(), edit: (p) => { p.pull_request.user.login = "alice"; } }, "opened this pull request"],
+    ["the PR author", { facts: alice({ pull: { author: "alice" } }), edit: (p) => { p.pull_request.user.login = "alice"; } }, "opened this pull request"],
     ["a commit author", { facts: alice({ commits: [commitOf("a".repeat(40), { login: "alice", name: "Alice", email: "alice@example.com" })] }) }, "authored commit aaaaaaa"],
     ["a committer", { facts: alice({ commits: [commitOf("c".repeat(40), agentId, "x", { login: "alice", name: "Alice", email: "a@example.com" })] }) }, "committed ccccccc"],
     ["a co-author by no-reply e-mail", {

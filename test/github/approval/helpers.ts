@@ -48,10 +48,10 @@ export interface Person { login: string | null; name: string; email: string }
 export const agentId: Person = { login: AGENT, name: "agent-bot", email: "99+agent-bot[bot]@users.noreply.github.com" };
 const webFlow: Person = { login: "web-flow", name: "GitHub", email: "noreply@github.com" };
 
-export function commitOf(sha: string, author: Person = agentId, message = "Add mul", committer: Person = webFlow): Fixture {
+export function commitOf(sha: string, author: Person = agentId, message = "Add mul", committer: Person = webFlow, parents: string[] = []): Fixture {
   const git = (p: Person) => ({ name: p.name, email: p.email, date: "2026-02-01T00:00:00Z" });
   const account = (p: Person) => (p.login === null ? null : { login: p.login, id: 1, type: p.login.endsWith("[bot]") ? "Bot" : "User" });
-  return { sha, commit: { author: git(author), committer: git(committer), message }, author: account(author), committer: account(committer), parents: [] };
+  return { sha, commit: { author: git(author), committer: git(committer), message }, author: account(author), committer: account(committer), parents: parents.map((p) => ({ sha: p, url: "u" })) };
 }
 
 export function reviewOf(id: number, login: string, state = "APPROVED", commitId = HEAD, type = "User"): Fixture {
@@ -61,21 +61,51 @@ export function reviewOf(id: number, login: string, state = "APPROVED", commitId
 export interface Facts {
   commits?: Fixture[];
   reviews?: Fixture[];
-  /** login -> role; null answers 404 (not a collaborator). */
+  /** login -> role (or `permission:role_name`); null answers 404 (not a collaborator). */
   roles?: Record<string, string | null>;
   /** `org/slug:login` -> active member. */
   teams?: Record<string, boolean>;
   profiles?: Record<string, { name: string | null; email: string | null }>;
+  /** The pull request as `pulls/{n}` answers now; by default PR 2 into master at BASE, head HEAD. */
+  pull?: { head?: string; base?: string; baseRef?: string; commits?: number; author?: string };
+  /** Open pull requests `commits/{head}/pulls` lists besides this one. */
+  sharedWith?: number[];
+  /** The PR's timeline events. */
+  timeline?: Fixture[];
+  /** `basehead` -> changed file names, or the status (compare API); null answers 404. */
+  compares?: Record<string, string[] | { status: string } | null>;
+}
+
+export function pullOf(number: number, p: NonNullable<Facts["pull"]> = {}, commits = 1): Fixture {
+  return {
+    number, state: "open", user: { login: p.author ?? AGENT, id: 1, type: "Bot" }, commits: p.commits ?? commits,
+    head: { sha: p.head ?? HEAD, ref: "agent/fix" }, base: { sha: p.base ?? BASE, ref: p.baseRef ?? "master" },
+  };
 }
 
 /** The facts the approval decision reads, each mocked once. */
 export function mockFacts(api: nock.Scope, facts: Facts, number = 2): void {
-  api.get(`${REPO}/pulls/${number}/commits`).query({ per_page: 100 }).reply(200, facts.commits ?? [commitOf("a".repeat(40))]);
+  const commits = facts.commits ?? [commitOf("a".repeat(40))];
+  const pull = pullOf(number, facts.pull, commits.length);
+  api.get(`${REPO}/pulls/${number}`).reply(200, pull);
+  const others = (facts.sharedWith ?? []).map((n) => pullOf(n, { head: pull.head.sha }));
+  api.get(`${REPO}/commits/${pull.head.sha}/pulls`).query({ per_page: 100 }).reply(200, [pull, ...others]);
+  api.get(`${REPO}/issues/${number}/timeline`).query({ per_page: 100 }).reply(200, facts.timeline ?? []);
+  for (const [basehead, files] of Object.entries(facts.compares ?? {})) {
+    const path = `${REPO}/compare/${basehead}`;
+    if (files === null) api.get(path).query({ per_page: 1 }).reply(404, { message: "Not Found" });
+    else if (Array.isArray(files)) api.get(path).query({ per_page: 1 }).reply(200, { status: "ahead", files: files.map((filename) => ({ filename, status: "modified" })) });
+    else api.get(path).query({ per_page: 1 }).reply(200, { status: files.status, files: [] });
+  }
+  api.get(`${REPO}/pulls/${number}/commits`).query({ per_page: 100 }).reply(200, commits);
   api.get(`${REPO}/pulls/${number}/reviews`).query({ per_page: 100 }).reply(200, facts.reviews ?? []);
   for (const [login, role] of Object.entries(facts.roles ?? {})) {
     const path = `${REPO}/collaborators/${encodeURIComponent(login)}/permission`;
     if (role === null) api.get(path).reply(404, { message: "Not Found" });
-    else api.get(path).reply(200, { permission: role === "maintain" ? "write" : role, role_name: role, user: null });
+    // As GitHub answers: `permission` folds maintain into write and triage into read; a custom
+    // role is given as `permission:role_name` (`write:senior-reviewer`).
+    else if (role.includes(":")) api.get(path).reply(200, { permission: role.split(":")[0], role_name: role.split(":")[1], user: null });
+    else api.get(path).reply(200, { permission: role === "maintain" ? "write" : role === "triage" ? "read" : role, role_name: role, user: null });
   }
   for (const [key, active] of Object.entries(facts.teams ?? {})) {
     const [team = "", login = ""] = key.split(":");

@@ -31,6 +31,11 @@ function comment(body: string, user: { login: string; type: string } = { login: 
   });
 }
 
+/** The base's policy, read once to learn who runs the agents before a re-judgment is allowed. */
+function mockOperators(api: nock.Scope, repo: string, policy = POLICY): void {
+  api.get(`${repo}/contents/.github%2Franex.yml?ref=${BASE}`).reply(200, { type: "file", encoding: "base64", content: Buffer.from(policy).toString("base64") });
+}
+
 function mockJudgment(api: nock.Scope, repo: string, id = 42): void {
   api.post(`${repo}/check-runs`).reply(201, { id });
   api.get(`${repo}/contents/.github%2Franex.yml?ref=${BASE}`).reply(200, { type: "file", encoding: "base64", content: Buffer.from(POLICY).toString("base64") });
@@ -57,9 +62,11 @@ async function setup(token = true) {
 const REPO = "/repos/Codertocat/Hello-World";
 
 describe("/ranex rejudge", () => {
-  it.each([["write", "write"], ["write", "maintain"], ["admin", "admin"]])("is allowed with permission %s (role %s): 👀, a signed rejudge entry, a judgment", async (permission, role) => {
+  // `write:senior-reviewer`: a custom repository role that inherits write (issue 14).
+  it.each([["write", "write"], ["write", "maintain"], ["admin", "admin"], ["write", "senior-reviewer"]])("is allowed with permission %s (role %s): 👀, a signed rejudge entry, a judgment", async (permission, role) => {
     const { probot, runner, stand, dataDir, api } = await setup();
     api.get(`${REPO}/pulls/1`).reply(200, pullOf("Codertocat", "Hello-World", 1));
+    mockOperators(api, REPO);
     api.get(`${REPO}/collaborators/maintainer/permission`).reply(200, { permission, role_name: role, user: null });
     api.post(`${REPO}/issues/comments/492700400/reactions`).reply(201, { id: 1, content: "eyes" });
     mockJudgment(api, REPO);
@@ -80,11 +87,16 @@ describe("/ranex rejudge", () => {
     ["a bot", { login: "helper[bot]", type: "Bot" }, null, /is a bot/],
     ["a reader", { login: "maintainer", type: "User" }, { permission: "read", role_name: "triage" }, /has triage permission; a re-judgment needs write, maintain or admin/],
     ["a stranger", { login: "maintainer", type: "User" }, 404, /is not a collaborator/],
+    ["an agent operator, even an admin", { login: "Oscar", type: "User" }, "operator", /@Oscar runs the agents \(`agents.operators` in `.github\/ranex.yml`\)/],
+    ["anyone while the base's policy is invalid", { login: "maintainer", type: "User" }, "invalid", /the base's `.github\/ranex.yml` is not valid/],
   ] as const)("is refused for %s with one reply and nothing judged", async (_who, user, permission, reason) => {
     const { probot, runner, stand, dataDir, api } = await setup();
     api.get(`${REPO}/pulls/1`).reply(200, pullOf("Codertocat", "Hello-World", 1));
+    if (permission === "operator") mockOperators(api, REPO, POLICY.replace("require:", "  operators: [\"@oscar\"]\nrequire:"));
+    else if (permission === "invalid") mockOperators(api, REPO, "version: 1\nagents:\n  operators: [\"@org/team\"]\n");
+    else if (permission !== null) mockOperators(api, REPO);
     if (permission === 404) api.get(`${REPO}/collaborators/${user.login}/permission`).reply(404, { message: "Not Found" });
-    else if (permission !== null) api.get(`${REPO}/collaborators/${user.login}/permission`).reply(200, { ...permission, user: null });
+    else if (typeof permission === "object" && permission !== null) api.get(`${REPO}/collaborators/${user.login}/permission`).reply(200, { ...permission, user: null });
     api.post(`${REPO}/issues/1/comments`).reply(201, { id: 9 });
     await probot.receive({ id: deliveryId(), name: "issue_comment", payload: comment("/ranex rejudge", user) as never });
     await runner.idle();
@@ -140,6 +152,7 @@ describe("check_run.rerequested", () => {
   it("re-judges the current head for a maintainer and marks the outdated head", async () => {
     const { probot, runner, stand, dataDir, api } = await setup();
     api.get(`${HW}/pulls/2`).reply(200, pullOf("github", "hello-world", 2));
+    mockOperators(api, HW);
     api.get(`${HW}/collaborators/octocat/permission`).reply(200, { permission: "admin", role_name: "admin", user: null });
     mockJudgment(api, HW);
     api.post(`${HW}/check-runs`).reply(201, { id: 50 });

@@ -113,7 +113,7 @@ it("keeps the protection answer per branch for a while: two judgments, one read"
   classic(api, ["ranex/judge", "ranex/approval"]);
   for (const head of [HEAD, "1111111e57ca3a959ca5aad62de7213c562f8c82"]) {
     mockJudgment(api, head);
-    mockFacts(api, {});
+    mockFacts(api, { pull: { head } });
     mockApprovalCheck(api);
     await probot.receive({ id: deliveryId(), name: "pull_request", payload: opened(head, "pull_request.synchronize") as never });
     await runner.idle();

@@ -24,6 +24,17 @@ describe("check-run output people read", () => {
     expect(output).toMatchSnapshot();
   });
 
+  it("shows the merge base the diff started from and the merged tree the tests ran on (issue 12)", () => {
+    const merged: Subject = { ...subject, mergeBase: "9".repeat(40), mergedTree: "8".repeat(40) };
+    const verdict = evaluate(makeGate(["diff.frozen"]), [{ claim: "diff.frozen", subject: subjectDigest(merged), outcome: "pass", reason: "ok", details: [] }], merged, null);
+    const { summary } = renderOutput({ verdict, timings: {}, envelope, journalId: "entry-7", draft: false });
+    expect(summary).toContain(`| merge base (diff from) | \`${"9".repeat(40)}\` |`);
+    expect(summary).toContain(`| merged tree (tests ran on) | \`${"8".repeat(40)}\` |`);
+    const conflicted = { ...merged, mergedTree: null };
+    const failed = evaluate(makeGate(["diff.frozen"]), [], conflicted, null);
+    expect(renderOutput({ verdict: failed, timings: {}, envelope, journalId: "entry-7", draft: false }).summary).toContain("| merged tree (tests ran on) | `none: the merge conflicts` |");
+  });
+
   it("cuts at a line boundary with a note that says how much", () => {
     const text = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
     const cut = cutToFit(text, 200, (n) => `(${n} cut)`);
