@@ -4,6 +4,7 @@ import type { ApplicationFunction } from "probot";
 import { onCheckRunRerequested, onCheckSuiteRerequested } from "./github/commands/check-run-rerequested.js";
 import type { AppDeps } from "./github/deps.js";
 import { onIssueComment } from "./github/commands/issue-comment.js";
+import { MERGE_GROUP_EVENTS, onMergeGroup } from "./github/merge-queue/events.js";
 import { INSTALLATION_EVENTS, onInstallation } from "./github/protection/install.js";
 import { onPush } from "./github/pull-request/base-moved.js";
 import { onPullRequest } from "./github/pull-request/events.js";
@@ -26,6 +27,7 @@ export default function ranexApp(given: AppDeps): ApplicationFunction {
     app.on("check_suite.rerequested", (context) => onCheckSuiteRerequested(context, deps));
     app.on([...PULL_REQUEST_REVIEW_EVENTS], (context) => onPullRequestReview(context, deps));
     app.on([...PUSH_EVENTS], (context) => onPullRequestPush(context, deps));
+    app.on([...MERGE_GROUP_EVENTS], (context) => onMergeGroup(context, deps));
     app.on([...INSTALLATION_EVENTS], (context) => onInstallation(context, deps));
     addHandler(pageRoutes(deps));
     if (deps.ops !== undefined) addHandler(opsRoutes(deps.ops));

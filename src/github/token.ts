@@ -13,3 +13,11 @@ export function fetchHeader(token: string): string {
   const basic = Buffer.from(`x-access-token:${token}`, "utf8").toString("base64");
   return `http.extraHeader=AUTHORIZATION: basic ${basic}`;
 }
+
+/** A git error may echo its command line: the token (plain or in its header form) becomes `***`. */
+export function withoutToken(err: unknown, token: string): Error {
+  const secrets = [token, Buffer.from(`x-access-token:${token}`, "utf8").toString("base64")];
+  let message = err instanceof Error ? err.message : String(err);
+  for (const secret of secrets) message = message.split(secret).join("***");
+  return new Error(message);
+}

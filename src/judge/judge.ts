@@ -13,6 +13,7 @@ import { conflictReason, judgeDiff, judgeFromOtherBases, resolveChange, withConf
 import { startMeasurer } from "../measure/spawn-measurer.js";
 import { requiredClaims, needsTestRuns, profileFor } from "./gate-for.js";
 import { Stopwatch } from "./stopwatch.js";
+import { loadTasks, subjectTask, taskIdsOf } from "./tasks.js";
 
 export interface JudgeRequest {
   /** Local path or URL of the repository. */
@@ -21,6 +22,8 @@ export interface JudgeRequest {
   base: string;
   head: string;
   task: string | null;
+  /** Several tasks judged as one change (a merge group): replaces `task` when given (./tasks.ts). */
+  tasks?: string[];
   dataDir: string;
   /** Repository identity for the subject; defaults to the source. */
   repository?: string;
@@ -70,13 +73,13 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   const subject: Subject = {
     repository: request.repository ?? request.source, base, head, baseTree: change.baseTree, headTree: change.headTree,
     mergeBase: change.mergeBase, mergedTree: merge.clean ? merge.tree : null,
-    policy: null, task: request.task, sandbox: null,
+    policy: null, task: subjectTask(request), sandbox: null,
   };
   const done = (verdict: Verdict, evidence: Evidence[] = [], facts: DiffFact[] = []): Judgment =>
     ({ verdict, evidence, facts, timings: clock.timings });
 
   // Policy and task come from the base tip only (invariant 7), never from the merge base or head.
-  const loaded = await clock.time("policy", () => loadConfiguration(repo, base, request.task));
+  const loaded = await clock.time("policy", () => loadTasks(taskIdsOf(request), (id) => loadConfiguration(repo, base, id)));
   subject.policy = loaded.policyDigest;
   if ("failure" in loaded) return done(configurationFailure(subject, loaded.failure, loaded.details));
   const { policy, task } = loaded;

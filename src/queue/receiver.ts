@@ -3,6 +3,7 @@
 // or wrong signature is 401 and nothing is stored.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { mergeGroupCoalescing } from "../github/merge-queue/events.js";
 import { COALESCED_ACTIONS } from "../github/pull-request/events.js";
 import { CLOSED_HEAD } from "../github/pull-request/jobs.js";
 import type { Coalescing, DeliveryQueue } from "./types.js";
@@ -67,6 +68,8 @@ export function signatureMatches(secret: string, body: Buffer, signature: string
  * makes the pull request's newest "head" CLOSED_HEAD, so no process judges it any more.
  */
 export function coalescingOf(event: string, payload: unknown): Coalescing | null {
+  // A merge group's commit is its "head"; `destroyed` replaces it, so its judgment anywhere stops.
+  if (event === "merge_group") return mergeGroupCoalescing(payload);
   const p = payload as { action?: string; number?: number; pull_request?: { head?: { sha?: string } }; repository?: { name?: string; owner?: { login?: string } } };
   if (event !== "pull_request" || !(COALESCED_ACTIONS as readonly string[]).includes(p.action ?? "")) return null;
   const head = p.action === "closed" ? CLOSED_HEAD : p.pull_request?.head?.sha;

@@ -36,10 +36,10 @@ describe("ranex protect (branch protection)", () => {
     api.put(PROTECTION).reply(200, {});
     const first = await ranex(["protect", "--repo", "octo/widgets", "--branch", "main", "--app-id", "123"], { env: ENV });
     expect(first).toMatchObject({ code: 0, stderr: "" });
-    expect(first.stdout).toContain("octo/widgets main (branch protection): changed:\n  - require the status check ranex/judge from app 123\n  - require the status check ranex/approval from app 123\n  - enforce the rules for administrators too");
+    expect(first.stdout).toContain("octo/widgets main (branch protection): changed:\n  - require the status check ranex/judge from app 123\n  - require the status check ranex/approval from app 123\n  - require branches to be up to date before merging, so the judged head already contains the base it lands on\n  - enforce the rules for administrators too");
     const put = requests("PUT", /protection$/)[0]!.body as Fixture;
     expect(put).toMatchObject({
-      required_status_checks: { strict: false, checks: [{ context: "ranex/judge", app_id: 123 }, { context: "ranex/approval", app_id: 123 }] },
+      required_status_checks: { strict: true, checks: [{ context: "ranex/judge", app_id: 123 }, { context: "ranex/approval", app_id: 123 }] },
       enforce_admins: true,
       required_pull_request_reviews: { dismiss_stale_reviews: true, require_last_push_approval: true, required_approving_review_count: 1 },
       restrictions: null,
@@ -48,7 +48,7 @@ describe("ranex protect (branch protection)", () => {
     api.get(PROTECTION).reply(200, protectionAfter(put));
     const second = await ranex(["protect", "--repo", "octo/widgets", "--branch", "main", "--app-id", "123"], { env: ENV });
     expect(second.code).toBe(0);
-    expect(second.stdout).toBe("octo/widgets main (branch protection): already requires ranex/judge and ranex/approval, an approval of the latest push and no admin bypass; nothing to change\n");
+    expect(second.stdout).toBe("octo/widgets main (branch protection): already requires ranex/judge and ranex/approval, an approval of the latest push, no admin bypass and branches up to date before merging; nothing to change\n");
     expect(requests("PUT", /protection$/)).toHaveLength(1);
   });
 
@@ -70,6 +70,21 @@ describe("ranex protect (branch protection)", () => {
       required_pull_request_reviews: { require_code_owner_reviews: true, required_approving_review_count: 2, require_last_push_approval: true, dismiss_stale_reviews: true },
       required_linear_history: true, required_conversation_resolution: true,
     });
+  });
+
+  it("asks for branches up to date on a branch that has everything else, and changes only that", async () => {
+    const api = githubApi();
+    const everything = protectionAfter({
+      required_status_checks: { strict: false, checks: [{ context: "ranex/judge", app_id: 123 }, { context: "ranex/approval", app_id: 123 }] },
+      enforce_admins: true, required_pull_request_reviews: { dismiss_stale_reviews: true, require_code_owner_reviews: false, required_approving_review_count: 1, require_last_push_approval: true },
+      required_linear_history: false, allow_force_pushes: false, allow_deletions: false, block_creations: false, required_conversation_resolution: false, lock_branch: false, allow_fork_syncing: false,
+    });
+    api.get(PROTECTION).reply(200, everything);
+    api.put(PROTECTION).reply(200, {});
+    const { code, stdout } = await ranex(["protect", "--repo", "octo/widgets", "--branch", "main", "--app-id", "123"], { env: ENV });
+    expect(code).toBe(0);
+    expect(stdout).toBe("octo/widgets main (branch protection): changed:\n  - require branches to be up to date before merging, so the judged head already contains the base it lands on\n");
+    expect(requests("PUT", /protection$/)[0]!.body).toMatchObject({ required_status_checks: { strict: true } });
   });
 
   it("prints the change and sends nothing with --dry-run, reading the default branch when none is named", async () => {
@@ -145,5 +160,54 @@ describe("ranex protect --ruleset", () => {
       enforcement: "active", bypass_actors: [], conditions: { ref_name: { include: ["refs/heads/release", "refs/heads/main"] } },
       rules: [{ type: "deletion" }, { type: "pull_request" }, { type: "required_status_checks" }],
     });
+  });
+});
+
+describe("ranex protect --merge-queue", () => {
+  const MERGE_QUEUE = "require a merge queue, so the queue's group commit, exactly what lands, is judged and approved";
+
+  it("creates the gate's ruleset with a merge queue (a ruleset even without --ruleset), then a second run changes nothing", async () => {
+    const api = githubApi();
+    api.get(`${REPO}/rulesets`).query({ per_page: 100, includes_parents: false }).reply(200, []);
+    api.get(`${REPO}/rules/branches/main`).query({ per_page: 100 }).reply(200, []);
+    api.post(`${REPO}/rulesets`).reply(201, { id: 9 });
+    const first = await ranex(["protect", "--repo", "octo/widgets", "--branch", "main", "--merge-queue", "--app-id", "123"], { env: ENV });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("octo/widgets main (ruleset): changed:\n");
+    expect(first.stdout).toContain(`  - ${MERGE_QUEUE}\n`);
+    expect(first.stdout).not.toContain("up to date");
+    const posted = requests("POST", /rulesets$/)[0]!.body as Fixture;
+    expect(posted.rules).toEqual([
+      { type: "merge_queue", parameters: { check_response_timeout_minutes: 60, grouping_strategy: "ALLGREEN", max_entries_to_build: 5, max_entries_to_merge: 5, merge_method: "MERGE", min_entries_to_merge: 1, min_entries_to_merge_wait_minutes: 5 } },
+      expect.objectContaining({ type: "pull_request" }),
+      { type: "required_status_checks", parameters: { strict_required_status_checks_policy: false, required_status_checks: [{ context: "ranex/judge", integration_id: 123 }, { context: "ranex/approval", integration_id: 123 }] } },
+    ]);
+
+    api.get(`${REPO}/rulesets`).query({ per_page: 100, includes_parents: false }).reply(200, [{ id: 9, name: "Ranex Gate", source_type: "Repository", source: "octo/widgets", enforcement: "active" }]);
+    api.get(`${REPO}/rulesets/9`).reply(200, { id: 9, source_type: "Repository", source: "octo/widgets", ...posted });
+    const second = await ranex(["protect", "--repo", "octo/widgets", "--branch", "main", "--merge-queue", "--app-id", "123"], { env: ENV });
+    expect(second.stdout).toBe("octo/widgets main (ruleset): already requires ranex/judge and ranex/approval, an approval of the latest push, no admin bypass and a merge queue; nothing to change\n");
+    expect(requests("PUT", /./)).toHaveLength(0);
+  });
+
+  it("adds no second merge queue when another ruleset already puts the branch behind one", async () => {
+    const api = githubApi();
+    api.get(`${REPO}/rulesets`).query({ per_page: 100, includes_parents: false }).reply(200, []);
+    api.get(`${REPO}/rules/branches/main`).query({ per_page: 100 }).reply(200, [
+      { type: "merge_queue", ruleset_source_type: "Repository", ruleset_source: "octo/widgets", ruleset_id: 3, parameters: { check_response_timeout_minutes: 30, grouping_strategy: "HEADGREEN", max_entries_to_build: 3, max_entries_to_merge: 3, merge_method: "SQUASH", min_entries_to_merge: 1, min_entries_to_merge_wait_minutes: 1 } },
+    ]);
+    const { code, stdout } = await ranex(["protect", "--repo", "octo/widgets", "--branch", "main", "--merge-queue", "--dry-run"], { env: ENV });
+    expect(code).toBe(0);
+    expect(stdout).not.toContain(MERGE_QUEUE);
+    expect(stdout).toContain(`POST ${REPO}/rulesets`);
+    expect(stdout).not.toContain('"merge_queue"');
+  });
+
+  it("asks a ruleset for the strict (up to date) policy by default", async () => {
+    const api = githubApi();
+    api.get(`${REPO}/rulesets`).query({ per_page: 100, includes_parents: false }).reply(200, []);
+    const { stdout } = await ranex(["protect", "--repo", "octo/widgets", "--branch", "main", "--ruleset", "--dry-run"], { env: ENV });
+    expect(stdout).toContain("  - require branches to be up to date before merging, so the judged head already contains the base it lands on\n");
+    expect(stdout).toContain('"strict_required_status_checks_policy": true');
   });
 });

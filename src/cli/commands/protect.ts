@@ -1,12 +1,14 @@
-// `ranex protect --repo owner/name [--branch b] [--ruleset] [--dry-run] [--app-id n]`: make the branch
-// require ranex/judge and ranex/approval, an approving review of the latest push with stale approvals
-// dismissed, and no exception for admins. Token from GITHUB_TOKEN; GitHub Enterprise via GHE_HOST.
+// `ranex protect --repo owner/name [--branch b] [--ruleset] [--merge-queue] [--dry-run] [--app-id n]`:
+// make the branch require ranex/judge and ranex/approval, an approving review of the latest push with
+// stale approvals dismissed, no exception for admins, and what makes the judged commit the one that
+// lands: branches up to date before merging (default), or a merge queue (`--merge-queue`, a ruleset).
+// Token from GITHUB_TOKEN; GitHub Enterprise via GHE_HOST.
 import { parseArgs } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { applyProtection, planProtection } from "../../github/protection/apply.js";
 import { UsageError, type Command } from "../io.js";
 
-const USAGE = "usage: ranex protect --repo owner/name [--branch <b>] [--ruleset] [--dry-run] [--app-id <id>]";
+const USAGE = "usage: ranex protect --repo owner/name [--branch <b>] [--ruleset] [--merge-queue] [--dry-run] [--app-id <id>]";
 
 export const run: Command = async (args, io) => {
   const values = parse(args);
@@ -17,11 +19,14 @@ export const run: Command = async (args, io) => {
   const appId = appIdOf(values["app-id"] ?? io.env.RANEX_APP_ID ?? io.env.APP_ID);
   const octokit = new Octokit({ auth: token, baseUrl: baseUrlOf(io.env), userAgent: "ranex-gate protect", request: { retries: 0 } });
   const branch = values.branch ?? (await octokit.rest.repos.get({ owner, repo })).data.default_branch;
-  const ruleset = values.ruleset === true;
-  const plan = await planProtection(octokit, { repo: { owner, repo }, branch, appId, ruleset });
+  const lands = values["merge-queue"] === true ? "merge-queue" : "up-to-date";
+  // Only a ruleset can require a merge queue (classic protection has no such setting in the API).
+  const ruleset = values.ruleset === true || lands === "merge-queue";
+  const plan = await planProtection(octokit, { repo: { owner, repo }, branch, appId, ruleset, lands });
   const where = `${owner}/${repo} ${branch}${ruleset ? " (ruleset)" : " (branch protection)"}`;
   if (plan.changes.length === 0) {
-    io.stdout(`${where}: already requires ranex/judge and ranex/approval, an approval of the latest push and no admin bypass; nothing to change\n`);
+    const landing = lands === "merge-queue" ? "a merge queue" : "branches up to date before merging";
+    io.stdout(`${where}: already requires ranex/judge and ranex/approval, an approval of the latest push, no admin bypass and ${landing}; nothing to change\n`);
     return 0;
   }
   const list = plan.changes.map((c) => `  - ${c}\n`).join("");
@@ -39,7 +44,7 @@ function parse(args: string[]) {
   try {
     return parseArgs({
       args, allowPositionals: false,
-      options: { repo: { type: "string" }, branch: { type: "string" }, ruleset: { type: "boolean" }, "dry-run": { type: "boolean" }, "app-id": { type: "string" } },
+      options: { repo: { type: "string" }, branch: { type: "string" }, ruleset: { type: "boolean" }, "merge-queue": { type: "boolean" }, "dry-run": { type: "boolean" }, "app-id": { type: "string" } },
     }).values;
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n${USAGE}`);

@@ -94,9 +94,10 @@ export async function recheckApproval(s: Settle, findEntry: AppDeps["findEntry"]
 /**
  * Null when the head is already approved by the same people: nothing to sign again. The verdict
  * must be this pull request's own, against the base it targets now (`bindingProblems`), and every
- * hand in the change must be known (`decision.blocked`); else nobody's approval counts.
+ * hand in the change must be known (`decision.blocked`); else nobody's approval counts. Also decides
+ * each agent pull request of a merge group (../merge-queue/approval.ts).
  */
-async function decide(s: Settle, candidate: Verdict, judgeEntry: string, verdictBinding: VerdictBinding, verdictPolicy: ApprovalPolicy, existing: ExistingCheck | null): Promise<ApprovalState | null> {
+export async function decide(s: Settle, candidate: Verdict, judgeEntry: string, verdictBinding: VerdictBinding, verdictPolicy: ApprovalPolicy, existing: ExistingCheck | null): Promise<ApprovalState | null> {
   const { octokit, target } = s;
   const pull = await currentPullOf(octokit, target.repo, target.number);
   if (pull.head !== target.head) throw new Error(`the pull request's head moved to ${pull.head.slice(0, 7)}: that head is judged on its own`);
@@ -122,7 +123,7 @@ async function decide(s: Settle, candidate: Verdict, judgeEntry: string, verdict
 }
 
 /** The CANDIDATE behind a judge check run, from this gate's journal, bound to the head. */
-async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: string | null, head: string): Promise<{ verdict: Verdict; entry: string; subjectName: string | undefined }> {
+export async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: string | null, head: string): Promise<{ verdict: Verdict; entry: string; subjectName: string | undefined }> {
   const missing = `the judge's verdict for ${head.slice(0, 7)} is not in this gate's journal`;
   if (entryId === null || entryId === "") throw new Error(missing);
   const entry = await findEntry(entryId) as { kind?: unknown; payload?: unknown } | null;

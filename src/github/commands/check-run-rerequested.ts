@@ -8,8 +8,12 @@ import { readBasePolicy } from "../pull-request/agents.js";
 import { approvalPolicyOf, recheckApproval } from "../approval/approval.js";
 import { closeCheck, createQueuedCheck, type GitHub, type RepoRef } from "../check-runs.js";
 import { CHECK_NAME, type AppDeps } from "../deps.js";
+import { isMergeGroupRun, rerunMergeGroup } from "../merge-queue/rerun.js";
 import { APPROVAL_CHECK } from "../protection/protection.js";
 import { rejudge } from "./rejudge.js";
+
+/** GitHub's merge queue branches (`gh-readonly-queue/<base>/pr-<n>-<sha>`). */
+const QUEUE_BRANCH = /^gh-readonly-queue\//;
 
 /** Open pull requests re-judged for one Re-run, at most. */
 const MAX_PULLS = 10;
@@ -29,6 +33,8 @@ export async function onCheckRunRerequested(context: Context<"check_run.rereques
   const name = payload.check_run.name;
   if (name !== CHECK_NAME && name !== APPROVAL_CHECK) return;
   if (!deps.runner.accept(context.id)) return;
+  // A merge queue's commit names no pull request: its group is judged again (../merge-queue/rerun.ts).
+  if (name === CHECK_NAME && isMergeGroupRun(payload)) return rerunMergeGroup(context, deps);
   const asked = askedOf(context, payload.check_run.head_sha, payload.check_run.pull_requests);
   if (name === APPROVAL_CHECK) return decideApprovalAgain(asked, deps);
   await rejudgeHead(asked, deps);
@@ -37,6 +43,12 @@ export async function onCheckRunRerequested(context: Context<"check_run.rereques
 export async function onCheckSuiteRerequested(context: Context<"check_suite.rerequested">, deps: AppDeps): Promise<void> {
   if (!deps.runner.accept(context.id)) return;
   const { check_suite: suite } = context.payload;
+  // A merge queue's suite: the group's own Re-run (on its ranex/judge) judges it again; a `cancelled`
+  // for "no open pull request" here would replace the group's verdict.
+  if (QUEUE_BRANCH.test(suite.head_branch ?? "")) {
+    context.log.info({ head: suite.head_sha }, "Re-run all on a merge group: re-run its ranex/judge instead");
+    return;
+  }
   await rejudgeHead(askedOf(context, suite.head_sha, suite.pull_requests), deps);
 }
 

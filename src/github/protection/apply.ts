@@ -1,6 +1,9 @@
 // Making a branch require what the gate needs: both checks (pinned to the app when its id is known),
-// a pull request review with stale approvals dismissed and the latest push approved, and no
-// exception for admins. Classic branch protection by default, a repository ruleset on request.
+// a pull request review with stale approvals dismissed and the latest push approved, no exception
+// for admins, and one of the two ways that make "judged" equal "lands": branches up to date before
+// merging (strict checks: the judged head already contains the base tip), or a merge queue (the
+// queue's group commit, exactly what lands, is judged and approved; see ../merge-queue). Classic
+// branch protection by default, a repository ruleset on request; a merge queue needs a ruleset.
 // Idempotent: the plan is computed from what GitHub has now, and is empty when nothing is missing.
 // Everything else already configured on the branch is kept as it is.
 import { REQUIRED_CHECKS, statusOf, type RepoName, type Requester } from "./protection.js";
@@ -13,7 +16,23 @@ export interface ProtectOptions {
   /** Pins both checks to this GitHub App, so no other app or status can satisfy them. */
   appId: number | null;
   ruleset: boolean;
+  /** How "judged" is made to equal "lands"; `up-to-date` when not given. */
+  lands?: Lands;
 }
+
+export type Lands = "up-to-date" | "merge-queue";
+
+/**
+ * The merge queue the gate asks for when the branch has none: GitHub's own defaults. Any merge
+ * method works: the gate finds a group's pull requests by their queue branches, not by its commits.
+ */
+export const DEFAULT_MERGE_QUEUE = {
+  check_response_timeout_minutes: 60, grouping_strategy: "ALLGREEN", max_entries_to_build: 5, max_entries_to_merge: 5,
+  merge_method: "MERGE", min_entries_to_merge: 1, min_entries_to_merge_wait_minutes: 5,
+} as const;
+
+const MERGE_QUEUE = "require a merge queue, so the queue's group commit, exactly what lands, is judged and approved";
+const UP_TO_DATE = "require branches to be up to date before merging, so the judged head already contains the base it lands on";
 
 export interface ProtectionPlan {
   /** What would change, one line each; empty when the branch already has everything. */
@@ -24,7 +43,8 @@ export interface ProtectionPlan {
 }
 
 export async function planProtection(octokit: Requester, options: ProtectOptions): Promise<ProtectionPlan> {
-  return options.ruleset ? planRuleset(octokit, options) : planClassic(octokit, options);
+  // Classic branch protection has no merge queue in the REST API: only a ruleset can require one.
+  return options.ruleset || options.lands === "merge-queue" ? planRuleset(octokit, options) : planClassic(octokit, options);
 }
 
 export async function applyProtection(octokit: Requester, plan: ProtectionPlan): Promise<void> {
@@ -36,7 +56,7 @@ interface Named { login?: string; slug?: string | null }
 const logins = (xs: readonly (Named | null)[] | undefined) => (xs ?? []).map((x) => x?.login ?? "").filter((x) => x !== "");
 const slugs = (xs: readonly (Named | null)[] | undefined) => (xs ?? []).map((x) => x?.slug ?? "").filter((x) => x !== "");
 
-async function planClassic(octokit: Requester, { repo, branch, appId }: ProtectOptions): Promise<ProtectionPlan> {
+async function planClassic(octokit: Requester, { repo, branch, appId, lands = "up-to-date" }: ProtectOptions): Promise<ProtectionPlan> {
   let current = null;
   try {
     current = (await octokit.request("GET /repos/{owner}/{repo}/branches/{branch}/protection", { ...repo, branch })).data;
@@ -59,6 +79,8 @@ async function planClassic(octokit: Requester, { repo, branch, appId }: ProtectO
       found.app_id = appId;
     }
   }
+  const strict = lands === "up-to-date" ? true : rsc?.strict ?? false;
+  if (strict && rsc?.strict !== true) changes.push(UP_TO_DATE);
   if (current?.enforce_admins?.enabled !== true) changes.push("enforce the rules for administrators too");
   const reviews = current?.required_pull_request_reviews;
   if (reviews === undefined || reviews === null) changes.push("require an approving pull request review");
@@ -68,7 +90,7 @@ async function planClassic(octokit: Requester, { repo, branch, appId }: ProtectO
   const restrictions = current?.restrictions;
   const body: Record<string, unknown> = {
     required_status_checks: {
-      strict: rsc?.strict ?? false, contexts: [],
+      strict, contexts: [],
       checks: checks.map((c) => (c.app_id === null || c.app_id === undefined ? { context: c.context } : { context: c.context, app_id: c.app_id })),
     },
     enforce_admins: true,
@@ -98,7 +120,7 @@ async function planClassic(octokit: Requester, { repo, branch, appId }: ProtectO
 
 interface RuleLike { type: string; parameters?: Record<string, unknown> }
 
-async function planRuleset(octokit: Requester, { repo, branch, appId }: ProtectOptions): Promise<ProtectionPlan> {
+async function planRuleset(octokit: Requester, { repo, branch, appId, lands = "up-to-date" }: ProtectOptions): Promise<ProtectionPlan> {
   const list = (await octokit.request("GET /repos/{owner}/{repo}/rulesets", { ...repo, per_page: 100, includes_parents: false })).data;
   const mine = list.find((r) => r.name === RULESET_NAME && r.source_type !== "Organization");
   const ref = `refs/heads/${branch}`;
@@ -112,6 +134,7 @@ async function planRuleset(octokit: Requester, { repo, branch, appId }: ProtectO
   let existingRules: RuleLike[] = [];
   if (mine === undefined) {
     changes.push(`create the ruleset "${RULESET_NAME}" for ${branch}: require ${REQUIRED_CHECKS.join(" and ")}${appId === null ? "" : ` from app ${appId}`}, an approving review of the latest push, stale approvals dismissed, no bypass`);
+    if (lands === "up-to-date") changes.push(UP_TO_DATE);
   } else {
     const current = (await octokit.request("GET /repos/{owner}/{repo}/rulesets/{ruleset_id}", { ...repo, ruleset_id: mine.id })).data;
     const included = current.conditions?.ref_name?.include ?? [];
@@ -129,21 +152,39 @@ async function planRuleset(octokit: Requester, { repo, branch, appId }: ProtectO
     if (pr === undefined || pr.dismiss_stale_reviews_on_push !== true || pr.require_last_push_approval !== true || Number(pr.required_approving_review_count ?? 0) < 1) {
       changes.push("require an approving review of the most recent push, dismissing stale approvals");
     }
+    const strictNow = existingRules.find((r) => r.type === "required_status_checks")?.parameters?.strict_required_status_checks_policy === true;
+    if (lands === "up-to-date" && !strictNow) changes.push(UP_TO_DATE);
   }
-  // Other rules in the gate's own ruleset are kept; its two rules are set to what the gate needs.
+  // A merge queue may come from another ruleset on the branch (the owner's own): then none is added.
+  const queued = lands === "merge-queue" && (existingRules.some((r) => r.type === "merge_queue") || await branchHasMergeQueue(octokit, repo, branch));
+  if (lands === "merge-queue" && !queued) changes.push(MERGE_QUEUE);
+  // Other rules in the gate's own ruleset are kept; its two rules are set to what the gate needs, and
+  // a merge queue it already has stays as it is (its settings are the owner's).
   const otherRules = existingRules.filter((r) => r.type !== "required_status_checks" && r.type !== "pull_request");
+  const strict = lands === "up-to-date" || existingRules.find((r) => r.type === "required_status_checks")?.parameters?.strict_required_status_checks_policy === true;
   const prParams = existingRules.find((r) => r.type === "pull_request")?.parameters ?? {};
   const body = {
     name: RULESET_NAME, target: "branch", enforcement: "active", bypass_actors: [],
     conditions: { ref_name: { include, exclude: [] } },
     rules: [
       ...otherRules,
+      ...(lands === "merge-queue" && !queued ? [{ type: "merge_queue", parameters: { ...DEFAULT_MERGE_QUEUE } }] : []),
       { type: "pull_request", parameters: { ...prParams, ...review, required_approving_review_count: Math.max(1, Number(prParams.required_approving_review_count ?? 1)) } },
-      { type: "required_status_checks", parameters: { strict_required_status_checks_policy: false, required_status_checks: statusChecks } },
+      { type: "required_status_checks", parameters: { strict_required_status_checks_policy: strict, required_status_checks: statusChecks } },
     ],
   };
   const base = `/repos/${enc(repo.owner)}/${enc(repo.repo)}/rulesets`;
   return mine === undefined ? { changes, method: "POST", path: base, body } : { changes, method: "PUT", path: `${base}/${mine.id}`, body };
+}
+
+async function branchHasMergeQueue(octokit: Requester, repo: RepoName, branch: string): Promise<boolean> {
+  try {
+    const rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { ...repo, branch, per_page: 100 })).data;
+    return rules.some((rule) => rule.type === "merge_queue");
+  } catch (err) {
+    if (statusOf(err) === 404) return false;
+    throw err;
+  }
 }
 
 function enc(part: string): string {

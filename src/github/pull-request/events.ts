@@ -85,7 +85,7 @@ async function releaseLabel(context: Context<"pull_request">, deps: AppDeps, tar
   const store = pullRequestStore(deps);
   const record = store.agentRecord(fullName(target.repo), target.number);
   if (record?.rule !== `label ${label}`) return;
-  const authorization = await mayRejudge(context.octokit, target.repo, sender, target.author);
+  const authorization = await mayRejudge(context.octokit, target.repo, sender, { author: target.author, base: target.base });
   if (authorization.allowed) {
     store.releaseLabel(fullName(target.repo), target.number, label);
     context.log.info({ label, by: sender.login }, "agent label removed by a writer with no hand in the change: the PR is classified again");

@@ -252,6 +252,8 @@ export class GitHubStandIn {
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/commits$/)) return send(res, 200, []);
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/branches\/[^/]+\/protection\/required_status_checks$/)) return send(res, 404, { message: "Branch not protected" });
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/rules\/branches\/[^/]+$/)) return send(res, 200, []);
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]{40})\.\.\.([0-9a-f]{40})$/))) return send(res, 200, this.compare(p[0]!, p[1]!, p[2]!, p[3]!, url));
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/git\/matching-refs\/(.+)$/))) return send(res, 200, this.matchingRefs(p[0]!, p[1]!, decodeURIComponent(p[2]!)));
     if (method === "GET" && (p = m(/^\/users\/([^/]+)$/))) return send(res, 200, { login: p[0], type: p[0]!.endsWith("[bot]") ? "Bot" : "User" });
     this.problems.push(`the stand-in does not answer ${method} ${path}`);
     send(res, 404, { message: "Not Found" });
@@ -259,7 +261,46 @@ export class GitHubStandIn {
 
   private checkJson(run: CheckRun): Record<string, unknown> {
     const { bodies: _bodies, owner: _owner, repo: _repo, ...json } = run;
-    return json;
+    return { ...json, app: { id: this.appId, slug: "ranex-gate" } };
+  }
+
+  /** `compare/{base}...{head}` from the served repository: the commits in head not in base, oldest first, paginated. */
+  private compare(owner: string, repo: string, base: string, head: string, url: URL): Record<string, unknown> {
+    const git = (...args: string[]): string => execFileSync("git", ["-C", join(this.gitRoot, owner, `${repo}.git`), ...args], { encoding: "utf8" }).trim();
+    const ahead = git("rev-list", "--reverse", `${base}..${head}`).split("\n").filter(Boolean);
+    const behind = git("rev-list", `${head}..${base}`).split("\n").filter(Boolean);
+    const perPage = Number(url.searchParams.get("per_page") ?? 250);
+    const page = Number(url.searchParams.get("page") ?? 1);
+    const status = ahead.length === 0 && behind.length === 0 ? "identical" : behind.length === 0 ? "ahead" : ahead.length === 0 ? "behind" : "diverged";
+    return {
+      status, ahead_by: ahead.length, behind_by: behind.length, total_commits: ahead.length,
+      commits: ahead.slice((page - 1) * perPage, page * perPage).map((sha) => ({
+        sha, commit: { message: git("log", "-1", "--format=%B", sha) }, parents: git("log", "-1", "--format=%P", sha).split(" ").filter(Boolean).map((parent) => ({ sha: parent })),
+      })), files: [],
+    };
+  }
+
+  /** `git/matching-refs/{ref}`: every ref of the served repository under `refs/<ref>`. */
+  private matchingRefs(owner: string, repo: string, prefix: string): Record<string, unknown>[] {
+    const lines = execFileSync("git", ["-C", join(this.gitRoot, owner, `${repo}.git`), "for-each-ref", "--format=%(refname) %(objectname)", `refs/${prefix}`], { encoding: "utf8" });
+    return lines.split("\n").filter(Boolean).map((line) => {
+      const [ref = "", sha = ""] = line.split(" ");
+      return { ref, object: { sha, type: "commit" } };
+    }).filter((r) => r.ref.startsWith(`refs/${prefix}`));
+  }
+
+  /**
+   * A merge queue entry as GitHub builds it with the merge method: a merge commit of the pull
+   * request's head onto `onto` (the base or the entry ahead), on `gh-readonly-queue/<base>/pr-<n>-<onto>`.
+   */
+  queueEntry(owner: string, name: string, base: string, number: number, onto: string, head: string, message = `Merge pull request #${number}`): { sha: string; ref: string } {
+    const dir = join(this.gitRoot, owner, `${name}.git`);
+    const env = { ...process.env, GIT_AUTHOR_NAME: "GitHub", GIT_AUTHOR_EMAIL: "noreply@github.com", GIT_COMMITTER_NAME: "GitHub", GIT_COMMITTER_EMAIL: "noreply@github.com" };
+    const tree = execFileSync("git", ["-C", dir, "merge-tree", "--write-tree", onto, head], { encoding: "utf8", env }).trim().split("\n")[0]!;
+    const sha = execFileSync("git", ["-C", dir, "commit-tree", tree, "-p", onto, "-p", head, "-m", message], { encoding: "utf8", env }).trim();
+    const ref = `refs/heads/gh-readonly-queue/${base}/pr-${number}-${onto}`;
+    execFileSync("git", ["-C", dir, "update-ref", ref, sha]);
+    return { sha, ref };
   }
 
   private pullsOf(owner: string, repo: string): Pull[] {

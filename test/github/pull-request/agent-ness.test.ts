@@ -103,7 +103,8 @@ describe("agent-ness the agent cannot take back", () => {
   it("lets a writer with no hand in the change take the label off: the PR is a person's again", async () => {
     const { probot, runner, api, stand } = await lifecycleApp();
     mockCheck(api, 42);
-    mockPolicy(api, BASE, undefined, 2);
+    // The judgment, who may reclassify (operators are named by the base's policy), the judgment after.
+    mockPolicy(api, BASE, undefined, 3);
     await probot.receive({ id: deliveryId(), name: "pull_request", payload: payload("pull_request.opened", (p) => { p.pull_request.labels = [{ name: "agent" }]; }) as never });
     await runner.idle();
 

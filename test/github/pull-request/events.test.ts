@@ -45,6 +45,10 @@ describe("closing a pull request", () => {
     api.get(`${REPO}/pulls/2/commits`).query({ per_page: 100 }).reply(200, []);
     api.get(`${REPO}/pulls/2/reviews`).query({ per_page: 100 }).reply(200, []);
     api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
+    // The approval is bound to the pull request as GitHub has it now.
+    api.get(`${REPO}/pulls/2`).reply(200, pullObject(2, (p) => { p.user.login = AGENT; }));
+    mockPullsOfCommit(api, HEAD, [pullObject(2, (p) => { p.user.login = AGENT; })]);
+    api.get(`${REPO}/issues/2/timeline`).query({ per_page: 100 }).reply(200, []);
     await probot.receive({ id: deliveryId(), name: "pull_request", payload: agentEvent("pull_request.reopened") as never });
     await runner.idle();
     expect(completion(43)).toMatchObject({ conclusion: "success" });
@@ -79,7 +83,8 @@ describe("the same inputs", () => {
     api.get(`${REPO}/collaborators/maintainer/permission`).reply(200, { permission: "write", role_name: "write", user: null });
     api.post(`${REPO}/issues/comments/492700400/reactions`).reply(201, { id: 1, content: "eyes" });
     mockCheck(api, 46);
-    mockPolicy(api);
+    // Once for who may re-judge (operators are named by the base's policy), once for the judgment.
+    mockPolicy(api, undefined, undefined, 2);
     await probot.receive({ id: deliveryId(), name: "issue_comment", payload: payload("issue_comment.created", (p) => { p.comment.user.login = "maintainer"; }) as never });
     await runner.idle();
     expect(stand.requests).toHaveLength(2);
@@ -113,7 +118,7 @@ describe("Re-run", () => {
     api.get(`${HW}/pulls/2`).reply(200, pull);
     api.get(`${HW}/collaborators/octocat/permission`).reply(200, { permission: "admin", role_name: "admin", user: null });
     api.post(`${HW}/check-runs`).reply(201, { id: 42 });
-    api.get(`${HW}/contents/.github%2Franex.yml?ref=${pull.base.sha}`).reply(200, { type: "file", encoding: "base64", content: Buffer.from("version: 1\nagents:\n  authors: [Codertocat]\nrequire: [diff.scope]\n").toString("base64") });
+    api.get(`${HW}/contents/.github%2Franex.yml?ref=${pull.base.sha}`).times(2).reply(200, { type: "file", encoding: "base64", content: Buffer.from("version: 1\nagents:\n  authors: [Codertocat]\nrequire: [diff.scope]\n").toString("base64") });
     api.patch(`${HW}/check-runs/42`).times(2).reply(200, {});
     await probot.receive({ id: deliveryId(), name: "check_run", payload: payload("check_run.rerequested", (p) => { p.check_run.pull_requests = []; }) as never });
     await runner.idle();
@@ -135,7 +140,7 @@ describe("Re-run", () => {
   it("Re-run all (check_suite.rerequested) measures the head again for a maintainer", async () => {
     const { probot, runner, api, stand } = await lifecycleApp();
     mockCheck(api, 42);
-    mockPolicy(api, undefined, undefined, 2);
+    mockPolicy(api, undefined, undefined, 3);
     await probot.receive({ id: deliveryId(), name: "pull_request", payload: agentEvent("pull_request.opened") as never });
     await runner.idle();
 
