@@ -250,6 +250,8 @@ export class GitHubStandIn {
     if (method === "POST" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/)) return send(res, 200, []);
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/reviews$/))) return send(res, 200, this.reviews.get(`${p[0]}/${p[1]}#${p[2]}`) ?? []);
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/commits$/)) return send(res, 200, []);
+    // The pull request's timeline (force pushes name their pusher): none here.
+    if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/timeline$/)) return send(res, 200, []);
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/branches\/[^/]+\/protection\/required_status_checks$/)) return send(res, 404, { message: "Branch not protected" });
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/rules\/branches\/[^/]+$/)) return send(res, 200, []);
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]{40})\.\.\.([0-9a-f]{40})$/))) return send(res, 200, this.compare(p[0]!, p[1]!, p[2]!, p[3]!, url));
