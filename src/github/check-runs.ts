@@ -12,6 +12,7 @@ export interface RepoRef {
   repo: string;
 }
 
+/** `neutral` only ever means "not an agent's PR"; a judgment cut short is `cancelled`. */
 export type Conclusion = "success" | "failure" | "neutral" | "cancelled";
 
 export interface Completion {
@@ -51,7 +52,7 @@ export async function completeCheck(octokit: GitHub, repo: RepoRef, checkRunId: 
   }
 }
 
-/** A short completion without a verdict: not an agent PR, superseded, refused, or an error. */
+/** A short completion without a verdict: not an agent PR, superseded, closed, refused, or an error. */
 export async function closeCheck(octokit: GitHub, repo: RepoRef, checkRunId: number, conclusion: Conclusion, title: string, summary: string, at: Date): Promise<void> {
   await completeCheck(octokit, repo, checkRunId, { conclusion, title, summary, completedAt: at });
 }

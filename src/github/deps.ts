@@ -69,6 +69,11 @@ export interface AppDeps {
   runner: JobRunner;
   /** ranex/approval, escalation and branch protection (issue 6); without it only ranex/judge is posted. */
   mergeAuthority?: MergeAuthority;
+  /**
+   * Queues a delivery the app makes itself (a pull request judged again because its base moved on);
+   * `low` lets every webhook go first. Without it (tests), such a judgment starts at once.
+   */
+  enqueue?: (delivery: { id: string; name: string; payload: unknown }, options: { low: boolean }) => Promise<boolean>;
   /** GET /healthz and GET /metrics, served when the server wires them (src/server.ts). */
   ops?: OpsDeps;
 }

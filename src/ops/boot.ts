@@ -10,7 +10,9 @@ import { Probot, type Logger } from "probot";
 import type { ServerConfig } from "../github/config.js";
 import type { AppDeps } from "../github/deps.js";
 import { openJournal } from "../journal/index.js";
-import { deliveryHandler, openQueue, QueueJobRunner, webhookReceiver, type DeliveryQueue, type RetryPolicy } from "../queue/index.js";
+import type { GitHub } from "../github/check-runs.js";
+import { startSweeps } from "../github/pull-request/sweep.js";
+import { coalescingOf, deliveryHandler, openQueue, QueueJobRunner, webhookReceiver, type DeliveryQueue, type RetryPolicy } from "../queue/index.js";
 import { healthCheck } from "./health.js";
 import { Metrics } from "./metrics.js";
 import { appOctokit } from "./octokit.js";
@@ -22,6 +24,8 @@ export interface BootOptions {
   concurrency: number;
   retry?: Partial<RetryPolicy>;
   log?: Logger;
+  /** Minutes between reconcile sweeps (`RANEX_RECONCILE_MINUTES`); 0 sweeps never. Webhook roles only. */
+  reconcileMinutes?: number;
 }
 
 export interface Running {
@@ -66,9 +70,18 @@ export async function startRanex(config: ServerConfig, options: BootOptions): Pr
   const server = await listen(routes, config, log);
   const port = (server.address() as AddressInfo).port;
   log.info({ port, role, queue: queue.kind, concurrency: options.concurrency }, "ranex gate listening");
+  // GitHub never redelivers a failed webhook: heads without a ranex/judge check run are found and queued.
+  const minutes = options.reconcileMinutes ?? DEFAULT_RECONCILE_MINUTES;
+  const sweeps = options.webhooks && minutes > 0 ? startSweeps({
+    app: () => probot.auth() as Promise<GitHub>, installation: (id) => probot.auth(id) as Promise<GitHub>, appId: config.appId,
+    deliver: (delivery) => queue.enqueue(delivery, coalescingOf(delivery.name, delivery.payload)),
+    clock: () => new Date(), log: log.child({ name: "reconcile" }),
+  }, minutes * 60_000) : null;
   return {
     port, queue,
     close: async (graceMs = 30_000) => {
+      sweeps?.stop();
+      await sweeps?.running();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await queue.stop(graceMs);
       await journal.close();
@@ -98,6 +111,7 @@ async function appDeps(config: ServerConfig, queue: DeliveryQueue, metrics: Metr
     }),
     clock: () => new Date(),
     runner: new QueueJobRunner(queue, (err) => log.error(err, "a judge job failed outside its check run")),
+    enqueue: (delivery, options) => queue.enqueue(delivery, coalescingOf(delivery.name, delivery.payload), options),
   };
 }
 
@@ -117,6 +131,18 @@ function listen(routes: Handler[], config: ServerConfig, log: Logger): Promise<S
     server.once("error", reject);
     server.listen(config.port, config.host ?? "0.0.0.0", () => resolve(server));
   });
+}
+
+/** Minutes between reconcile sweeps when RANEX_RECONCILE_MINUTES is not set. */
+export const DEFAULT_RECONCILE_MINUTES = 5;
+
+/** `RANEX_RECONCILE_MINUTES`: minutes between reconcile sweeps (0: none). */
+export function reconcileFrom(env: Readonly<Record<string, string | undefined>>): number {
+  const text = env.RANEX_RECONCILE_MINUTES;
+  if (text === undefined || text === "") return DEFAULT_RECONCILE_MINUTES;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`RANEX_RECONCILE_MINUTES must be a number of minutes (0: no reconcile sweep), got ${JSON.stringify(text)}`);
+  return n;
 }
 
 /** `RANEX_CONCURRENCY`: judgments at once per process; defaults to the cores. */

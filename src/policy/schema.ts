@@ -85,6 +85,11 @@ const TestsSchema = z.strictObject({
    * gate selects through its own plugin. Without it, other runners repeat the whole suite.
    */
   select: z.string().min(1).optional(),
+  /**
+   * Judge open agent PRs into this branch again each time it moves on, so a CANDIDATE always names
+   * the base tip it would land on (lowest priority, coalesced). Off: the verdict says when it is older.
+   */
+  rejudge_on_base_push: z.boolean().default(false),
 });
 
 const NeededSchema = z.strictObject({

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import PgBoss from "pg-boss";
-import { DEFAULT_RETRY, type CheckRecord, type Coalescing, type Delivery, type DeliveryHandler, type DeliveryQueue, type QueueDepth, type RetryPolicy } from "./types.js";
+import { DEFAULT_RETRY, type CheckRecord, type Coalescing, type Delivery, type DeliveryHandler, type DeliveryQueue, type EnqueueOptions, type QueueDepth, type RetryPolicy } from "./types.js";
 
 const QUEUE = "ranex-deliveries";
 
@@ -60,7 +60,7 @@ export class PostgresQueue implements DeliveryQueue {
     return new PostgresQueue(pool, boss, bossSchema);
   }
 
-  async enqueue(delivery: Delivery, coalescing: Coalescing | null): Promise<boolean> {
+  async enqueue(delivery: Delivery, coalescing: Coalescing | null, options: EnqueueOptions = {}): Promise<boolean> {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
@@ -75,7 +75,10 @@ export class PostgresQueue implements DeliveryQueue {
       }
       // In the same transaction: a delivery is either remembered and queued, or neither.
       const data: JobData = { ...delivery, enqueuedAt: Date.now() };
-      await this.boss.send(QUEUE, data, { id: uuidOf(delivery.id), db: { executeSql: (text, values) => client.query(text, values) } });
+      await this.boss.send(QUEUE, data, {
+        id: uuidOf(delivery.id), ...(options.low === true ? { priority: -1 } : {}),
+        db: { executeSql: (text, values) => client.query(text, values) },
+      });
       await client.query("COMMIT");
       return true;
     } catch (err) {

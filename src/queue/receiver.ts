@@ -4,7 +4,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mergeGroupCoalescing } from "../github/merge-queue/events.js";
-import { PULL_REQUEST_EVENTS } from "../github/pull-request/events.js";
+import { COALESCED_ACTIONS } from "../github/pull-request/events.js";
+import { CLOSED_HEAD } from "../github/pull-request/jobs.js";
 import type { Coalescing, DeliveryQueue } from "./types.js";
 
 /** GitHub caps webhook payloads at 25 MB. */
@@ -62,13 +63,16 @@ export function signatureMatches(secret: string, body: Buffer, signature: string
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** A pull request event that names a head makes that head the newest for its pull request. */
+/**
+ * A pull request event that names a head makes that head the newest for its pull request; `closed`
+ * makes the pull request's newest "head" CLOSED_HEAD, so no process judges it any more.
+ */
 export function coalescingOf(event: string, payload: unknown): Coalescing | null {
   // A merge group's commit is its "head"; `destroyed` replaces it, so its judgment anywhere stops.
   if (event === "merge_group") return mergeGroupCoalescing(payload);
   const p = payload as { action?: string; number?: number; pull_request?: { head?: { sha?: string } }; repository?: { name?: string; owner?: { login?: string } } };
-  if (event !== "pull_request" || !(PULL_REQUEST_EVENTS as readonly string[]).includes(`pull_request.${p.action ?? ""}`)) return null;
-  const head = p.pull_request?.head?.sha;
+  if (event !== "pull_request" || !(COALESCED_ACTIONS as readonly string[]).includes(p.action ?? "")) return null;
+  const head = p.action === "closed" ? CLOSED_HEAD : p.pull_request?.head?.sha;
   const owner = p.repository?.owner?.login;
   const name = p.repository?.name;
   if (typeof head !== "string" || typeof owner !== "string" || typeof name !== "string" || typeof p.number !== "number") return null;

@@ -3,7 +3,7 @@
 // being handled (which is done only when its jobs are), and aborts it with Superseded when a newer
 // head of the same pull request was enqueued, here or in any other process sharing the queue.
 import type { Job, JobRunner } from "../github/pull-request/jobs.js";
-import { Superseded } from "../github/pull-request/jobs.js";
+import { CLOSED_HEAD, Closed, Superseded } from "../github/pull-request/jobs.js";
 import { handling } from "./check-recorder.js";
 import type { DeliveryQueue } from "./types.js";
 
@@ -37,6 +37,19 @@ export class QueueJobRunner implements JobRunner {
     handling.getStore()?.jobs.push(done);
   }
 
+  close(key: string): void {
+    // Jobs in other processes see the closed key in the shared store (the receiver wrote it).
+    for (const job of this.running.get(key) ?? []) job.controller.abort(new Closed());
+  }
+
+  reopen(): void {
+    // The receiver already made the reopened head the newest for the key.
+  }
+
+  async isClosed(key: string): Promise<boolean> {
+    return (await this.queue.latestHead(key)) === CLOSED_HEAD;
+  }
+
   async idle(): Promise<void> {
     while (this.all.size > 0) await Promise.allSettled([...this.all]);
   }
@@ -44,7 +57,8 @@ export class QueueJobRunner implements JobRunner {
   private async run(job: Job, controller: AbortController): Promise<void> {
     const check = async (): Promise<void> => {
       const latest = await this.queue.latestHead(job.key).catch(() => null);
-      if (latest !== null && latest !== job.head && !controller.signal.aborted) controller.abort(new Superseded(latest));
+      if (latest === null || latest === job.head || controller.signal.aborted) return;
+      controller.abort(latest === CLOSED_HEAD ? new Closed() : new Superseded(latest));
     };
     await check();
     const timer = setInterval(() => void check(), this.pollMs);

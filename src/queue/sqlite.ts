@@ -4,7 +4,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { backoffMs, DEFAULT_RETRY, type CheckRecord, type Coalescing, type Delivery, type DeliveryHandler, type DeliveryQueue, type QueueDepth, type RetryPolicy } from "./types.js";
+import { backoffMs, DEFAULT_RETRY, type CheckRecord, type Coalescing, type Delivery, type DeliveryHandler, type DeliveryQueue, type EnqueueOptions, type QueueDepth, type RetryPolicy } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (
@@ -40,15 +40,18 @@ export class SqliteQueue implements DeliveryQueue {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("busy_timeout = 5000");
     this.db.exec(SCHEMA);
+    // Added after the first release: low-priority deliveries (base-moved re-judgments) wait for the rest.
+    const columns = this.db.prepare("PRAGMA table_info(deliveries)").all() as { name: string }[];
+    if (!columns.some((c) => c.name === "priority")) this.db.exec("ALTER TABLE deliveries ADD COLUMN priority INTEGER NOT NULL DEFAULT 0");
     // Recovery: this process owns the file, so whatever is `active` belonged to one that died.
     this.db.prepare("UPDATE deliveries SET state = 'queued', run_after = ? WHERE state = 'active'").run(this.now());
     this.db.prepare("UPDATE deliveries SET payload = NULL WHERE state IN ('done', 'failed') AND finished_at < ?").run(this.now() - PAYLOAD_RETENTION_MS);
   }
 
-  async enqueue(delivery: Delivery, coalescing: Coalescing | null): Promise<boolean> {
+  async enqueue(delivery: Delivery, coalescing: Coalescing | null, options: EnqueueOptions = {}): Promise<boolean> {
     const insert = this.db.transaction(() => {
-      const added = this.db.prepare("INSERT OR IGNORE INTO deliveries (id, name, payload, state, run_after, enqueued_at) VALUES (?, ?, ?, 'queued', ?, ?)")
-        .run(delivery.id, delivery.name, JSON.stringify(delivery.payload), this.now(), this.now()).changes === 1;
+      const added = this.db.prepare("INSERT OR IGNORE INTO deliveries (id, name, payload, state, run_after, enqueued_at, priority) VALUES (?, ?, ?, 'queued', ?, ?, ?)")
+        .run(delivery.id, delivery.name, JSON.stringify(delivery.payload), this.now(), this.now(), options.low === true ? -1 : 0).changes === 1;
       if (added && coalescing !== null) {
         this.db.prepare("INSERT INTO heads (key, head, delivery) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET head = excluded.head, delivery = excluded.delivery")
           .run(coalescing.key, coalescing.head, delivery.id);
@@ -85,7 +88,7 @@ export class SqliteQueue implements DeliveryQueue {
     const now = this.now();
     // Also takes back a lease that ran out (a handler hung past the judge's limits plus grace).
     const row = this.db.prepare(`UPDATE deliveries SET state = 'active', attempts = attempts + 1, leased_until = ?
-      WHERE id = (SELECT id FROM deliveries WHERE (state = 'queued' AND run_after <= ?) OR (state = 'active' AND leased_until < ?) ORDER BY run_after LIMIT 1)
+      WHERE id = (SELECT id FROM deliveries WHERE (state = 'queued' AND run_after <= ?) OR (state = 'active' AND leased_until < ?) ORDER BY priority DESC, run_after LIMIT 1)
       RETURNING id, name, payload, attempts, enqueued_at`).get(now + this.retry.leaseMs, now, now) as Row | undefined;
     return row ?? null;
   }

@@ -41,6 +41,11 @@ export interface CheckRecord {
   posted: boolean;
 }
 
+export interface EnqueueOptions {
+  /** Taken only when no ordinary delivery waits (re-judgments after a base branch moved on). */
+  low?: boolean;
+}
+
 export interface QueueDepth {
   /** Waiting, including retries waiting out their backoff. */
   queued: number;
@@ -55,7 +60,7 @@ export interface DeliveryQueue {
    * Stores the delivery durably; false when its id was seen before (a redelivery: nothing is
    * queued). With a coalescing key, that key's newest head becomes this one.
    */
-  enqueue(delivery: Delivery, coalescing: Coalescing | null): Promise<boolean>;
+  enqueue(delivery: Delivery, coalescing: Coalescing | null, options?: EnqueueOptions): Promise<boolean>;
   /** Starts taking deliveries, at most `concurrency` at a time; a handler that throws is retried. */
   work(concurrency: number, handler: DeliveryHandler): Promise<void>;
   /** The newest head enqueued for a coalescing key, or null. */

@@ -79,8 +79,9 @@ async function settleEarlier(checks: CheckRecord[], octokit: GitHub, queue: Deli
           log.info({ checkRun: check.id }, "re-posting a completion GitHub never acknowledged");
           await octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner: check.owner, repo: check.repo, check_run_id: check.id, ...check.completion });
         } else {
-          await complete(octokit, check, "neutral", "interrupted: judged again",
-            "This judgment was cut off before it finished (the process judging it stopped). The same head is being judged again; see the newer `ranex/judge` check run.", clock());
+          // Never a passing conclusion: this run has no verdict, and the head is judged again.
+          await complete(octokit, check, "cancelled", "interrupted: judged again",
+            "This judgment was cut off before it finished (the process judging it stopped), so it has no verdict. The same head is being judged again; see the newer `ranex/judge` check run.", clock());
         }
       }
       await queue.markPosted(check.id);
@@ -90,7 +91,7 @@ async function settleEarlier(checks: CheckRecord[], octokit: GitHub, queue: Deli
   return verdictOut;
 }
 
-function complete(octokit: GitHub, check: CheckRecord, conclusion: "failure" | "neutral", title: string, summary: string, at: Date): Promise<unknown> {
+function complete(octokit: GitHub, check: CheckRecord, conclusion: "failure" | "cancelled", title: string, summary: string, at: Date): Promise<unknown> {
   return octokit.rest.checks.update({
     owner: check.owner, repo: check.repo, check_run_id: check.id, status: "completed", conclusion,
     completed_at: at.toISOString().replace(/\.\d{3}Z$/, "Z"), output: { title, summary },

@@ -133,7 +133,7 @@ describe("the app over real HTTP", () => {
     expect(github.problems).toEqual([]);
   }, 180_000);
 
-  it("on a push, cancels the older head's judgment as superseded and judges the new head", async () => {
+  it("on a push, cancels the older head's judgment as superseded (cancelled) and judges the new head", async () => {
     const older = github.pullWithOwnHead(OWNER, REPO, 7, github.rev(OWNER, REPO, "refs/heads/honest"));
     const opened = pullRequestPayload({ number: 7, head: older, base, headRef: "agent/honest", body: "Ranex-Task: mul", cloneUrl });
     expect((await deliver(app.url, "pull_request", opened)).status).toBe(202);
@@ -143,7 +143,8 @@ describe("the app over real HTTP", () => {
     expect((await deliver(app.url, "pull_request", pushed)).status).toBe(202);
     const [cancelled] = await completed(older);
     const [judged] = await completed(newer);
-    expect(cancelled).toMatchObject({ conclusion: "neutral", output: { title: `superseded by ${newer.slice(0, 7)}` } });
+    // Never a passing conclusion for a head without a verdict.
+    expect(cancelled).toMatchObject({ conclusion: "cancelled", output: { title: `superseded by ${newer.slice(0, 7)}` } });
     expect(judged).toMatchObject({ conclusion: "success" });
     expect(github.problems).toEqual([]);
   }, 180_000);

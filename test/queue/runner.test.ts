@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Superseded } from "../../src/github/pull-request/jobs.js";
+import { Closed, Superseded } from "../../src/github/pull-request/jobs.js";
+import { coalescingOf } from "../../src/queue/receiver.js";
 import { handling, type HandlingContext } from "../../src/queue/check-recorder.js";
 import { QueueJobRunner } from "../../src/queue/runner.js";
 import { SqliteQueue } from "../../src/queue/sqlite.js";
@@ -53,6 +54,24 @@ describe("QueueJobRunner", () => {
     await Promise.all(context.jobs);
     expect(reasons).toEqual([new Superseded("d".repeat(40))]);
     expect(runner.accept()).toBe(true);
+    await queue.stop(100);
+  });
+});
+
+describe("QueueJobRunner and closed pull requests", () => {
+  it("aborts a job with Closed when its pull request was closed in another process, and says it is closed", async () => {
+    const queue = new SqliteQueue(tempDir("ranex-runner-"));
+    const runner = new QueueJobRunner(queue, () => {}, 50);
+    const head = "a".repeat(40);
+    await queue.enqueue({ id: "opened", name: "pull_request", payload: {} }, coalescingOf("pull_request", { action: "opened", number: 4, pull_request: { head: { sha: head } }, repository: { name: "r", owner: { login: "o" } } }));
+    const reasons: unknown[] = [];
+    runner.submit({ key: "o/r#4", head, run: holdUntilAborted(reasons) });
+    await queue.enqueue({ id: "closed", name: "pull_request", payload: {} }, coalescingOf("pull_request", { action: "closed", number: 4, pull_request: { head: { sha: head } }, repository: { name: "r", owner: { login: "o" } } }));
+    await runner.idle();
+    expect(reasons).toEqual([new Closed()]);
+    expect(await runner.isClosed("o/r#4")).toBe(true);
+    await queue.enqueue({ id: "reopened", name: "pull_request", payload: {} }, coalescingOf("pull_request", { action: "reopened", number: 4, pull_request: { head: { sha: head } }, repository: { name: "r", owner: { login: "o" } } }));
+    expect(await runner.isClosed("o/r#4")).toBe(false);
     await queue.stop(100);
   });
 });

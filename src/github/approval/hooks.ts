@@ -33,12 +33,14 @@ function settle(ctx: GitHubContext, deps: AppDeps, target: PullTarget, notice: s
 }
 
 /** After ranex/judge completed with a verdict: ranex/approval on the same head, then escalation. */
-export async function afterVerdict(ctx: GitHubContext, deps: AppDeps, target: PullTarget, verdict: Verdict, judgeEntry: string, policy: BasePolicy, notice: string | null): Promise<void> {
+export async function afterVerdict(ctx: GitHubContext, deps: AppDeps, target: PullTarget, verdict: Verdict, judgeEntry: string, policy: BasePolicy, notice: string | null): Promise<"escalated" | "not-due" | "already"> {
   const s = settle(ctx, deps, target, notice);
-  if (s === null) return;
+  if (s === null) return "not-due";
   await approvalAfterVerdict(s, verdict, judgeEntry, approvalPolicyOf(policy));
+  // A draft is judged so the agent sees where it stands, but its FAILs spend no budget and never escalate.
+  if (target.draft) return "not-due";
   const valid = policy.kind === "valid" ? policy.policy : null;
-  await escalateIfDue({
+  return escalateIfDue({
     octokit: ctx.octokit, log: ctx.log, clock: deps.clock, authority: s.authority, verdict, judgeEntry,
     target: { repo: target.repo, number: target.number, head: target.head, labels: target.labels },
     policy: { retries: valid?.retries ?? DEFAULT_RETRIES, escalate: valid?.escalate ?? [] },

@@ -40,7 +40,7 @@ export async function onIssueComment(context: Context<"issue_comment.created">, 
   }
   if (command === "explain") {
     const target = await currentPull(context.octokit, repo, number);
-    await reply(context.octokit, repo, number, await explainHead(context.octokit, repo, target.head, deps.findEntry));
+    await reply(context.octokit, repo, number, await explainHead(context.octokit, repo, target.head, { baseRef: target.baseRef, findEntry: deps.findEntry }));
     return;
   }
   const unknown = command === "" ? "`/ranex` needs a command." : `\`/ranex ${command}\` is not a command.`;

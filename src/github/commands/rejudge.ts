@@ -33,7 +33,8 @@ export async function rejudge(ask: RejudgeAsk, deps: AppDeps): Promise<PullTarge
     repository: fullName(ask.repo), pullRequest: ask.number, head: target.head,
     requestedBy: ask.requester.login, via: ask.via, time: deps.clock().toISOString(),
   });
-  await judgePullRequest({ octokit: ask.octokit, log: ask.log }, deps, target, ask.deliveryId);
+  // An authorized re-judgment is the one way to measure the same inputs again.
+  await judgePullRequest({ octokit: ask.octokit, log: ask.log }, deps, target, ask.deliveryId, { fresh: true });
   return target;
 }
 

@@ -15,6 +15,7 @@ import { annotationsOf } from "../pull-request/annotations.js";
 import { renderOutput } from "../pull-request/render.js";
 import { taskFromBody } from "../pull-request/task-line.js";
 import { fetchHeader, installationToken, withoutToken } from "../token.js";
+import { pullRequestStore } from "../pull-request/judge-pr.js";
 import { decidePulls, groupApprovalOutput, neutralGroupOutput, type AgentPull } from "./approval.js";
 import { groupPullNumbers, groupPulls, type GroupPull, type MergeGroup } from "./group.js";
 
@@ -60,11 +61,14 @@ class GroupJob {
     const { group, deps } = this;
     if (signal.aborted) return this.cancelled(signal);
     const policy = await readBasePolicy(octokit, group.repo, group.baseSha);
-    if (policy.kind === "absent") {
+    const pulls = await groupPulls(octokit, group, await groupPullNumbers(octokit, group));
+    // Agent-ness is kept for a pull request's life (../pull-request/store.ts): a label taken off by
+    // the agent, or a base without a policy, does not make its pull request a person's.
+    const store = pullRequestStore(deps);
+    const agents = agentPulls(pulls, policy, (n) => store.agentRecord(`${group.repo.owner}/${group.repo.repo}`, n)?.rule ?? null);
+    if (policy.kind === "absent" && agents.length === 0) {
       return this.neutral(`The group's base \`${group.baseSha.slice(0, 7)}\` has no \`.github/ranex.yml\`, so no author, label or branch is marked as an agent's.`);
     }
-    const pulls = await groupPulls(octokit, group, await groupPullNumbers(octokit, group));
-    const agents = agentPulls(pulls, policy);
     const listed = pulls.map((p) => `#${p.number}`).join(", ");
     if (agents.length === 0) {
       return this.neutral(`None of the pull requests in this merge group (${listed}) is an agent's under \`agents\` in the base's \`.github/ranex.yml\`.`);
@@ -147,15 +151,21 @@ class GroupJob {
 }
 
 /** The agent pull requests of the group by the base's `agents` rules; an invalid policy counts every one (fail closed). */
-export function agentPulls(pulls: readonly GroupPull[], policy: BasePolicy): AgentPull[] {
+export function agentPulls(pulls: readonly GroupPull[], policy: BasePolicy, recorded: (pull: number) => string | null = () => null): AgentPull[] {
   const out: AgentPull[] = [];
   for (const pull of pulls) {
+    const kept = recorded(pull.number);
+    if (policy.kind === "absent") {
+      if (kept !== null) out.push({ ...pull, rule: `${kept} (recorded: an agent's pull request stays one)` });
+      continue;
+    }
     if (policy.kind !== "valid") {
       out.push({ ...pull, rule: "the base's .github/ranex.yml is invalid, so every pull request counts as an agent's" });
       continue;
     }
     const rule = agentRule(policy.policy.agents, { author: pull.author, labels: pull.labels, headRef: pull.headRef });
     if (rule !== null) out.push({ ...pull, rule });
+    else if (kept !== null) out.push({ ...pull, rule: `${kept} (recorded: an agent's pull request stays one)` });
   }
   return out;
 }

@@ -9,8 +9,8 @@ export interface Job {
   /** The head sha this job judges: named in the "superseded by" note of the older job. */
   head: string;
   /**
-   * Does the work. When the signal aborts (signal.reason is a Superseded), the job must complete its
-   * check run `neutral` itself: only it knows how far it got.
+   * Does the work. When the signal aborts (signal.reason is a Superseded or a Closed), the job must
+   * complete its check run `cancelled` itself: only it knows how far it got.
    */
   run: (signal: AbortSignal) => Promise<void>;
 }
@@ -23,11 +23,28 @@ export class Superseded extends Error {
   }
 }
 
+/** The reason a job's signal aborts: its pull request was closed, so nothing more is posted on it. */
+export class Closed extends Error {
+  override readonly name = "Closed";
+  constructor() {
+    super("the pull request was closed");
+  }
+}
+
+/** The newest "head" of a closed pull request's coalescing key: no head is judged after it. */
+export const CLOSED_HEAD = "closed";
+
 export interface JobRunner {
   /** True the first time a delivery id is seen; false for a redelivery, which must do nothing. */
   accept(deliveryId: string): boolean;
   /** Queues a job; an older job with the same key is aborted. */
   submit(job: Job): void;
+  /** The pull request was closed: its jobs are aborted with Closed, and none is judged until it reopens. */
+  close(key: string): void;
+  /** The pull request was reopened: its heads may be judged again. */
+  reopen(key: string): void;
+  /** Was the pull request closed (and not reopened) after this delivery was sent? */
+  isClosed(key: string): Promise<boolean>;
   /** Resolves when nothing is queued or running (tests, shutdown). */
   idle(): Promise<void>;
 }
@@ -45,6 +62,7 @@ export class InProcessRunner implements JobRunner {
   private readonly running = new Set<Entry>();
   private readonly latest = new Map<string, Entry>();
   private readonly deliveries = new Set<string>();
+  private readonly closed = new Set<string>();
   private waiters: (() => void)[] = [];
 
   constructor(
@@ -70,13 +88,26 @@ export class InProcessRunner implements JobRunner {
     const entry: Entry = { job, controller: new AbortController() };
     this.latest.set(job.key, entry);
     // A superseded job that never started still runs, at once and outside the limit: it only has to
-    // complete its check run `neutral`, and nothing may be left queued.
+    // complete its check run `cancelled`, and nothing may be left queued.
     if (older !== undefined && this.pending.includes(older)) {
       this.pending.splice(this.pending.indexOf(older), 1);
       this.start(older);
     }
     this.pending.push(entry);
     this.pump();
+  }
+
+  close(key: string): void {
+    this.closed.add(key);
+    this.latest.get(key)?.controller.abort(new Closed());
+  }
+
+  reopen(key: string): void {
+    this.closed.delete(key);
+  }
+
+  async isClosed(key: string): Promise<boolean> {
+    return this.closed.has(key);
   }
 
   idle(): Promise<void> {

@@ -1,103 +1,153 @@
 // One judgment of one pull request head, from webhook to completed check run. Every path ends in a
-// completed check run: a verdict, `neutral` (not ours, superseded), or `failure` with the error.
+// completed check run: a verdict, `neutral` (only: not an agent's PR, and no open agent PR has this
+// head), `cancelled` (superseded, closed) or `failure` with the error.
 import type { Logger } from "probot";
 import { annotationsOf } from "./annotations.js";
-import { agentRule, readBasePolicy, type BasePolicy } from "./agents.js";
+import { readBasePolicy, type BasePolicy } from "./agents.js";
 import { afterVerdict, decorationNotice, neutralApproval } from "../approval/hooks.js";
+import { ESCALATED_LABEL } from "../approval/escalation.js";
 import { closeCheck, completeCheck, createQueuedCheck, markInProgress, type GitHub, type RepoRef } from "../check-runs.js";
+import { agentPullWithHead, classify, honouredLabels } from "./classify.js";
 import { detailsUrl, type AppDeps } from "../deps.js";
-import { Superseded } from "./jobs.js";
+import { Closed, Superseded } from "./jobs.js";
 import { renderOutput } from "./render.js";
+import { PullRequestStore, type RecordedJudgment } from "./store.js";
+import { fullName, pullKey, type PullTarget } from "./target.js";
 import { taskFromBody } from "./task-line.js";
 import { fetchHeader, installationToken } from "../token.js";
 
-export interface PullTarget {
-  repo: RepoRef;
-  number: number;
-  head: string;
-  base: string;
-  headRef: string;
-  /** The base branch's name, from the payload (the branch protection is read for it). */
-  baseRef?: string;
-  /** From the payload: github.com or a GHES host, or a local path in tests. */
-  cloneUrl: string;
-  author: string;
-  labels: string[];
-  draft: boolean;
-  body: string | null;
-}
+export { fullName, type PullTarget };
 
 export interface GitHubContext {
   octokit: GitHub;
   log: Logger;
 }
 
+export interface JudgeOptions {
+  /**
+   * Measure again even when these inputs (base tip, head, policy, task) already have a signed
+   * verdict: only an authorized `/ranex rejudge`, Re-run or Re-run all asks for this.
+   */
+  fresh?: boolean;
+}
+
+export function pullRequestStore(deps: Pick<AppDeps, "dataDir">): PullRequestStore {
+  return new PullRequestStore(deps.dataDir);
+}
+
 /**
  * Creates the `queued` check run at once, then decides whether to judge, then queues the job. The
  * caller has already claimed the delivery id (deps.runner.accept), so a redelivery never gets here.
  */
-export async function judgePullRequest(ctx: GitHubContext, deps: AppDeps, target: PullTarget, deliveryId: string): Promise<void> {
-  const log = ctx.log.child({ repository: fullName(target.repo), pr: target.number, head: target.head, delivery: deliveryId });
-  const checkRunId = await createQueuedCheck(ctx.octokit, target.repo, target.head);
-  await failClosed(ctx.octokit, deps, log, target.repo, checkRunId, async () => {
-    const policy = await readBasePolicy(ctx.octokit, target.repo, target.base);
-    if (policy.kind === "absent") {
-      return notAnAgent(ctx, deps, target, checkRunId, `The base commit \`${target.base.slice(0, 7)}\` has no \`.github/ranex.yml\`, so no author, label or branch is marked as an agent's.`);
+export async function judgePullRequest(ctx: GitHubContext, deps: AppDeps, given: PullTarget, deliveryId: string, options: JudgeOptions = {}): Promise<void> {
+  const log = ctx.log.child({ repository: fullName(given.repo), pr: given.number, head: given.head, delivery: deliveryId });
+  if (given.state === "closed" || await deps.runner.isClosed(pullKey(given.repo, given.number))) {
+    log.info("the pull request is closed: nothing more is posted on it");
+    return;
+  }
+  const store = pullRequestStore(deps);
+  const checkRunId = await createQueuedCheck(ctx.octokit, given.repo, given.head);
+  await failClosed(ctx.octokit, deps, log, given.repo, checkRunId, async () => {
+    let target: PullTarget = { ...given, labels: honouredLabels(store, given) };
+    let policy = await readBasePolicy(ctx.octokit, target.repo, target.base);
+    const own = classify(store, target, policy);
+    let notes: string[] = [];
+    if (own.agent) {
+      log.info({ rule: own.rule }, "agent pull request: judging");
+      if (own.recorded) notes = [`Judged as an agent's pull request although nothing in the base's policy marks it now: ${own.rule}.`];
+    } else {
+      // The check lands on the commit, not on this PR: if an agent PR has the same head, this head
+      // is that PR's, and it is judged as that PR, under the policy of that PR's base.
+      const other = await agentPullWithHead(ctx.octokit, store, target);
+      if (other === null) return notAnAgent(ctx, deps, target, checkRunId, own.why);
+      log.info({ agentPull: other.target.number, rule: other.rule }, "this head is an agent pull request's head: judged as that one");
+      notes = [`This commit is also the head of #${other.target.number}, an agent's pull request (${other.rule}), so it is judged as #${other.target.number}, under the policy of that pull request's base. ${own.why}`];
+      target = other.target;
+      policy = other.policy;
     }
-    if (policy.kind === "valid") {
-      const rule = agentRule(policy.policy.agents, { author: target.author, labels: target.labels, headRef: target.headRef });
-      if (rule === null) {
-        return notAnAgent(ctx, deps, target, checkRunId, `Neither the author \`${target.author}\`, the labels, nor the branch \`${target.headRef}\` match \`agents\` in the base's \`.github/ranex.yml\`.`);
-      }
-      log.info({ rule }, "agent pull request: judging");
-    }
+    // Agent-ness is kept for the PR's life, with each of its heads (an invalid policy marks nobody).
+    const decided = classify(store, target, policy);
+    if (decided.agent && policy.kind !== "invalid") store.recordAgent(fullName(target.repo), target.number, decided.rule, target.head, deps.clock().toISOString());
+    const judged = target;
     deps.runner.submit({
-      key: `${fullName(target.repo)}#${target.number}`, head: target.head,
-      run: (signal) => failClosed(ctx.octokit, deps, log, target.repo, checkRunId, () => runJudgment(ctx, deps, target, checkRunId, signal, policy)),
+      key: pullKey(judged.repo, judged.number), head: judged.head,
+      run: (signal) => failClosed(ctx.octokit, deps, log, given.repo, checkRunId, () => runJudgment(ctx, deps, judged, checkRunId, signal, policy, { ...options, notes })),
     });
   });
 }
 
-async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget, checkRunId: number, signal: AbortSignal, policy: BasePolicy): Promise<void> {
-  if (signal.aborted) return superseded(ctx.octokit, deps, target, checkRunId, signal);
+interface RunOptions extends JudgeOptions {
+  notes: string[];
+}
+
+async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget, checkRunId: number, signal: AbortSignal, policy: BasePolicy, options: RunOptions): Promise<void> {
+  if (signal.aborted) return stopped(ctx.octokit, deps, target, checkRunId, signal);
   await markInProgress(ctx.octokit, target.repo, checkRunId, deps.clock());
+  const store = pullRequestStore(deps);
+  const task = taskFromBody(target.body);
+  const inputs = { repository: fullName(target.repo), base: target.base, head: target.head, task };
+  const notes = [...options.notes];
+  let recorded = options.fresh === true ? null : store.recordedJudgment(inputs);
+  if (recorded !== null) {
+    // The same inputs were measured and signed before: that verdict stands, nothing is re-rolled.
+    notes.push(`Base tip \`${target.base.slice(0, 7)}\`, head \`${target.head.slice(0, 7)}\`, its policy and task were judged before: this is that signed verdict (journal entry \`${recorded.journalId}\`), not a new measurement. A person with write access can ask for one with \`/ranex rejudge\`.`);
+  } else {
+    recorded = await measure(ctx, deps, target, task, signal);
+    if (recorded === null) return stopped(ctx.octokit, deps, target, checkRunId, signal);
+    store.recordJudgment(inputs, recorded);
+  }
+  if (signal.aborted) return stopped(ctx.octokit, deps, target, checkRunId, signal);
+  const { verdict } = recorded;
+  // Merge authority (issue 6): the decoration notice tops both summaries; ranex/approval follows the verdict.
+  const notice = await decorationNotice(ctx, deps, target);
+  const output = renderOutput({ verdict, timings: recorded.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice, notes, anchor: recorded.anchor });
+  await completeCheck(ctx.octokit, target.repo, checkRunId, {
+    conclusion: verdict.verdict === "CANDIDATE" ? "success" : "failure",
+    ...output, annotations: annotationsOf(verdict),
+    externalId: recorded.journalId, detailsUrl: detailsUrl(deps, recorded.journalId), completedAt: deps.clock(),
+  });
+  // Closed while the verdict was posted: nothing more on that PR.
+  if (signal.aborted) return;
+  const escalation = await afterVerdict(ctx, deps, target, verdict, recorded.journalId, policy, notice);
+  if (escalation === "escalated") store.recordAppLabel(fullName(target.repo), target.number, ESCALATED_LABEL);
+}
+
+/** Judges, then signs and journals. Null when the judgment was cut short (superseded, closed). */
+async function measure(ctx: GitHubContext, deps: AppDeps, target: PullTarget, task: string | null, signal: AbortSignal): Promise<RecordedJudgment | null> {
   const token = await installationToken(ctx.octokit);
   const ref = `refs/pull/${target.number}/head`;
   let judgment;
   try {
     judgment = await deps.judge({
-      source: target.cloneUrl, base: target.base, head: target.head, task: taskFromBody(target.body),
+      source: target.cloneUrl, base: target.base, head: target.head, task,
       dataDir: deps.dataDir, repository: fullName(target.repo), gitConfig: [fetchHeader(token)], refs: [ref],
     }, signal);
   } catch (err) {
-    // A judge cut short by a newer head is superseded, not broken.
-    if (signal.aborted) return superseded(ctx.octokit, deps, target, checkRunId, signal);
+    if (signal.aborted) return null;
     throw withoutSecret(err, token);
   }
-  if (signal.aborted) return superseded(ctx.octokit, deps, target, checkRunId, signal);
+  if (signal.aborted) return null;
   const recorded = await deps.record(judgment, { repository: fullName(target.repo), ref, time: deps.clock().toISOString() });
-  // Merge authority (issue 6): the decoration notice tops both summaries; ranex/approval follows the verdict.
-  const notice = await decorationNotice(ctx, deps, target);
-  const output = renderOutput({ verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice, anchor: recorded.anchor });
-  await completeCheck(ctx.octokit, target.repo, checkRunId, {
-    conclusion: judgment.verdict.verdict === "CANDIDATE" ? "success" : "failure",
-    ...output, annotations: annotationsOf(judgment.verdict),
-    externalId: recorded.journalId, detailsUrl: detailsUrl(deps, recorded.journalId), completedAt: deps.clock(),
-  });
-  await afterVerdict(ctx, deps, target, judgment.verdict, recorded.journalId, policy, notice);
+  return { journalId: recorded.journalId, verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, anchor: recorded.anchor };
 }
 
 async function notAnAgent(ctx: GitHubContext, deps: AppDeps, target: PullTarget, checkRunId: number, why: string): Promise<void> {
   await closeCheck(ctx.octokit, target.repo, checkRunId, "neutral", "not an agent PR",
-    `${why}\n\nRanex Gate judges only agents' pull requests; this check is neutral so requiring it never blocks people.`, deps.clock());
+    `${why}\n\nNo open agent pull request has this commit as its head either. Ranex Gate judges only agents' pull requests; this check is neutral so requiring it never blocks people.`, deps.clock());
   await neutralApproval(ctx, deps, target, why);
 }
 
-function superseded(octokit: GitHub, deps: AppDeps, target: PullTarget, checkRunId: number, signal: AbortSignal): Promise<void> {
+/** A judgment cut short: `cancelled`, never a passing conclusion, saying why. */
+function stopped(octokit: GitHub, deps: AppDeps, target: PullTarget, checkRunId: number, signal: AbortSignal): Promise<void> {
+  const sha7 = target.head.slice(0, 7);
+  if (signal.reason instanceof Closed) {
+    return closeCheck(octokit, target.repo, checkRunId, "cancelled", "cancelled: the pull request was closed",
+      `#${target.number} was closed while \`${sha7}\` waited or was being judged, so this judgment was cancelled. Nothing more is posted on a closed pull request; reopening it judges its head again.`, deps.clock());
+  }
   const by = signal.reason instanceof Superseded ? signal.reason.by : "a newer request";
-  const sha7 = by.slice(0, 7);
-  return closeCheck(octokit, target.repo, checkRunId, "neutral", `superseded by ${sha7}`,
-    `A newer request for this pull request (head \`${sha7}\`) arrived while \`${target.head.slice(0, 7)}\` waited or was being judged, so this judgment was cancelled. See the check run on \`${sha7}\`.`, deps.clock());
+  const by7 = by.slice(0, 7);
+  return closeCheck(octokit, target.repo, checkRunId, "cancelled", `superseded by ${by7}`,
+    `A newer request for #${target.number} (head \`${by7}\`) arrived while \`${sha7}\` waited or was being judged, so this judgment was cancelled. This commit has no verdict from it; see the check run on \`${by7}\`.`, deps.clock());
 }
 
 /**
@@ -125,8 +175,4 @@ function withoutSecret(err: unknown, token: string): Error {
   let message = err instanceof Error ? err.message : String(err);
   for (const secret of secrets) message = message.split(secret).join("***");
   return new Error(message);
-}
-
-export function fullName(repo: RepoRef): string {
-  return `${repo.owner}/${repo.repo}`;
 }

@@ -16,6 +16,8 @@ export interface RenderInput {
   notice?: string | null;
   /** The journal position of this verdict: opens `output.text`, so GitHub keeps it (issue 13, docs/verify.md). */
   anchor?: JournalAnchor;
+  /** Why this verdict is here: a recorded verdict re-posted, a head judged as another PR's. Shown after the notice. */
+  notes?: readonly string[];
 }
 
 export interface CheckOutput {
@@ -37,6 +39,7 @@ export function renderOutput(input: RenderInput): CheckOutput {
   const { verdict } = input;
   const main = [
     ...(input.notice === undefined || input.notice === null ? [] : [input.notice]),
+    ...(input.notes ?? []).map((note) => `> ${note}`),
     intro(input),
     claimsTable(verdict.claims),
     ...runsSection(distinctRuns(verdict.claims)),

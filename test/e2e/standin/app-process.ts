@@ -82,7 +82,7 @@ export async function deliver(url: string, event: string, payload: unknown, opti
 
 const FIXTURES = join(ROOT, "fixtures", "webhooks");
 
-export interface PullEvent { number: number; head: string; base: string; headRef: string; body?: string; cloneUrl: string; action?: string }
+export interface PullEvent { number: number; head: string; base: string; headRef: string; body?: string; cloneUrl: string; action?: string; baseRef?: string }
 
 /** A real pull_request payload, pointed at the stand-in's repository. */
 export type PullPayload = Record<string, unknown> & { pull_request: { head: { sha: string } } };
@@ -95,6 +95,7 @@ export function pullRequestPayload(event: PullEvent): PullPayload {
   p.pull_request.head.sha = event.head;
   p.pull_request.head.ref = event.headRef;
   p.pull_request.base.sha = event.base;
+  p.pull_request.base.ref = event.baseRef ?? "main";
   p.pull_request.body = event.body ?? "";
   p.pull_request.draft = false;
   p.repository.clone_url = event.cloneUrl;

@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { createPublicKey, randomBytes, verify } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { requestProblems } from "../../helpers/openapi.js";
 import { serveGit } from "../../helpers/git-http-backend.js";
 
@@ -22,7 +22,14 @@ export interface CheckRun {
   bodies: Record<string, unknown>[];
 }
 
-export interface Pull { number: number; head: string; base: string; headRef: string; author: string; body: string; labels: string[]; updatedAt?: string }
+export interface Pull {
+  number: number; head: string; base: string; headRef: string; author: string; body: string; labels: string[];
+  /** The base branch's name (`main` when not given). */
+  baseRef?: string;
+  /** `open` when not given. */
+  state?: string;
+  updatedAt?: string;
+}
 
 interface Fault { pattern: RegExp; kind: "502" | "secondary-rate-limit"; left: number }
 
@@ -78,6 +85,38 @@ export class GitHubStandIn {
     return `${this.url}/${owner}/${name}.git`;
   }
 
+  /** Commits `files` (null deletes) on top of `branch` in the served repository and moves the branch: its new tip. */
+  commitOnBranch(owner: string, name: string, branch: string, files: Record<string, string | null>, message: string): string {
+    const dir = join(this.gitRoot, owner, `${name}.git`);
+    const work = mkdtempSync(join(tmpdir(), "ranex-standin-work-"));
+    const env = { ...process.env, GIT_AUTHOR_NAME: "maintainer", GIT_AUTHOR_EMAIL: "maintainer@example.com", GIT_COMMITTER_NAME: "maintainer", GIT_COMMITTER_EMAIL: "maintainer@example.com" };
+    const git = (...args: string[]): string => execFileSync("git", ["-C", work, ...args], { encoding: "utf8", env }).trim();
+    execFileSync("git", ["clone", "-q", "--branch", branch, dir, work], { env });
+    for (const [path, content] of Object.entries(files)) {
+      if (content === null) git("rm", "-q", path);
+      else {
+        mkdirSync(dirname(join(work, path)), { recursive: true });
+        writeFileSync(join(work, path), content);
+        git("add", path);
+      }
+    }
+    git("commit", "-q", "-m", message);
+    git("push", "-q", "origin", `HEAD:refs/heads/${branch}`);
+    const sha = git("rev-parse", "HEAD");
+    rmSync(work, { recursive: true, force: true });
+    return sha;
+  }
+
+  /** Makes `branch` point at `rev` in the served repository. */
+  branch(owner: string, name: string, branch: string, rev: string): void {
+    execFileSync("git", ["-C", join(this.gitRoot, owner, `${name}.git`), "update-ref", `refs/heads/${branch}`, this.rev(owner, name, rev)]);
+  }
+
+  /** A file's text at `rev` of the served repository. */
+  show(owner: string, name: string, rev: string, path: string): string {
+    return execFileSync("git", ["-C", join(this.gitRoot, owner, `${name}.git`), "show", `${rev}:${path}`], { encoding: "utf8" });
+  }
+
   rev(owner: string, name: string, rev: string): string {
     return execFileSync("git", ["-C", join(this.gitRoot, owner, `${name}.git`), "rev-parse", rev], { encoding: "utf8" }).trim();
   }
@@ -117,6 +156,10 @@ export class GitHubStandIn {
     if (method === "POST" && token !== null) return this.issueToken(req, res);
     const installation = /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(path);
     if (method === "GET" && installation !== null) return this.repoInstallation(req, res, installation[1]!);
+    if (method === "GET" && path === "/app/installations") {
+      if (!this.validJwt(req)) return send(res, 401, { message: "A JSON web token could not be decoded" });
+      return send(res, 200, [{ id: 1, account: { login: "Codertocat" }, suspended_at: null }]);
+    }
     const auth = /^token (\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
     if (auth === undefined || !this.tokens.has(auth)) {
       this.problems.push(`${method} ${path} without a valid installation token`);
@@ -140,14 +183,13 @@ export class GitHubStandIn {
     const [header = "", claims = "", signature = ""] = jwt.split(".");
     const valid = verify("RSA-SHA256", Buffer.from(`${header}.${claims}`), createPublicKey(this.privateKeyPem), Buffer.from(signature, "base64url"));
     const iss = (JSON.parse(Buffer.from(claims, "base64url").toString("utf8") || "{}") as { iss?: unknown }).iss;
-    return valid && String(iss) === String(this.appId);
+    if (valid && String(iss) === String(this.appId)) return true;
+    this.problems.push("an app endpoint was asked without a valid app JWT");
+    return false;
   }
 
   private issueToken(req: IncomingMessage, res: ServerResponse): void {
-    if (!this.validJwt(req)) {
-      this.problems.push("an installation token was asked for without a valid app JWT");
-      return send(res, 401, { message: "A JSON web token could not be decoded" });
-    }
+    if (!this.validJwt(req)) return send(res, 401, { message: "A JSON web token could not be decoded" });
     const token = `ghs_standin${randomBytes(12).toString("hex")}`;
     this.tokens.add(token);
     send(res, 201, { token, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: { checks: "write", contents: "read" }, repository_selection: "all" });
@@ -180,7 +222,9 @@ export class GitHubStandIn {
       return send(res, 200, { total_count: runs.length, check_runs: page.items.map((r) => this.checkJson(r)) }, page.headers);
     }
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls$/))) {
-      const page = paged(url, this.listPulls(p[0]!, p[1]!, url.searchParams.get("state") ?? "open"));
+      const base = url.searchParams.get("base");
+      const listed = this.listPulls(p[0]!, p[1]!, url.searchParams.get("state") ?? "open").filter((pull) => base === null || (pull.baseRef ?? "main") === base);
+      const page = paged(url, listed);
       return send(res, 200, page.items.map((pull) => this.pullJson(p![0]!, p![1]!, pull)), page.headers);
     }
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/))) {
@@ -190,6 +234,22 @@ export class GitHubStandIn {
         return send(res, 200, { type: "file", encoding: "base64", content: content.toString("base64"), path: decodeURIComponent(p[2]!) });
       } catch {
         return send(res, 404, { message: "Not Found" });
+      }
+    }
+    if (method === "GET" && path === "/installation/repositories") {
+      const repositories = readdirSync(this.gitRoot).flatMap((owner) => readdirSync(join(this.gitRoot, owner)).filter((d) => d.endsWith(".git"))
+        .map((d) => this.repositoryJson(owner, d.slice(0, -".git".length))));
+      return send(res, 200, { total_count: repositories.length, repositories });
+    }
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]{40})\/pulls$/))) {
+      const pulls = this.pullsOf(p[0]!, p[1]!).filter((pull) => pull.head === p![2]);
+      return send(res, 200, pulls.map((pull) => this.pullJson(p![0]!, p![1]!, pull)));
+    }
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/branches\/([^/]+)$/))) {
+      try {
+        return send(res, 200, { name: decodeURIComponent(p[2]!), commit: { sha: this.rev(p[0]!, p[1]!, `refs/heads/${decodeURIComponent(p[2]!)}`) } });
+      } catch {
+        return send(res, 404, { message: "Branch not found" });
       }
     }
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/))) {
@@ -208,6 +268,8 @@ export class GitHubStandIn {
     if (method === "POST" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/)) return send(res, 200, []);
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/reviews$/))) return send(res, 200, this.reviews.get(`${p[0]}/${p[1]}#${p[2]}`) ?? []);
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/commits$/)) return send(res, 200, []);
+    // The pull request's timeline (force pushes name their pusher): none here.
+    if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/timeline$/)) return send(res, 200, []);
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/branches\/[^/]+\/protection\/required_status_checks$/)) return send(res, 404, { message: "Branch not protected" });
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/rules\/branches\/[^/]+$/)) return send(res, 200, []);
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]{40})\.\.\.([0-9a-f]{40})$/))) return send(res, 200, this.compare(p[0]!, p[1]!, p[2]!, p[3]!, url));
@@ -267,7 +329,10 @@ export class GitHubStandIn {
 
   /** The pull requests GET /pulls lists: the ones a test registered, and every refs/pull/N/head of the repository, newest update first. */
   private listPulls(owner: string, repo: string, state: string): Pull[] {
-    const known = [...this.pulls.entries()].filter(([key]) => key.startsWith(`${owner}/${repo}#`)).map(([, pull]) => pull);
+    // Known pulls by state; every refs/pull/N/head of the repository joins only a listing of all states
+    // (the journal's read-back), so the reconcile sweep never meets pulls no test registered.
+    const known = this.pullsOf(owner, repo).filter((pull) => state === "all" || (pull.state ?? "open") === state);
+    if (state !== "all") return known.sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? "") || b.number - a.number);
     const dir = join(this.gitRoot, owner, `${repo}.git`);
     const refs = existsSync(dir) ? execFileSync("git", ["-C", dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/pull/"], { encoding: "utf8" }) : "";
     const pulls = [...known];
@@ -277,23 +342,27 @@ export class GitHubStandIn {
       if (Number.isNaN(number) || pulls.some((pull) => pull.number === number)) continue;
       pulls.push({ number, head: sha, base: this.rev(owner, repo, "HEAD"), headRef: `pull-${number}`, author: "agent", body: "", labels: [] });
     }
-    // Every pull here is open; `closed` lists none.
-    return state === "closed" ? [] : pulls.sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? "") || b.number - a.number);
+    return pulls.sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? "") || b.number - a.number);
   }
 
   private repoInstallation(req: IncomingMessage, res: ServerResponse, owner: string): void {
-    if (!this.validJwt(req)) {
-      this.problems.push("a repository installation was asked for without a valid app JWT");
-      return send(res, 401, { message: "A JSON web token could not be decoded" });
-    }
+    if (!this.validJwt(req)) return send(res, 401, { message: "A JSON web token could not be decoded" });
     send(res, 200, { id: 1, app_id: this.appId, account: { login: owner }, target_type: "Organization", permissions: { checks: "write", contents: "read" } });
   }
 
+  private pullsOf(owner: string, repo: string): Pull[] {
+    return [...this.pulls.entries()].filter(([key]) => key.startsWith(`${owner}/${repo}#`)).map(([, pull]) => pull);
+  }
+
+  private repositoryJson(owner: string, repo: string): Record<string, unknown> {
+    return { name: repo, full_name: `${owner}/${repo}`, owner: { login: owner }, clone_url: `${this.url}/${owner}/${repo}.git`, archived: false };
+  }
+
   private pullJson(owner: string, repo: string, pull: Pull): Record<string, unknown> {
-    const repository = { name: repo, full_name: `${owner}/${repo}`, owner: { login: owner }, clone_url: `${this.url}/${owner}/${repo}.git` };
+    const repository = this.repositoryJson(owner, repo);
     return {
-      number: pull.number, draft: false, state: "open", body: pull.body, updated_at: pull.updatedAt ?? new Date().toISOString(), user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
-      head: { sha: pull.head, ref: pull.headRef, repo: repository }, base: { sha: pull.base, ref: "main", repo: repository },
+      number: pull.number, draft: false, state: pull.state ?? "open", body: pull.body, updated_at: pull.updatedAt ?? new Date().toISOString(), user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
+      head: { sha: pull.head, ref: pull.headRef, repo: repository }, base: { sha: pull.base, ref: pull.baseRef ?? "main", repo: repository },
     };
   }
 }

@@ -47,6 +47,8 @@ describe("ranex/approval with the verdict", () => {
     const { probot, runner, api, stand } = await mergeApp();
     api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
     mockPolicy(api);
+    // No other open PR has this head (issue 14: asked before any neutral).
+    api.get(`${REPO}/commits/${HEAD}/pulls`).query({ per_page: 100 }).reply(200, []);
     api.patch(`${REPO}/check-runs/42`).reply(200, {});
     mockApprovalCheck(api);
     await probot.receive({ id: deliveryId(), name: "pull_request", payload: payload("pull_request.opened") as never });

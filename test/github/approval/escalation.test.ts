@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { statementOf } from "../../../src/attest/index.js";
 import { ESCALATION_PREDICATE_TYPE } from "../../../src/github/approval/deps.js";
+import { PullRequestStore } from "../../../src/github/pull-request/store.js";
 import { deliveryId, requests, useStrictNock, type Fixture } from "../../helpers/probot.js";
 import {
   HEAD, journalEntries, mergeApp, mockApprovalCheck, mockJudgment, mockProtected, NEW_HEAD, opened, policyText, REPO,
@@ -64,8 +65,10 @@ describe("escalation", () => {
     expect(text).toContain("1. `ec26c3e`: FAIL (unsafe): diff.frozen: 1 frozen paths changed");
   });
 
-  it("does not comment on a PR that already carries the ranex:escalated label", async () => {
-    const { probot, runner, api } = await mergeApp({ outcome: "fail", claim: "diff.frozen" });
+  it("does not comment on a PR that carries the ranex:escalated label the app set", async () => {
+    const { probot, runner, api, dataDir } = await mergeApp({ outcome: "fail", claim: "diff.frozen" });
+    // Honoured only because the app recorded setting it (issue 14): see test/github/pull-request/agent-ness.test.ts.
+    new PullRequestStore(dataDir).recordAppLabel("Codertocat/Hello-World", 2, "ranex:escalated");
     mockProtected(api);
     mockJudgment(api);
     mockApprovalCheck(api);

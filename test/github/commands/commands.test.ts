@@ -161,7 +161,7 @@ describe("check_run.rerequested", () => {
     await runner.idle();
     expect(stand.requests.map((r) => r.head)).toEqual([HEAD]);
     expect(requests("POST", /check-runs$/).map((r) => (r.body as Fixture).head_sha)).toEqual([HEAD, OLD]);
-    expect(requests("PATCH", /check-runs\/50$/)[0]?.body).toMatchObject({ conclusion: "neutral", output: { title: "outdated head: judged ec26c3e instead" } });
+    expect(requests("PATCH", /check-runs\/50$/)[0]?.body).toMatchObject({ conclusion: "cancelled", output: { title: "outdated head: judged ec26c3e instead" } });
     const [rejudge] = await entries(dataDir);
     expect(statementOf(rejudge?.payload)?.predicate).toMatchObject({ requestedBy: "octocat", via: "check_run" });
   });

@@ -195,10 +195,12 @@ describe("a merge group without an agent pull request", () => {
     expect(posted("ranex/approval")).toEqual([expect.objectContaining({ head_sha: GROUP_HEAD, conclusion: "neutral" })]);
   });
 
-  it("is neutral when the base has no policy, without reading the group", async () => {
+  it("is neutral when the base has no policy and no pull request in the group was ever recorded as an agent's", async () => {
     const { probot, runner, api } = await queueApp();
     api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
     mockPolicy(api, null);
+    // The group is read all the same: agent-ness is kept for a pull request's life (issue 14).
+    mockGroup(api, [pullOf(103, HEAD_103, { author: "alice" }), pullOf(104, HEAD_104, { author: "bob" })]);
     api.patch(`${REPO}/check-runs/42`).reply(200, {});
     api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
     await probot.receive({ id: deliveryId(), name: "merge_group", payload: checksRequested() as never });

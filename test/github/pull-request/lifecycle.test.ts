@@ -102,7 +102,7 @@ describe("the ranex/judge check run", () => {
     expect(requests("PATCH", /check-runs\/42$/)[0]?.body).toMatchObject({ status: "completed", conclusion: "failure" });
   });
 
-  it("cancels an older head when a newer one arrives: neutral 'superseded by <sha7>'", async () => {
+  it("cancels an older head when a newer one arrives: cancelled 'superseded by <sha7>', never neutral", async () => {
     let release = () => {};
     const held = standInJudge({ gate: new Promise<void>((resolve) => { release = resolve; }) });
     const dataDir = tempDir();
@@ -119,7 +119,7 @@ describe("the ranex/judge check run", () => {
     await probot.receive({ id: deliveryId(), name: "pull_request", payload: payload("pull_request.synchronize", (p) => { p.pull_request.head.sha = NEW_HEAD; }) as never });
     release();
     await runner.idle();
-    expect(requests("PATCH", /check-runs\/42$/).at(-1)?.body).toMatchObject({ conclusion: "neutral", output: { title: "superseded by 1111111" } });
+    expect(requests("PATCH", /check-runs\/42$/).at(-1)?.body).toMatchObject({ conclusion: "cancelled", output: { title: "superseded by 1111111" } });
     expect(requests("PATCH", /check-runs\/43$/).at(-1)?.body).toMatchObject({ conclusion: "success" });
     expect(held.requests.map((r) => r.head)).toEqual(["ec26c3e57ca3a959ca5aad62de7213c562f8c821", NEW_HEAD]);
   });

@@ -22,6 +22,11 @@ function mockPolicy(scope: nock.Scope, text: string | null, base = BASE): nock.S
   return scope.get(path).reply(200, { type: "file", encoding: "base64", name: "ranex.yml", path: ".github/ranex.yml", content: Buffer.from(text).toString("base64"), sha: "1".repeat(40), size: text.length });
 }
 
+/** No other open pull request has this head: asked before any neutral (issue 14). */
+function mockNoOtherPulls(scope: nock.Scope, head = HEAD): nock.Scope {
+  return scope.get(`${REPO}/commits/${head}/pulls`).query({ per_page: 100 }).reply(200, []);
+}
+
 function mockCreate(scope: nock.Scope, id = 42, base = REPO): nock.Scope {
   return scope.post(`${base}/check-runs`).reply(201, { id });
 }
@@ -42,6 +47,7 @@ describe("pull_request webhooks", () => {
     mockToken(api);
     mockCreate(api);
     mockPolicy(api, AGENT_POLICY);
+    mockNoOtherPulls(api);
     api.patch(`${REPO}/check-runs/42`).reply(200, {});
     await probot.receive({ id: deliveryId(), name: "pull_request", payload: payload("pull_request.opened") as never });
     await runner.idle();
@@ -59,6 +65,7 @@ describe("pull_request webhooks", () => {
     mockToken(api);
     mockCreate(api);
     mockPolicy(api, null);
+    mockNoOtherPulls(api);
     api.patch(`${REPO}/check-runs/42`).reply(200, {});
     await probot.receive({ id: deliveryId(), name: "pull_request", payload: agentOpened() as never });
     await runner.idle();

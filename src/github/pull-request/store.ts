@@ -1,0 +1,123 @@
+// What the app remembers about each pull request, in its own SQLite file in the data dir
+// (`pull-requests.db`), like the escalation store beside merge authority:
+// - agent-ness: once a PR is an agent's it stays one for its life, whatever its labels say later;
+// - the labels the app itself set (`ranex:escalated`): only those are honoured;
+// - the signed verdict of each (repository, base tip, head, task): the same inputs get the recorded
+//   verdict back instead of a new measurement, so nobody re-rolls a flaky suite by poking the PR.
+// The journal still holds every verdict, signed; this file is an index of what the app decided.
+import type { JournalAnchor } from "../../journal/anchor.js";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import type { DsseEnvelope } from "../../attest/index.js";
+import type { Verdict } from "../../kernel/index.js";
+
+export const PULL_REQUEST_FILE = "pull-requests.db";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ranex_agent_pulls (
+  repository TEXT NOT NULL, pull INTEGER NOT NULL, rule TEXT NOT NULL, head TEXT NOT NULL, at TEXT NOT NULL,
+  PRIMARY KEY (repository, pull)
+);
+CREATE TABLE IF NOT EXISTS ranex_agent_heads (
+  repository TEXT NOT NULL, head TEXT NOT NULL, pull INTEGER NOT NULL, PRIMARY KEY (repository, head, pull)
+);
+CREATE TABLE IF NOT EXISTS ranex_app_labels (
+  repository TEXT NOT NULL, pull INTEGER NOT NULL, label TEXT NOT NULL, PRIMARY KEY (repository, pull, label)
+);
+CREATE TABLE IF NOT EXISTS ranex_verdicts (
+  repository TEXT NOT NULL, base TEXT NOT NULL, head TEXT NOT NULL, task TEXT NOT NULL,
+  journal_id TEXT NOT NULL, verdict TEXT NOT NULL, timings TEXT NOT NULL, envelope TEXT NOT NULL,
+  PRIMARY KEY (repository, base, head, task)
+);
+`;
+
+export interface AgentRecord {
+  /** The rule that first marked the PR (`author agent-bot[bot]`, `label agent`). */
+  rule: string;
+  /** The head it was first seen with. */
+  head: string;
+  at: string;
+}
+
+export interface RecordedJudgment {
+  journalId: string;
+  verdict: Verdict;
+  timings: Record<string, number>;
+  envelope: DsseEnvelope;
+  /** The journal position, when just recorded (a re-posted verdict carries none: its first check run has it). */
+  anchor?: JournalAnchor;
+}
+
+export interface JudgmentInputs {
+  repository: string;
+  base: string;
+  head: string;
+  task: string | null;
+}
+
+export class PullRequestStore {
+  constructor(private readonly dataDir: string) {}
+
+  /** The record that made this PR an agent's, or null when it never was one. */
+  agentRecord(repository: string, pull: number): AgentRecord | null {
+    return this.with((db) => (db.prepare("SELECT rule, head, at FROM ranex_agent_pulls WHERE repository = ? AND pull = ?").get(repository, pull) as AgentRecord | undefined) ?? null);
+  }
+
+  /** Marks the PR an agent's (the first rule is kept) and remembers this head as an agent head. */
+  recordAgent(repository: string, pull: number, rule: string, head: string, at: string): void {
+    this.with((db) => db.transaction(() => {
+      db.prepare("INSERT OR IGNORE INTO ranex_agent_pulls (repository, pull, rule, head, at) VALUES (?, ?, ?, ?, ?)").run(repository, pull, rule, head, at);
+      db.prepare("INSERT OR IGNORE INTO ranex_agent_heads (repository, head, pull) VALUES (?, ?, ?)").run(repository, head, pull);
+    })());
+  }
+
+  /**
+   * Forgets that a label made the PR an agent's: only when a writer with no hand in the change took
+   * the label off, and only when the label was the rule that marked it. True when something was forgotten.
+   */
+  releaseLabel(repository: string, pull: number, label: string): boolean {
+    return this.with((db) => db.prepare("DELETE FROM ranex_agent_pulls WHERE repository = ? AND pull = ? AND rule = ?")
+      .run(repository, pull, `label ${label}`).changes === 1);
+  }
+
+  /** The agent PRs this commit was ever judged as the head of. */
+  agentPullsWithHead(repository: string, head: string): number[] {
+    return this.with((db) => (db.prepare("SELECT pull FROM ranex_agent_heads WHERE repository = ? AND head = ? ORDER BY pull").all(repository, head) as { pull: number }[]).map((r) => r.pull));
+  }
+
+  recordAppLabel(repository: string, pull: number, label: string): void {
+    this.with((db) => db.prepare("INSERT OR IGNORE INTO ranex_app_labels (repository, pull, label) VALUES (?, ?, ?)").run(repository, pull, label));
+  }
+
+  appLabels(repository: string, pull: number): string[] {
+    return this.with((db) => (db.prepare("SELECT label FROM ranex_app_labels WHERE repository = ? AND pull = ? ORDER BY label").all(repository, pull) as { label: string }[]).map((r) => r.label));
+  }
+
+  recordedJudgment(inputs: JudgmentInputs): RecordedJudgment | null {
+    const row = this.with((db) => db.prepare("SELECT journal_id, verdict, timings, envelope FROM ranex_verdicts WHERE repository = ? AND base = ? AND head = ? AND task = ?")
+      .get(inputs.repository, inputs.base, inputs.head, inputs.task ?? "") as { journal_id: string; verdict: string; timings: string; envelope: string } | undefined);
+    if (row === undefined) return null;
+    return { journalId: row.journal_id, verdict: JSON.parse(row.verdict) as Verdict, timings: JSON.parse(row.timings) as Record<string, number>, envelope: JSON.parse(row.envelope) as DsseEnvelope };
+  }
+
+  /** Keeps the newest signed verdict for these inputs (a re-judgment replaces the older one). */
+  recordJudgment(inputs: JudgmentInputs, judgment: RecordedJudgment): void {
+    this.with((db) => db.prepare(`INSERT INTO ranex_verdicts (repository, base, head, task, journal_id, verdict, timings, envelope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (repository, base, head, task) DO UPDATE SET journal_id = excluded.journal_id, verdict = excluded.verdict, timings = excluded.timings, envelope = excluded.envelope`)
+      .run(inputs.repository, inputs.base, inputs.head, inputs.task ?? "", judgment.journalId, JSON.stringify(judgment.verdict), JSON.stringify(judgment.timings), JSON.stringify(judgment.envelope)));
+  }
+
+  private with<T>(work: (db: Database.Database) => T): T {
+    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
+    const db = new Database(join(this.dataDir, PULL_REQUEST_FILE));
+    try {
+      db.pragma("busy_timeout = 15000");
+      db.pragma("journal_mode = WAL");
+      db.exec(SCHEMA);
+      return work(db);
+    } finally {
+      db.close();
+    }
+  }
+}
