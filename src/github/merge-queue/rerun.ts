@@ -30,17 +30,20 @@ export async function rerunMergeGroup(context: RerunContext, deps: AppDeps): Pro
   const baseBranch = QUEUE_BRANCH.exec(branch)?.[1] ?? "";
   const headRef = `refs/heads/${branch}`;
   const base = await journalledBase(deps, payload.check_run.external_id ?? null, head);
+  // Authorized before anything is written, even a re-run that can only fail: a bot's or an
+  // operator's click must not turn the group's check red (that would dequeue the group). A merge
+  // group has no author of its own; the operators are those of the journalled base's policy, or,
+  // when no base is known, of the base branch's policy as it is now.
+  const authorization = await mayRejudge(context.octokit, repo, requester, { author: "", base: base ?? baseBranch });
+  if (!authorization.allowed) {
+    // No pull request to reply on: the earlier judgment of the group stands, and the log says why.
+    log.info({ requester: requester.login, reason: authorization.reason }, "re-run of a merge group refused");
+    return;
+  }
   if (base === null) {
     const id = await createQueuedCheck(context.octokit, repo, head);
     await closeCheck(context.octokit, repo, id, "failure", "cannot re-run: the merge group's base is not known",
       `The check run re-run on \`${head.slice(0, 7)}\` holds no journalled verdict of this merge group, so its base commit is not known and the group cannot be judged again. Remove the pull requests from the merge queue and add them again: the new group is judged anew.`, deps.clock());
-    return;
-  }
-  // A merge group has no author of its own; the operators of the group's base policy are refused.
-  const authorization = await mayRejudge(context.octokit, repo, requester, { author: "", base });
-  if (!authorization.allowed) {
-    // No pull request to reply on: the earlier judgment of the group stands, and the log says why.
-    log.info({ requester: requester.login, reason: authorization.reason }, "re-run of a merge group refused");
     return;
   }
   await deps.recordRejudge({

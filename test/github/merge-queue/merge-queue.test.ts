@@ -34,8 +34,8 @@ async function queueApp(judge: StandInOptions = {}, token = true) {
 
 type QueueApp = Awaited<ReturnType<typeof queueApp>>;
 
-function mockPolicy(api: nock.Scope, text: string | null = POLICY): void {
-  const path = `${REPO}/contents/.github%2Franex.yml?ref=${GROUP_BASE}`;
+function mockPolicy(api: nock.Scope, text: string | null = POLICY, ref = GROUP_BASE): void {
+  const path = `${REPO}/contents/.github%2Franex.yml?ref=${ref}`;
   if (text === null) api.get(path).reply(404, { message: "Not Found" });
   else api.get(path).reply(200, { type: "file", encoding: "base64", name: "ranex.yml", path: ".github/ranex.yml", content: Buffer.from(text).toString("base64"), sha: "1".repeat(40), size: text.length });
 }
@@ -60,15 +60,15 @@ function queueCommit(sha: string, message: string, parents = 2): Fixture {
 
 function pullOf(number: number, head: string, options: { author?: string; labels?: string[]; task?: string } = {}): Fixture {
   return {
-    number, state: "open", body: options.task === undefined ? "Does a thing." : `Does a thing.\n\nRanex-Task: ${options.task}\n`,
+    number, state: "open", commits: 1, body: options.task === undefined ? "Does a thing." : `Does a thing.\n\nRanex-Task: ${options.task}\n`,
     user: { login: options.author ?? AGENT, id: 9, type: "Bot" }, labels: (options.labels ?? []).map((name) => ({ name })),
     head: { sha: head, ref: `agent/${number}` }, base: { sha: GROUP_BASE, ref: "main" },
   };
 }
 
 /** A CANDIDATE of the pull request's own head in the journal, and its ranex/judge check run pointing at it. */
-async function judgedPull(app: QueueApp, number: number, head: string): Promise<string> {
-  const judgment = await standInJudge().judge({ source: "x", base: GROUP_BASE, head, task: null, dataDir: app.dataDir, repository: "octo-org/octo-repo" }, new AbortController().signal);
+async function judgedPull(app: QueueApp, number: number, head: string, base = GROUP_BASE): Promise<string> {
+  const judgment = await standInJudge().judge({ source: "x", base, head, task: null, dataDir: app.dataDir, repository: "octo-org/octo-repo" }, new AbortController().signal);
   const recorded = await app.journal.record(judgment, { repository: "octo-org/octo-repo", ref: `refs/pull/${number}/head`, time: "2026-02-01T00:00:00Z" });
   app.api.get(`${REPO}/commits/${head}/check-runs`).query({ check_name: "ranex/judge", filter: "latest", per_page: 100 }).reply(200, {
     total_count: 1, check_runs: [{ id: 900 + number, name: "ranex/judge", head_sha: head, status: "completed", conclusion: "success", external_id: recorded.journalId, app: { id: 123 } }],
@@ -76,7 +76,17 @@ async function judgedPull(app: QueueApp, number: number, head: string): Promise<
   return recorded.journalId;
 }
 
-function mockApprovalFacts(api: nock.Scope, number: number, head: string, approvers: string[]): void {
+/**
+ * What deciding one pull request's approval reads (../approval/approval.ts `decide`): the pull
+ * request as it is now and the open pull requests sharing its head (the verdict is bound to this
+ * pull request and its base), then its commits, reviews, force-pushes and each approver's role.
+ */
+function mockApprovalFacts(api: nock.Scope, pull: Fixture, approvers: string[]): void {
+  const { number } = pull;
+  const head = pull.head.sha;
+  api.get(`${REPO}/pulls/${number}`).reply(200, pull);
+  api.get(`${REPO}/commits/${head}/pulls`).query({ per_page: 100 }).reply(200, [pull]);
+  api.get(`${REPO}/issues/${number}/timeline`).query({ per_page: 100 }).reply(200, []);
   api.get(`${REPO}/pulls/${number}/commits`).query({ per_page: 100 }).reply(200, [commitOf(head)]);
   api.get(`${REPO}/pulls/${number}/reviews`).query({ per_page: 100 }).reply(200, approvers.map((login, i) => reviewOf(number * 10 + i, login, "APPROVED", head)));
   for (const login of approvers) api.get(`${REPO}/collaborators/${login}/permission`).reply(200, { permission: "write", role_name: "write", user: null });
@@ -99,12 +109,14 @@ describe("a merge group of two agent pull requests", () => {
     const app = await queueApp();
     app.api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
     mockPolicy(app.api);
-    mockGroup(app.api, [pullOf(103, HEAD_103, { task: "add" }), pullOf(104, HEAD_104, { author: "someone", labels: ["agent"], task: "mul" })]);
+    const pull103 = pullOf(103, HEAD_103, { task: "add" });
+    const pull104 = pullOf(104, HEAD_104, { author: "someone", labels: ["agent"], task: "mul" });
+    mockGroup(app.api, [pull103, pull104]);
     app.api.patch(`${REPO}/check-runs/42`).times(2).reply(200, {});
     await judgedPull(app, 103, HEAD_103);
     await judgedPull(app, 104, HEAD_104);
-    mockApprovalFacts(app.api, 103, HEAD_103, approvers103);
-    mockApprovalFacts(app.api, 104, HEAD_104, approvers104);
+    mockApprovalFacts(app.api, pull103, approvers103);
+    mockApprovalFacts(app.api, pull104, approvers104);
     app.api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
     await app.probot.receive({ id: deliveryId(), name: "merge_group", payload: checksRequested() as never });
     await app.runner.idle();
@@ -146,6 +158,32 @@ describe("a merge group of two agent pull requests", () => {
     const approvals = entries.filter((e) => e.kind === "approval")
       .map((e) => JSON.parse(Buffer.from((e.payload as { payload: string }).payload, "base64").toString("utf8")) as Fixture);
     expect(approvals.map((a) => [a.predicate.pullRequest, a.predicate.head, a.predicate.approvers[0].login])).toEqual([[103, HEAD_103, "alice"], [104, HEAD_104, "bob"]]);
+  });
+});
+
+describe("an approval in a merge group is bound to its pull request and base", () => {
+  it("counts no approval of a head judged against a base the pull request no longer builds on", async () => {
+    const app = await queueApp();
+    const { probot, runner, api, dataDir } = app;
+    const retargeted = "9".repeat(40);
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
+    mockPolicy(api);
+    const pull104 = pullOf(104, HEAD_104);
+    mockGroup(api, [pullOf(103, HEAD_103, { author: "alice" }), pull104]);
+    api.patch(`${REPO}/check-runs/42`).times(2).reply(200, {});
+    // #104's CANDIDATE was given against another base, which main's commit does not descend from.
+    await judgedPull(app, 104, HEAD_104, retargeted);
+    api.get(`${REPO}/compare/${retargeted}...${GROUP_BASE}`).query({ per_page: 1 }).reply(404, { message: "Not Found" });
+    mockPolicy(api);
+    mockApprovalFacts(api, pull104, ["alice"]);
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
+    await probot.receive({ id: deliveryId(), name: "merge_group", payload: checksRequested() as never });
+    await runner.idle();
+    const [approval] = posted("ranex/approval");
+    expect(approval).toMatchObject({ conclusion: "failure", output: { title: "not approved: #104 has no qualifying approval of its head" } });
+    expect(approval!.output.summary).toContain("the judge used base 9999999, but the pull request now targets main at 380387f, which does not descend from it");
+    // alice's approval is not signed for a verdict that is not this pull request's own.
+    expect((await journalEntries(dataDir)).map((e) => e.kind)).toEqual(["verdict", "verdict"]);
   });
 });
 
@@ -220,7 +258,7 @@ describe("a merge group that goes wrong", () => {
     mockPolicy(api);
     mockGroup(api, [pullOf(103, HEAD_103, { author: "alice" }), pullOf(104, HEAD_104)]);
     await judgedPull(app, 104, HEAD_104);
-    mockApprovalFacts(api, 104, HEAD_104, ["alice"]);
+    mockApprovalFacts(api, pullOf(104, HEAD_104), ["alice"]);
     api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/approval").reply(201, { id: 77 });
     // in_progress, then cancelled by the job itself and by the destroyed sweep (which sees it open).
     api.patch(`${REPO}/check-runs/42`).times(3).reply(200, {});
@@ -292,6 +330,8 @@ describe("the Re-run button on a merge group's ranex/judge", () => {
     // The earlier verdict of the group commit, as the first judgment journalled it.
     const earlier = await standInJudge().judge({ source: "x", base: GROUP_BASE, head: GROUP_HEAD, task: null, dataDir: app.dataDir }, new AbortController().signal);
     const recorded = await app.journal.record(earlier, { repository: "octo-org/octo-repo", ref: "refs/heads/gh-readonly-queue/main/pr-104-x", time: "2026-02-01T00:00:00Z" });
+    // Authorization reads the operators from the journalled base's policy, then the role.
+    mockPolicy(api);
     api.get(`${REPO}/collaborators/maintainer/permission`).reply(200, { permission: "write", role_name: "write", user: null });
     api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 42 });
     mockPolicy(api);
@@ -308,12 +348,26 @@ describe("the Re-run button on a merge group's ranex/judge", () => {
 
   it("fails, never passes, when the run holds no verdict to rebuild the group from", async () => {
     const { probot, runner, api } = await queueApp();
+    // No base is known: the base branch's policy as it is now names the operators.
+    mockPolicy(api, POLICY, "main");
     api.get(`${REPO}/collaborators/maintainer/permission`).reply(200, { permission: "write", role_name: "write", user: null });
     api.post(`${REPO}/check-runs`).reply(201, { id: 42 });
     api.patch(`${REPO}/check-runs/42`).reply(200, {});
     await probot.receive({ id: deliveryId(), name: "check_run", payload: rerun("") as never });
     await runner.idle();
     expect(judgePatches()).toEqual([expect.objectContaining({ conclusion: "failure", output: expect.objectContaining({ title: "cannot re-run: the merge group's base is not known" }) })]);
+  });
+
+  it("lets no operator of the base's policy re-roll a group's judgment", async () => {
+    const app = await queueApp();
+    const { probot, runner, api } = app;
+    const earlier = await standInJudge().judge({ source: "x", base: GROUP_BASE, head: GROUP_HEAD, task: null, dataDir: app.dataDir }, new AbortController().signal);
+    const recorded = await app.journal.record(earlier, { repository: "octo-org/octo-repo", ref: "refs/heads/gh-readonly-queue/main/pr-104-x", time: "2026-02-01T00:00:00Z" });
+    mockPolicy(api, `${POLICY}`.replace("  labels: [agent]\n", "  labels: [agent]\n  operators: [maintainer]\n"));
+    await probot.receive({ id: deliveryId(), name: "check_run", payload: rerun(recorded.journalId) as never });
+    await runner.idle();
+    expect(requests("POST", /check-runs$/)).toHaveLength(0);
+    expect((await journalEntries(app.dataDir)).map((e) => e.kind)).toEqual(["verdict"]);
   });
 
   it("lets no bot re-roll a group's judgment", async () => {
