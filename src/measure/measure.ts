@@ -4,6 +4,7 @@ import type { RunResult } from "../sandbox/types.js";
 import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
 import type { SuiteRun } from "./report-types.js";
 import { runSuite } from "./run-suite.js";
+import { runMutants, runRepeats } from "./repeats.js";
 
 /**
  * Runs everything untrusted a judgment needs: each run of the plan on its own tree (as many at once
@@ -52,7 +53,9 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   if (carried !== undefined && carried.command === null && checks.length === 0) {
     for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${carried.reportError ?? "unknown"}`) });
   }
-  return { runs, checks, timings };
+  const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs));
+  const mutants = (plan.mutants ?? []).length > 0 ? await timed("mutants", () => runMutants(sandbox, plan)) : [];
+  return { runs, checks, timings, repeats, mutants };
 }
 
 function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, afterSetup: (() => Promise<void>) | undefined): Promise<SuiteRun> {

@@ -21,6 +21,8 @@ export interface SuiteSpec {
   setupNetwork: boolean;
   /** Seconds for setup plus command. */
   timeout: number;
+  /** Added to the test command's environment (a test selection: src/measure/select.ts). */
+  env?: Record<string, string>;
 }
 
 /** Setup (when the policy has one), then the test command, in the sandbox; then the JUnit report. */
@@ -48,7 +50,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
     : await placeCanary(spec.command, spec.treeDir, spec.canaryDir, sandbox.profile.backend === "bwrap");
   const remaining = Math.max(1000, budgetMs - (Date.now() - started));
   const command = await sandbox.run({
-    command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...canary?.env }, timeoutMs: remaining, network: false,
+    command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...spec.env, ...canary?.env }, timeoutMs: remaining, network: false,
     readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []], extraMounts: canary?.extraMounts ?? [],
   });
   const read = await readJunitReport(junit, spec.treeDir);
