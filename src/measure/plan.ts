@@ -40,6 +40,19 @@ export interface MeasurePlan {
   checks: { name: string; run: string; timeout: number }[];
   /** How many runs may go at once (the cores this judgment may use). */
   parallel: number;
+  /** The once-only setup (src/measure/deps): present when the policy has a setup and tests run. */
+  deps?: DepsPlan;
+}
+
+/** Where a setup's result is cached and under which key; the parent computed the key from the base. */
+export interface DepsPlan {
+  cacheDir: string;
+  /** `sha256:…` over the lock files, the setup command, its network and the sandbox profile. */
+  key: string;
+  /** The cache is kept at most this large; the least recently used entries go first. */
+  maxBytes: number;
+  /** A clean copy of the base for the setup, laid out when the parent found no cached result; else null. */
+  setupTree: { treeDir: string; readonly: string[] } | null;
 }
 
 /** What the measuring process hands back. */
