@@ -31,7 +31,7 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
     const { deps: depsPlan } = plan;
     const command = tests.setup;
     deps = await timed(depsPlan.setupTree === null ? "setup-cached" : "setup", () => prepareDependencies(sandbox, depsPlan, {
-      command, network: tests.setup_network, timeoutSeconds: tests.timeout, env: {}, outdir: join(plan.scratchDir, "report-setup"),
+      command, network: tests.setup_network, timeoutSeconds: tests.timeout, env: {},
     }));
   }
   const overlays = deps?.failure === null ? deps.overlays : [];

@@ -28,7 +28,6 @@ export interface SetupCommand {
   network: boolean;
   timeoutSeconds: number;
   env: Record<string, string>;
-  outdir: string;
 }
 
 const overlaysOf = (cached: CachedDependencies): PreparedDependencies["overlays"] =>
@@ -45,7 +44,7 @@ export async function prepareDependencies(sandbox: Sandbox, deps: DepsPlan, setu
   const tree = deps.setupTree.treeDir;
   const before = await listTree(tree);
   const run = await sandbox.run({
-    command: setup.command, workdir: tree, outdir: setup.outdir, env: setup.env, timeoutMs: setup.timeoutSeconds * 1000,
+    command: setup.command, workdir: tree, env: setup.env, timeoutMs: setup.timeoutSeconds * 1000,
     network: setup.network, readonlyPaths: deps.setupTree.readonly,
   });
   const failure = setupFailure(run, setup.timeoutSeconds);
