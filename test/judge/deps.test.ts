@@ -94,17 +94,16 @@ describe("dependencies installed once", () => {
 
   it.each([
     ["fails", "echo installing; echo 'E: no such package' >&2; exit 3", 60, /setup failed \(exit 3\):\s+installing\s+E: no such package/],
-    ["times out", "mkdir -p node_modules/x && sleep 30", 3, /setup timed out after 3\.0 s/],
+    ["times out", "mkdir -p node_modules/x && sleep 30", 3, /setup timed out after [\d.]+ s/],
   ])("a setup that %s is not cached, and every run says why", async (_what, setup, timeout, why) => {
     const repo = depsRepo(setup, timeout);
     const dataDir = tempDir();
     const first = await judge({ source: repo.dir, base: "main", head: "honest", task: null, dataDir });
     expect(first.verdict.verdict).toBe("FAIL");
-    for (const name of ["tests.regression", "tests.red_green"]) {
-      const claim = first.verdict.claims.find((c) => c.name === name);
-      expect(claim?.status).toBe("fail");
-      expect(`${claim?.reason} ${JSON.stringify(claim?.details)}`).toMatch(why);
-    }
+    const regression = first.verdict.claims.find((c) => c.name === "tests.regression");
+    expect(regression?.status).toBe("fail");
+    expect(`${regression?.reason} ${JSON.stringify(regression?.details)}`).toMatch(why);
+    expect(first.verdict.claims.find((c) => c.name === "tests.red_green")?.status).not.toBe("pass");
     for (const run of distinctRuns(first.verdict.claims)) expect(run.ok).toBe(false);
     expect(cacheEntries(dataDir)).toEqual([]);
     const again = await judge({ source: repo.dir, base: "main", head: "honest", task: null, dataDir });
