@@ -23,6 +23,14 @@ export function overlayMounts(request: RunRequest, workdir: string): string[] {
  * mounts) the path becomes a link to the cached entry. Returns why the tree cannot take them, or null.
  */
 export function placeOverlays(request: RunRequest, linkOnly: boolean): string | null {
+  try {
+    return place(request, linkOnly);
+  } catch (err) {
+    return `refused: the cached dependencies could not be placed in the tree: ${(err as Error).message}`;
+  }
+}
+
+function place(request: RunRequest, linkOnly: boolean): string | null {
   const overlays = request.treeOverlays ?? [];
   if (overlays.length === 0) return null;
   const root = realpathSync(request.workdir);
