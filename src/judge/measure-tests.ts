@@ -10,10 +10,11 @@ import type { DiffFact } from "../workspace/types.js";
 import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
 import { flakyIds, stableClaim } from "../measure/tests/stable.js";
 import type { Measurer } from "../measure/spawn-measurer.js";
-import type { MeasureResult } from "../measure/plan.js";
+import type { DepsPlan, MeasureResult } from "../measure/plan.js";
 import type { RunName, SuiteRun } from "../measure/report-types.js";
 import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
+import { planDependencies } from "./deps-plan.js";
 import { planRuns } from "./run-plan.js";
 import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
@@ -67,11 +68,17 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
     };
     const cachedBase = input.runTests ? await readBaseCache(input.dataDir, key) : null;
     let plan;
+    let deps: DepsPlan | undefined;
     try {
-      plan = await clock.time("materialise", () => planRuns({
-        repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
-        newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: policy.tests.repeat > 1,
-      }));
+      [plan, deps] = await clock.time("materialise", () => Promise.all([
+        planRuns({
+          repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
+          newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: policy.tests.repeat > 1,
+        }),
+        input.runTests ? planDependencies({
+          repo: input.repo, base: input.base, policy, profile: input.profile, dataDir: input.dataDir, scratch, frozenPaths: input.frozenPaths,
+        }) : Promise.resolve(undefined),
+      ]));
     } catch (err) {
       // A tree that cannot be written out safely (a `..` path, a write through a link) is a FAIL
       // with its reason, signed like any other, not a judgment that ends without a verdict.
@@ -106,6 +113,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
           trees: Object.fromEntries(Object.entries(plan.trees).map(([name, t]) => [name, { ...t, setupFirst: name === "base" && cachedBase !== null }])),
         },
         mutants: mutants?.specs ?? [],
+        ...(deps === undefined ? {} : { deps }),
       }, input.signal));
     } catch (err) {
       // An abort is not a measurement result: the caller decides what a superseded judgment says.

@@ -89,7 +89,7 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
 }
 
 /** The frozen paths that are regular files of this tree, reached without a link: bound read-only. */
-async function presentFrozen(root: string, frozenPaths: readonly string[]): Promise<string[]> {
+export async function presentFrozen(root: string, frozenPaths: readonly string[]): Promise<string[]> {
   const realRoot = await realpath(root);
   const present: string[] = [];
   for (const path of frozenPaths) {

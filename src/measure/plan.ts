@@ -40,6 +40,8 @@ export interface MeasurePlan {
   checks: { name: string; run: string; timeout: number }[];
   /** How many runs may go at once (the cores this judgment may use). */
   parallel: number;
+  /** The once-only setup (src/measure/deps): present when the policy has a setup and tests run. */
+  deps?: DepsPlan;
   /** tests.stable: repeat the targets and regression suspects on these trees (src/measure/repeats.ts). */
   repeats?: RepeatPlan;
   /** diff.needed: one tree per mutant, each the measured tree with one hunk put back. */
@@ -68,6 +70,17 @@ export interface MutantRun {
   /** Null when it was not run; `why` says why. */
   run: SuiteRun | null;
   why?: string;
+}
+
+/** Where a setup's result is cached and under which key; the parent computed the key from the base. */
+export interface DepsPlan {
+  cacheDir: string;
+  /** `sha256:…` over the lock files, the setup command, its network and the sandbox profile. */
+  key: string;
+  /** The cache is kept at most this large; the least recently used entries go first. */
+  maxBytes: number;
+  /** A clean copy of the base for the setup, laid out when the parent found no cached result; else null. */
+  setupTree: { treeDir: string; readonly: string[] } | null;
 }
 
 /** What the measuring process hands back. */

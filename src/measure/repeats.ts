@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Sandbox } from "../sandbox/index.js";
 import type { MeasurePlan, MutantRun } from "./plan.js";
 import type { RunName, SuiteRun } from "./report-types.js";
+import type { PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
 import { selectionFor, selectionList } from "./select.js";
 import { collectTargets } from "./tests/targets.js";
@@ -43,7 +44,7 @@ export function repeatIds(taskTargets: readonly string[], newFiles: readonly str
 }
 
 /** Runs `plan.repeats.count` repeats on each tree that has ids to repeat; one worker per tree. */
-export async function runRepeats(sandbox: Sandbox, plan: MeasurePlan, runs: Partial<Record<RunName, SuiteRun>>): Promise<Partial<Record<RunName, SuiteRun[]>>> {
+export async function runRepeats(sandbox: Sandbox, plan: MeasurePlan, runs: Partial<Record<RunName, SuiteRun>>, deps?: PreparedDependencies): Promise<Partial<Record<RunName, SuiteRun[]>>> {
   const repeats = plan.repeats;
   const out: Partial<Record<RunName, SuiteRun[]>> = {};
   if (repeats === undefined || repeats.count < 1) return out;
@@ -54,8 +55,9 @@ export async function runRepeats(sandbox: Sandbox, plan: MeasurePlan, runs: Part
       const tree = repeats.trees[name]!;
       const done: SuiteRun[] = [];
       for (let i = 1; i <= repeats.count; i++) {
-        // A tree the base cache answered for never had its setup: the first repeat runs it.
-        done.push(await selectedRun(sandbox, plan, name, tree, ids, `r${i}`, tree.setupFirst && i === 1));
+        // A tree the base cache answered for never had its setup: the first repeat runs it, unless the
+        // once-only setup (deps) serves every run anyway.
+        done.push(await selectedRun(sandbox, plan, name, tree, ids, `r${i}`, deps === undefined && tree.setupFirst && i === 1, deps));
       }
       out[name] = done;
     }
@@ -66,6 +68,7 @@ export async function runRepeats(sandbox: Sandbox, plan: MeasurePlan, runs: Part
 
 async function selectedRun(
   sandbox: Sandbox, plan: MeasurePlan, name: RunName, tree: { treeDir: string; readonly: string[] }, ids: readonly string[], tag: string, withSetup: boolean,
+  deps: PreparedDependencies | undefined,
 ): Promise<SuiteRun> {
   const tests = plan.policy.tests;
   const reportDir = join(plan.scratchDir, `report-${name.replace(/[^a-z]/g, "-")}-${tag}`);
@@ -74,13 +77,13 @@ async function selectedRun(
   const run = await runSuite(sandbox, {
     label: name, treeDir: tree.treeDir, readonly: tree.readonly, reportDir,
     setup: withSetup ? tests.setup : undefined, command: selection?.command ?? tests.command ?? "false",
-    setupNetwork: tests.setup_network, timeout: tests.timeout, env: selection?.env,
+    setupNetwork: tests.setup_network, timeout: tests.timeout, env: selection?.env, ...(deps === undefined ? {} : { deps }),
   }, selection === null ? undefined : () => writeFile(listFile, selectionList(ids)));
   return run;
 }
 
 /** The mutants of diff.needed, two at a time, all within the policy's `needed.timeout`. */
-export async function runMutants(sandbox: Sandbox, plan: MeasurePlan): Promise<MutantRun[]> {
+export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, deps?: PreparedDependencies): Promise<MutantRun[]> {
   const mutants = plan.mutants ?? [];
   const deadline = Date.now() + plan.policy.needed.timeout * 1000;
   const results: MutantRun[] = new Array(mutants.length);
@@ -97,6 +100,7 @@ export async function runMutants(sandbox: Sandbox, plan: MeasurePlan): Promise<M
       const run = await runSuite(sandbox, {
         label: job.m.of, treeDir: job.m.treeDir, readonly: job.m.readonly, reportDir: join(plan.scratchDir, `report-mutant-${job.index}`),
         setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout,
+        ...(deps === undefined ? {} : { deps }),
       });
       // Cut short by the overall budget rather than its own timeout: it says nothing either way.
       const cut = timeout < tests.timeout && (run.command?.timedOut === true || run.setup?.timedOut === true);
