@@ -53,9 +53,9 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
     command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...spec.env, ...canary?.env }, timeoutMs: remaining, network: false,
     readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []], extraMounts: canary?.extraMounts ?? [],
   });
+  const read = await readJunitReport(junit, spec.treeDir);
   // The tree may be run again (tests.stable's repeats): the canary's test file leaves with this run.
   for (const file of canary?.treeFiles ?? []) await unlink(join(spec.treeDir, file)).catch(() => undefined);
-  const read = await readJunitReport(junit, spec.treeDir);
   const noReport = (error: string): SuiteRun => ({
     label: spec.label, setup, command, report: null, reportError: error,
     ...(canary !== null ? { canary: { name: canary.name, runners: canary.runners, result: "absent", othersRan: false, notes: canary.notes } } : {}),
