@@ -27,6 +27,8 @@ const cases = [
   // A suite that takes seconds, as real ones do, so the fixed cost stops dominating the ratio.
   { repo: "python-slow", head: "task", task: "mul", newTests: false },
   { repo: "python-slow", head: "honest", task: null, newTests: true },
+  // The same with diff.needed required too: the cost of its mutants (tests.stable is on by default).
+  { repo: "python-slow-strict", head: "task", task: "mul", newTests: false },
 ];
 const only = process.env.RANEX_BENCH_ONLY;
 
@@ -35,7 +37,7 @@ const only = process.env.RANEX_BENCH_ONLY;
  * red target for task `mul`. Head `task` implements mul (no new test files); head `honest` adds sub
  * with a test file of its own.
  */
-function buildSlowRepo(dir: string): void {
+function buildSlowRepo(dir: string, strict: boolean): void {
   const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], {
     env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com", GIT_CONFIG_GLOBAL: "/dev/null" },
   });
@@ -45,7 +47,7 @@ function buildSlowRepo(dir: string): void {
   };
   mkdirSync(dir, { recursive: true });
   git("init", "-q", "-b", "main");
-  write(".github/ranex.yml", `version: 1\ntests:\n  command: python3 -m pytest --junitxml="$RANEX_JUNIT" tests\nscope: { allow: ["src/**"] }\n`);
+  write(".github/ranex.yml", `version: 1\ntests:\n  command: python3 -m pytest --junitxml="$RANEX_JUNIT" tests\nscope: { allow: ["src/**"] }\n${strict ? "require: [diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green, tests.stable, diff.needed]\n" : ""}`);
   write(".ranex/tasks/mul.yml", `id: mul\ntitle: mul\nscope: ["src/**"]\ntargets: ["tests/test_mul.py::test_mul"]\n`);
   write("src/__init__.py", "");
   write("src/calc.py", "def add(a, b):\n    return a + b\n");
@@ -72,7 +74,7 @@ for (const c of cases) {
   const work = mkdtempSync(join(tmpdir(), "ranex-bench-"));
   try {
     const repoDir = join(work, c.repo);
-    if (c.repo === "python-slow") buildSlowRepo(repoDir);
+    if (c.repo.startsWith("python-slow")) buildSlowRepo(repoDir, c.repo === "python-slow-strict");
     else execFileSync("bash", [join(root, "fixtures/repos", `${c.repo}.sh`), repoDir], { stdio: "ignore" });
 
     // T: the suite alone, in the same sandbox profile, on the head tree.
@@ -121,6 +123,9 @@ for (const c of cases) {
     const warmTarget = c.newTests ? 2.1 * T + 0.5 : 1.1 * T + 0.5;
     const coldNote = c.newTests ? "no target with new test files" : `target <= 1.25 T = ${(1.25 * T).toFixed(2)} s`;
     console.log(`${c.repo}@${c.head} (${c.newTests ? "with" : "without"} new test files): T=${T.toFixed(2)} s  cold=${C.toFixed(2)} s (${(C / T).toFixed(2)} T; ${coldNote})  warm=${W.toFixed(2)} s (${(W / T).toFixed(2)} T; target <= ${c.newTests ? "2.1" : "1.10"} T + 0.5 s = ${warmTarget.toFixed(2)} s: ${W <= warmTarget ? "met" : "MISSED"})  [median of ${ROUNDS}]`);
+    // tests.stable's repeats and diff.needed's mutants run after the main runs: their cost adds up.
+    const extra = (stage: string): string => warmStages[stage] === undefined ? "not run" : `${(warmStages[stage] / 1000).toFixed(2)} s = ${(warmStages[stage] / 1000 / T).toFixed(2)} T`;
+    console.log(`  tests.stable repeats: ${extra("repeats")}; diff.needed mutants: ${extra("mutants")} (+ ${extra("mutants-prepare")} to lay them out)`);
     console.log(`  warm stages (ms, last round): ${Object.entries(warmStages).map(([k, v]) => `${k}=${v}`).join(" ")}`);
   } finally {
     rmSync(work, { recursive: true, force: true });

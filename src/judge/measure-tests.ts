@@ -73,7 +73,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
       [plan, deps] = await clock.time("materialise", () => Promise.all([
         planRuns({
           repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
-          newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: policy.tests.repeat > 1,
+          newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: policy.require.includes("tests.stable") && policy.tests.repeat > 1,
         }),
         input.runTests ? planDependencies({
           repo: input.repo, base: input.base, policy, profile: input.profile, dataDir: input.dataDir, scratch, frozenPaths: input.frozenPaths,
@@ -109,7 +109,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
         checks: policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })),
         parallel: Math.max(1, Math.min(4, availableParallelism())),
         repeats: {
-          count: policy.tests.repeat - 1, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles],
+          count: policy.require.includes("tests.stable") ? policy.tests.repeat - 1 : 0, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles],
           trees: Object.fromEntries(Object.entries(plan.trees).map(([name, t]) => [name, { ...t, setupFirst: name === "base" && cachedBase !== null }])),
         },
         mutants: mutants?.specs ?? [],
@@ -144,7 +144,7 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   const flakyOnBase = new Set(flakyIds([runs.base, ...repeats("base")]));
   evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase));
   evidence.push(redGreenClaim(input.digest, runs, targets));
-  evidence.push(stableClaim(input.digest, targets, (t) => {
+  if (input.policy.require.includes("tests.stable")) evidence.push(stableClaim(input.digest, targets, (t) => {
     const own = t.origin === "new-file" && withNew;
     const red: RunName = own ? "base+new" : "base";
     const green: RunName = own ? "head+new" : "head";

@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunResult } from "../sandbox/types.js";
 import type { Sandbox } from "../sandbox/index.js";
@@ -67,6 +67,8 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
     treeOverlays: deps?.overlays ?? [],
   });
   const read = await readJunitReport(junit, spec.treeDir);
+  // The tree may be run again (tests.stable's repeats): the canary's test file leaves with this run.
+  for (const file of canary?.treeFiles ?? []) await unlink(join(spec.treeDir, file)).catch(() => undefined);
   const noReport = (error: string): SuiteRun => ({
     label: spec.label, setup, command, report: null, reportError: error, ...depsFact,
     ...(canary !== null ? { canary: { name: canary.name, runners: canary.runners, result: "absent", othersRan: false, notes: canary.notes } } : {}),
