@@ -36,7 +36,7 @@ export async function planDependencies(input: DepsPlanInput): Promise<DepsPlan |
   if (tests.setup === undefined) return undefined;
   const { key } = dependencyKey({
     files: await input.repo.listFiles(input.base), inputs: tests.setup_inputs, setup: tests.setup,
-    setupNetwork: tests.setup_network, profile: profileDigest(input.profile),
+    setupNetwork: tests.setup_network, profile: profileDigest(input.profile), repository: input.repo.mirrorDir,
   });
   const cacheDir = join(input.dataDir, "deps");
   const maxBytes = depsCacheBytes();

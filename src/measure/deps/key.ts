@@ -25,6 +25,11 @@ export interface DependencyKeyInput {
   setupNetwork: boolean;
   /** The sandbox profile digest: another isolation, another install. */
   profile: string;
+  /**
+   * The repository the setup ran for. A setup can read files no key names (a vendored tarball, a
+   * script), so two repositories with the same lock files never share one result.
+   */
+  repository?: string;
 }
 
 /** `sha256:<hex>` over the dependency files' blobs, the setup command, its network and the profile. */
@@ -34,6 +39,9 @@ export function dependencyKey(input: DependencyKeyInput): { key: string; files: 
     .filter((f) => !isVendored(f.path) && (isDependencyFile(f.path) || extra(f.path)))
     .map((f) => [f.path, f.blob] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const document = { files: used, setup: input.setup, network: input.setupNetwork, profile: input.profile, version: 1 };
+  const document = {
+    files: used, setup: input.setup, network: input.setupNetwork, profile: input.profile, version: 1,
+    ...(input.repository === undefined ? {} : { repository: input.repository }),
+  };
   return { key: `sha256:${sha256Hex(canonicalJson(document))}`, files: used.map(([path]) => path) };
 }
