@@ -122,7 +122,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
       evidence.push(...await measureTests({
         repo, base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
         facts, newFiles: newTestFiles(own.ctx), frozenTestFiles: testFilesOn(basePaths, own.ctx), frozenPaths: frozenPathsOn(basePaths, own.ctx),
-        runTests, signal: request.signal,
+        runTests, signal: request.signal, own: { from: change.mergeBase, to: head },
       }));
     }
   } finally {

@@ -8,12 +8,15 @@ import type { SandboxProfile } from "../sandbox/types.js";
 import type { Repository } from "../workspace/index.js";
 import type { DiffFact } from "../workspace/types.js";
 import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
+import { flakyIds, stableClaim } from "../measure/tests/stable.js";
 import type { Measurer } from "../measure/spawn-measurer.js";
-import type { MeasureResult } from "../measure/plan.js";
+import type { DepsPlan, MeasureResult } from "../measure/plan.js";
 import type { RunName, SuiteRun } from "../measure/report-types.js";
 import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
+import { planDependencies } from "./deps-plan.js";
 import { planRuns } from "./run-plan.js";
+import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
 
 export interface MeasureInput {
@@ -36,6 +39,8 @@ export interface MeasureInput {
   /** Every frozen path on the base (tests, harness, policy): read-only inside every run. */
   frozenPaths: readonly string[];
   runTests: boolean;
+  /** The PR's own change (merge base to head commit): diff.needed's hunks come from it. */
+  own?: { from: string; to: string };
   /** The measuring process, already started (it loads while the parent reads git). */
   measurer: Measurer;
   signal?: AbortSignal;
@@ -63,17 +68,39 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
     };
     const cachedBase = input.runTests ? await readBaseCache(input.dataDir, key) : null;
     let plan;
+    let deps: DepsPlan | undefined;
     try {
-      plan = await clock.time("materialise", () => planRuns({
-        repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
-        newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase,
-      }));
+      [plan, deps] = await clock.time("materialise", () => Promise.all([
+        planRuns({
+          repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
+          newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: policy.tests.repeat > 1,
+        }),
+        input.runTests ? planDependencies({
+          repo: input.repo, base: input.base, policy, profile: input.profile, dataDir: input.dataDir, scratch, frozenPaths: input.frozenPaths,
+        }) : Promise.resolve(undefined),
+      ]));
     } catch (err) {
       // A tree that cannot be written out safely (a `..` path, a write through a link) is a FAIL
       // with its reason, signed like any other, not a judgment that ends without a verdict.
       return measurementFailed(input, `not measured: the trees could not be laid out safely: ${(err as Error).message}`);
     }
     if (cachedBase !== null) clock.record("base-cached", 0);
+    let mutants: PreparedMutants | null = null;
+    if (input.runTests && policy.require.includes("diff.needed") && input.own !== undefined) {
+      // Copied before anything runs: a mutant starts from the tree as git wrote it.
+      const of = input.newFiles.length > 0 ? "head+new" : "head";
+      const tree = plan.trees[of];
+      const own = input.own;
+      if (tree !== undefined) {
+        mutants = await clock.time("mutants-prepare", async () => {
+          const found = await codeHunks({
+            repo: input.repo, from: own.from, to: own.to, facts: input.facts, policy,
+            testFiles: new Set([...input.newFiles, ...input.frozenTestFiles]), frozenPaths: new Set(input.frozenPaths),
+          });
+          return prepareMutants(found.hunks, found.skipped, policy.needed.max_hunks, of, tree, scratch);
+        });
+      }
+    }
 
     let result: MeasureResult;
     try {
@@ -81,6 +108,12 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
         policy, profile: input.profile, runs: plan.runs, checksTree: plan.checksTree, scratchDir: scratch,
         checks: policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })),
         parallel: Math.max(1, Math.min(4, availableParallelism())),
+        repeats: {
+          count: policy.tests.repeat - 1, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles],
+          trees: Object.fromEntries(Object.entries(plan.trees).map(([name, t]) => [name, { ...t, setupFirst: name === "base" && cachedBase !== null }])),
+        },
+        mutants: mutants?.specs ?? [],
+        ...(deps === undefined ? {} : { deps }),
       }, input.signal));
     } catch (err) {
       // An abort is not a measurement result: the caller decides what a superseded judgment says.
@@ -90,13 +123,13 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
     for (const [stage, ms] of Object.entries(result.timings)) clock.record(stage.replace(/^run:/, ""), ms);
     const base = result.runs.base;
     if (cachedBase === null && base !== undefined) await writeBaseCache(input.dataDir, key, base);
-    return evidenceFrom(input, result);
+    return evidenceFrom(input, result, mutants);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-function evidenceFrom(input: MeasureInput, result: MeasureResult): Evidence[] {
+function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null): Evidence[] {
   const evidence: Evidence[] = result.checks.map((c) => checkClaim(input.digest, c.name, c.run));
   if (!input.runTests) return evidence;
   const run = (name: RunName): SuiteRun => result.runs[name] ?? missingRun(name);
@@ -106,14 +139,29 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult): Evidence[] {
     baseNew: withNew ? run("base+new") : null, headNew: withNew ? run("head+new") : null,
   };
   const targets = collectTargets(input.task?.targets ?? [], input.newFiles, runs.head, runs.headNew);
-  evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles));
+  const repeats = (name: RunName): SuiteRun[] => result.repeats?.[name] ?? [];
+  // A test whose outcome changes between repeats of the base is flaky there: not the PR's regression.
+  const flakyOnBase = new Set(flakyIds([runs.base, ...repeats("base")]));
+  evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase));
   evidence.push(redGreenClaim(input.digest, runs, targets));
+  evidence.push(stableClaim(input.digest, targets, (t) => {
+    const own = t.origin === "new-file" && withNew;
+    const red: RunName = own ? "base+new" : "base";
+    const green: RunName = own ? "head+new" : "head";
+    return { base: [run(red), ...repeats(red)], head: [run(green), ...repeats(green)] };
+  }, input.policy.tests.repeat));
+  if (input.policy.require.includes("diff.needed")) {
+    evidence.push(mutants === null
+      ? { claim: "diff.needed", subject: input.digest, outcome: "fail", reason: "the mutants could not be prepared", details: [] }
+      : neededEvidence(input.digest, mutants, result.mutants ?? [], run(mutants.of), runs.base, targets));
+  }
   if (input.task !== null && input.task.edges.length > 0) evidence.push(edgesClaim(input.digest, input.task, runs.head));
   return evidence;
 }
 
 export function measurementFailed(input: Pick<MeasureInput, "runTests" | "task" | "policy" | "digest">, reason: string): Evidence[] {
-  const names = input.runTests ? ["tests.regression", "tests.red_green"] : [];
+  const names = input.runTests ? ["tests.regression", "tests.red_green", "tests.stable"] : [];
+  if (input.runTests && input.policy.require.includes("diff.needed")) names.push("diff.needed");
   if (input.runTests && input.task !== null && input.task.edges.length > 0) names.push("edges.covered");
   for (const check of input.policy.checks) names.push(`check:${check.name}`);
   return names.map((claim) => ({ claim, subject: input.digest, outcome: "fail", reason, details: [] }));

@@ -14,10 +14,14 @@ export interface RunPlanInput {
   newFiles: readonly string[];
   frozenPaths: readonly string[];
   cachedBase: SuiteRun | null;
+  /** Lay out the base tree even when the base cache answers its run (tests.stable repeats it). */
+  baseTreeForRepeats?: boolean;
 }
 
 export interface RunPlan {
   runs: RunSpec[];
+  /** The tree of every run, cached base included when asked for: repeats and mutants use them. */
+  trees: Partial<Record<RunSpec["name"], { treeDir: string; readonly: string[] }>>;
   checksTree: { treeDir: string; readonly: string[] } | null;
 }
 
@@ -38,14 +42,14 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
   const tree = (name: string) => join(scratch, `tree-${name}`);
   if (!input.runTests) {
     await repo.materialise(input.head, tree("head"));
-    return { runs: [], checksTree: { treeDir: tree("head"), readonly: await presentFrozen(tree("head"), input.frozenPaths) } };
+    return { runs: [], trees: {}, checksTree: { treeDir: tree("head"), readonly: await presentFrozen(tree("head"), input.frozenPaths) } };
   }
   const withNew = input.newFiles.length > 0;
   const work: Promise<void>[] = [];
   work.push(repo.materialise(input.head, tree("head")).then(async () => {
     for (const path of input.newFiles) await unlink(join(tree("head"), path)).catch(() => undefined);
   }));
-  if (input.cachedBase === null) work.push(repo.materialise(input.base, tree("base")));
+  if (input.cachedBase === null || input.baseTreeForRepeats === true) work.push(repo.materialise(input.base, tree("base")));
   if (withNew) {
     const laidOut = repo.materialise(input.head, tree("head+new"));
     work.push(laidOut);
@@ -78,11 +82,14 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
     runs.push(await spec("head+new", "green side of the PR's own tests", { checks: true, priority: 2 }));
     runs.push(await spec("base+new", "red side of the PR's own tests", { priority: 3 }));
   }
-  return { runs, checksTree: null };
+  const trees: RunPlan["trees"] = {};
+  for (const run of runs) if (run.cached === null) trees[run.name] = { treeDir: run.treeDir, readonly: run.readonly };
+  if (input.cachedBase !== null && input.baseTreeForRepeats === true) trees.base = { treeDir: tree("base"), readonly: await presentFrozen(tree("base"), input.frozenPaths) };
+  return { runs, trees, checksTree: null };
 }
 
 /** The frozen paths that are regular files of this tree, reached without a link: bound read-only. */
-async function presentFrozen(root: string, frozenPaths: readonly string[]): Promise<string[]> {
+export async function presentFrozen(root: string, frozenPaths: readonly string[]): Promise<string[]> {
   const realRoot = await realpath(root);
   const present: string[] = [];
   for (const path of frozenPaths) {

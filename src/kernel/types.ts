@@ -74,6 +74,11 @@ export interface RunFact {
   ok: boolean;
   /** The last lines of its output, untrusted text: escape before printing. */
   outputTail: string;
+  /**
+   * How the run got its dependencies when the setup ran once for all runs: `cached (key sha256:…)`
+   * or `ran once for all runs in 12.3 s (key sha256:…)`. Absent for a run with its own setup or none.
+   */
+  setup?: string;
 }
 
 /** A measurement for one claim, bound to one subject. Produced outside the kernel. */

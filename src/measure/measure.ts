@@ -3,7 +3,9 @@ import { createSandbox, type Sandbox } from "../sandbox/index.js";
 import type { RunResult } from "../sandbox/types.js";
 import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
 import type { SuiteRun } from "./report-types.js";
+import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
+import { runMutants, runRepeats } from "./repeats.js";
 
 /**
  * Runs everything untrusted a judgment needs: each run of the plan on its own tree (as many at once
@@ -23,11 +25,24 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   };
   const checks: MeasureResult["checks"] = [];
 
+  // The setup runs once (or not at all, on a cache hit) before any run; every run then skips its own.
+  const tests = plan.policy.tests;
+  let deps: PreparedDependencies | undefined;
+  if (plan.deps !== undefined && tests.setup !== undefined && plan.runs.some((r) => r.cached === null)) {
+    const { deps: depsPlan } = plan;
+    const command = tests.setup;
+    deps = await timed(depsPlan.setupTree === null ? "setup-cached" : "setup", () => prepareDependencies(sandbox, depsPlan, {
+      command, network: tests.setup_network, timeoutSeconds: tests.timeout, env: {},
+    }));
+  }
+  const overlays = deps?.failure === null ? deps.overlays : [];
+
   // Checks run after setup and before the tests, so code under test cannot doctor what they see.
   const runChecks = (tree: { treeDir: string; readonly: string[] }) => async (): Promise<void> => {
     for (const check of plan.checks) {
       const run: RunResult = await timed(`check:${check.name}`, () => sandbox.run({
         command: check.run, workdir: tree.treeDir, env: {}, timeoutMs: check.timeout * 1000, network: false, readonlyPaths: tree.readonly,
+        treeOverlays: overlays,
       }));
       checks.push({ name: check.name, run });
     }
@@ -39,7 +54,7 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   const worker = async (): Promise<void> => {
     for (let spec = todo.shift(); spec !== undefined; spec = todo.shift()) {
       const current = spec;
-      runs[current.name] = await timed(`run:${current.name}`, () => runOne(sandbox, plan, current, current.checks ? runChecks(current) : undefined));
+      runs[current.name] = await timed(`run:${current.name}`, () => runOne(sandbox, plan, current, deps, current.checks ? runChecks(current) : undefined));
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(plan.parallel, todo.length)) }, worker);
@@ -52,16 +67,19 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   if (carried !== undefined && carried.command === null && checks.length === 0) {
     for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${carried.reportError ?? "unknown"}`) });
   }
-  return { runs, checks, timings };
+  const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs, deps));
+  const mutants = (plan.mutants ?? []).length > 0 ? await timed("mutants", () => runMutants(sandbox, plan, deps)) : [];
+  return { runs, checks, timings, repeats, mutants };
 }
 
-function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, afterSetup: (() => Promise<void>) | undefined): Promise<SuiteRun> {
+function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined, afterSetup: (() => Promise<void>) | undefined): Promise<SuiteRun> {
   const tests = plan.policy.tests;
   const slug = spec.name.replace(/[^a-z]/g, "-");
   return runSuite(sandbox, {
     label: spec.name, treeDir: spec.treeDir, readonly: spec.readonly, reportDir: join(plan.scratchDir, `report-${slug}`),
     ...(spec.canary ? { canaryDir: join(plan.scratchDir, `canary-${slug}`) } : {}),
     setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout: tests.timeout,
+    ...(deps === undefined ? {} : { deps }),
   }, afterSetup);
 }
 

@@ -40,6 +40,47 @@ export interface MeasurePlan {
   checks: { name: string; run: string; timeout: number }[];
   /** How many runs may go at once (the cores this judgment may use). */
   parallel: number;
+  /** The once-only setup (src/measure/deps): present when the policy has a setup and tests run. */
+  deps?: DepsPlan;
+  /** tests.stable: repeat the targets and regression suspects on these trees (src/measure/repeats.ts). */
+  repeats?: RepeatPlan;
+  /** diff.needed: one tree per mutant, each the measured tree with one hunk put back. */
+  mutants?: MutantSpec[];
+}
+
+export interface RepeatPlan {
+  /** Repeats after the main run (the policy's `tests.repeat` less one). */
+  count: number;
+  taskTargets: string[];
+  newFiles: string[];
+  /** The tree each run's repeats use; `setupFirst` when the main run came from the base cache. */
+  trees: Partial<Record<RunName, { treeDir: string; readonly: string[]; setupFirst: boolean }>>;
+}
+
+export interface MutantSpec {
+  id: number;
+  /** The run whose tree this mutant copies: its reference. */
+  of: RunName;
+  treeDir: string;
+  readonly: string[];
+}
+
+export interface MutantRun {
+  id: number;
+  /** Null when it was not run; `why` says why. */
+  run: SuiteRun | null;
+  why?: string;
+}
+
+/** Where a setup's result is cached and under which key; the parent computed the key from the base. */
+export interface DepsPlan {
+  cacheDir: string;
+  /** `sha256:…` over the lock files, the setup command, its network and the sandbox profile. */
+  key: string;
+  /** The cache is kept at most this large; the least recently used entries go first. */
+  maxBytes: number;
+  /** A clean copy of the base for the setup, laid out when the parent found no cached result; else null. */
+  setupTree: { treeDir: string; readonly: string[] } | null;
 }
 
 /** What the measuring process hands back. */
@@ -47,4 +88,7 @@ export interface MeasureResult {
   runs: Partial<Record<RunName, SuiteRun>>;
   checks: { name: string; run: RunResult }[];
   timings: Record<string, number>;
+  /** The repeats of each run, in order (tests.stable). */
+  repeats?: Partial<Record<RunName, SuiteRun[]>>;
+  mutants?: MutantRun[];
 }

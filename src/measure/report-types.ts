@@ -76,6 +76,11 @@ export interface SuiteRun {
   reportError: string | null;
   /** Present on the run that carried the canary; the report no longer holds it. */
   canary?: CanaryOutcome;
+  /**
+   * The once-only setup this run used instead of its own (src/measure/deps): its key, whether the
+   * result came from the cache, and on a miss how long the one setup took.
+   */
+  deps?: { key: string; hit: boolean; setupMs: number | null };
 }
 
 /** A test that must be red on base and green on head. */

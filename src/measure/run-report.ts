@@ -15,6 +15,8 @@ export function tailOf(output: string): string {
   return lines.length > TAIL_CHARS ? `…${lines.slice(lines.length - TAIL_CHARS + 1)}` : lines;
 }
 
+const secondsText = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
 /** The facts of one test run (setup, then the test command), whatever its label. */
 export function suiteRunFact(run: SuiteRun): RunFact {
   const stages: Record<string, number> = {};
@@ -27,12 +29,14 @@ export function suiteRunFact(run: SuiteRun): RunFact {
       : run.reportError ?? "no JUnit report";
   const limit = [run.setup?.violation, run.command?.violation].find((v): v is string => typeof v === "string") ?? null;
   const ranToEnd = last !== null && !last.timedOut && last.exitCode !== null;
+  const setup = run.deps === undefined ? {}
+    : { setup: run.deps.hit ? `cached (key ${run.deps.key})` : `ran once for all runs${run.deps.setupMs === null ? "" : ` in ${secondsText(run.deps.setupMs)}`} (key ${run.deps.key})` };
   return {
     run: run.label, stage: run.command !== null ? "tests" : run.setup !== null ? "setup" : "tests",
     exitCode: last?.exitCode ?? null, signal: last?.signal ?? null, timedOut: last?.timedOut ?? false,
     limit, stages, report,
     ok: ranToEnd && limit === null && run.command !== null && run.report !== null,
-    outputTail: tailOf(last?.outputTail ?? ""),
+    outputTail: tailOf(last?.outputTail ?? ""), ...setup,
   };
 }
 
@@ -53,7 +57,7 @@ export function distinctRuns(claims: readonly Pick<ClaimResult, "runs">[]): RunF
   const out: RunFact[] = [];
   for (const claim of claims) {
     for (const run of claim.runs ?? []) {
-      const key = JSON.stringify([run.run, run.stage, run.exitCode, run.signal, run.timedOut, run.limit, run.stages, run.report, run.outputTail]);
+      const key = JSON.stringify([run.run, run.stage, run.exitCode, run.signal, run.timedOut, run.limit, run.stages, run.report, run.outputTail, run.setup]);
       if (!seen.has(key)) {
         seen.add(key);
         out.push(run);
@@ -62,8 +66,6 @@ export function distinctRuns(claims: readonly Pick<ClaimResult, "runs">[]): RunF
   }
   return out;
 }
-
-const secondsText = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** "exit 2", "timed out", "killed by SIGKILL", … */
 export function endText(run: RunFact): string {
@@ -78,5 +80,6 @@ export function runLine(run: RunFact): string {
   if (run.limit !== null) parts.push(`limit: ${run.limit}`);
   for (const [stage, ms] of Object.entries(run.stages)) parts.push(`${stage} ${secondsText(ms)}`);
   if (run.report !== null) parts.push(run.report);
+  if (run.setup !== undefined) parts.push(`setup: ${run.setup}`);
   return parts.join(" · ");
 }

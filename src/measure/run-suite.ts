@@ -6,6 +6,7 @@ import { readJunitReport } from "./junit-read.js";
 import { nodeReporterFor, reportersDirFor } from "./reporters.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import { placeCanary, stripCanary } from "./canary.js";
+import type { PreparedDependencies } from "./deps/prepare.js";
 
 export interface SuiteSpec {
   label: RunName;
@@ -21,9 +22,16 @@ export interface SuiteSpec {
   setupNetwork: boolean;
   /** Seconds for setup plus command. */
   timeout: number;
+  /** Added to the test command's environment (a test selection: src/measure/select.ts). */
+  env?: Record<string, string>;
+  /**
+   * The dependencies a once-only setup prepared for every run of the judgment: this run skips its
+   * own setup and sees them read-only. Without it (`ranex run-at`, one run alone) `setup` runs here.
+   */
+  deps?: PreparedDependencies;
 }
 
-/** Setup (when the policy has one), then the test command, in the sandbox; then the JUnit report. */
+/** Setup (the prepared dependencies, or its own), then the test command, in the sandbox; then the JUnit report. */
 export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: () => Promise<void>): Promise<SuiteRun> {
   await mkdir(spec.reportDir, { recursive: true });
   const junit = join(spec.reportDir, "junit.xml");
@@ -32,7 +40,13 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   const started = Date.now();
 
   let setup: RunResult | null = null;
-  if (spec.setup !== undefined) {
+  const deps = spec.deps;
+  const depsFact = deps === undefined ? {} : { deps: { key: deps.key, hit: deps.hit, setupMs: deps.setup?.durationMs ?? null } };
+  if (deps !== undefined && deps.failure !== null) {
+    // The one setup failed: every run says so, with the setup's own exit and output.
+    return { label: spec.label, setup: deps.setup, command: null, report: null, reportError: deps.failure, ...depsFact };
+  }
+  if (deps === undefined && spec.setup !== undefined) {
     setup = await sandbox.run({
       command: spec.setup, workdir: spec.treeDir, outdir: spec.reportDir, env, timeoutMs: budgetMs, network: spec.setupNetwork,
       readonlyPaths: spec.readonly,
@@ -48,18 +62,19 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
     : await placeCanary(spec.command, spec.treeDir, spec.canaryDir, sandbox.profile.backend === "bwrap");
   const remaining = Math.max(1000, budgetMs - (Date.now() - started));
   const command = await sandbox.run({
-    command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...canary?.env }, timeoutMs: remaining, network: false,
+    command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...spec.env, ...canary?.env }, timeoutMs: remaining, network: false,
     readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []], extraMounts: canary?.extraMounts ?? [],
+    treeOverlays: deps?.overlays ?? [],
   });
   const read = await readJunitReport(junit, spec.treeDir);
   const noReport = (error: string): SuiteRun => ({
-    label: spec.label, setup, command, report: null, reportError: error,
+    label: spec.label, setup, command, report: null, reportError: error, ...depsFact,
     ...(canary !== null ? { canary: { name: canary.name, runners: canary.runners, result: "absent", othersRan: false, notes: canary.notes } } : {}),
   });
   if ("error" in read) return noReport(read.error);
-  if (canary === null) return { label: spec.label, setup, command, report: read.report, reportError: null };
+  if (canary === null) return { label: spec.label, setup, command, report: read.report, reportError: null, ...depsFact };
   const { report, outcome } = stripCanary(read.report, canary);
-  return { label: spec.label, setup, command, report, reportError: null, canary: outcome };
+  return { label: spec.label, setup, command, report, reportError: null, canary: outcome, ...depsFact };
 }
 
 export function describeExit(run: RunResult): string {

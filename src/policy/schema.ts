@@ -69,14 +69,22 @@ const TestsSchema = z.strictObject({
   files: globs.default(DEFAULT_TEST_FILES),
   /** Runs the suite; must write a JUnit XML report to $RANEX_JUNIT. */
   command: z.string().min(1).optional(),
-  /** Runs before the command, in the same sandbox (installing dependencies, building). */
+  /**
+   * Installs dependencies into the tree (node_modules/, .venv/). Runs once per dependency key on a
+   * clean copy of the base; what it created is reused read-only by every run (docs/policy.md).
+   */
   setup: z.string().min(1).optional(),
-  /** Seconds for setup plus command, per run. */
+  /** Seconds for the test command of each run; the once-only setup has the same budget. */
   timeout: z.number().int().positive().max(6 * 3600).default(600),
   /** May a PR add new test files? They become targets; `false` makes them a frozen violation. */
   allow_new: z.boolean().default(true),
   /** Give `setup` the network (never the command or checks). */
   setup_network: z.boolean().default(false),
+  /**
+   * Globs of files the setup reads besides the lock files (a vendored tarball, a build script): part
+   * of the dependency key, so a change to them runs setup again instead of reusing the cached result.
+   */
+  setup_inputs: globs.default([]),
   /** How many times each target runs on each side for tests.stable (the main run counts as one). */
   repeat: z.number().int().min(1).max(20).default(3),
   /**

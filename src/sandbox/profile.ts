@@ -1,4 +1,5 @@
 import { canonicalJson, sha256Hex } from "../kernel/index.js";
+import { overlayMounts } from "./overlays.js";
 import { DEFAULT_SCRATCH_BYTES, type RunRequest, type SandboxProfile } from "./types.js";
 
 // The bwrap command line is the isolation. Its fixed part is listed here as data so that the
@@ -50,10 +51,12 @@ export function scratchBytesOf(profile: SandboxProfile): number {
  * The tree at /work, writable, with the frozen paths bound read-only over it: the run can add files
  * next to a frozen test, but writing, deleting or renaming the frozen file itself fails (EROFS or
  * EBUSY). The runner has checked each is a regular file of the tree reached without a symlink.
+ * Then the cached dependencies (treeOverlays), read-only, each where its setup created it.
  */
 export function treeMounts(request: RunRequest): string[] {
   const args = ["--bind", request.workdir, SANDBOX_WORKDIR];
   for (const rel of request.readonlyPaths ?? []) args.push("--ro-bind", `${request.workdir}/${rel}`, `${SANDBOX_WORKDIR}/${rel}`);
+  args.push(...overlayMounts(request, SANDBOX_WORKDIR));
   return args;
 }
 

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, st
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { assertKeyless } from "./keyless.js";
+import { placeOverlays } from "./overlays.js";
 import { baseEnvironment, bwrapArguments, generatedAccounts, generatedHosts, SANDBOX_PATH, toolchainMounts, toolchainPath } from "./profile.js";
 import { cgroupSupport, createRunCgroup, type RunCgroup } from "./cgroup.js";
 import { launch, type LaunchOutcome } from "./launch.js";
@@ -126,7 +127,7 @@ function summarise(outcome: LaunchOutcome, cgroup: RunCgroup | null, profile: Sa
 }
 
 async function runOnce(profile: SandboxProfile, options: SandboxOptions, request: RunRequest): Promise<RunResult> {
-  const problem = requestProblem(request) ?? toolchainProblem(profile);
+  const problem = requestProblem(request) ?? toolchainProblem(profile) ?? placeOverlays(request, profile.backend !== "bwrap");
   if (problem !== null) return failedToStart(problem);
   const bwrap = profile.backend !== "bwrap" ? null : options.bwrapPath === undefined ? findBwrap() : existsSync(options.bwrapPath) ? options.bwrapPath : null;
   if (profile.backend === "bwrap" && bwrap === null) return failedToStart(`bubblewrap is not installed, so nothing can be measured safely; ${BWRAP_FIX}`);

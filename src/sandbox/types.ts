@@ -47,6 +47,12 @@ export interface RunRequest {
   readonlyPaths?: string[];
   /** Host files or directories mounted read-only for this run only (the canary), not part of the profile. */
   extraMounts?: { host: string; sandbox: string }[];
+  /**
+   * Host files or directories shown read-only at `/work/<path>`, over the tree: the dependencies a
+   * once-only setup installed (src/measure/deps). What the tree had at `path` is replaced; with
+   * backend `none` (no mounts) `path` becomes a symbolic link to `host`.
+   */
+  treeOverlays?: { host: string; path: string }[];
 }
 
 export interface RunResult {

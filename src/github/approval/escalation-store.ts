@@ -4,9 +4,8 @@
 // without bound. The journal still holds every verdict and every escalation, signed; this file is
 // only a counter, and losing it costs at most one extra escalation comment (the PR's
 // `ranex:escalated` label is checked too).
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { withStateDb } from "../state-db.js";
 
 export const ESCALATION_FILE = "escalation.db";
 
@@ -70,15 +69,6 @@ export class EscalationStore {
   }
 
   private with<T>(work: (db: Database.Database) => T): T {
-    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
-    const db = new Database(join(this.dataDir, ESCALATION_FILE));
-    try {
-      db.pragma("busy_timeout = 15000");
-      db.pragma("journal_mode = WAL");
-      db.exec(SCHEMA);
-      return work(db);
-    } finally {
-      db.close();
-    }
+    return withStateDb(this.dataDir, ESCALATION_FILE, SCHEMA, work);
   }
 }

@@ -2,9 +2,8 @@
 // the PR's life, because GitHub's API names a commit's author and committer but never its pusher,
 // and its timeline names only force-pushers. Kept where the journal is (SQLite in the data dir, or
 // Postgres when DATABASE_URL is set), so every replica reads the same pushes.
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { withStateDb } from "../state-db.js";
 import pg from "pg";
 import type { PushFacts } from "../../kernel/approval.js";
 
@@ -57,16 +56,7 @@ class SqlitePushes implements PushStore {
   }
 
   private with<T>(work: (db: Database.Database) => T): T {
-    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
-    const db = new Database(join(this.dataDir, PUSHES_FILE));
-    try {
-      db.pragma("busy_timeout = 15000");
-      db.pragma("journal_mode = WAL");
-      db.exec(`CREATE TABLE IF NOT EXISTS ranex_pushes (seq INTEGER PRIMARY KEY AUTOINCREMENT, ${COLUMNS}, ${KEY})`);
-      return work(db);
-    } finally {
-      db.close();
-    }
+    return withStateDb(this.dataDir, PUSHES_FILE, `CREATE TABLE IF NOT EXISTS ranex_pushes (seq INTEGER PRIMARY KEY AUTOINCREMENT, ${COLUMNS}, ${KEY})`, work);
   }
 }
 

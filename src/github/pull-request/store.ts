@@ -6,9 +6,8 @@
 //   verdict back instead of a new measurement, so nobody re-rolls a flaky suite by poking the PR.
 // The journal still holds every verdict, signed; this file is an index of what the app decided.
 import type { JournalAnchor } from "../../journal/anchor.js";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { withStateDb } from "../state-db.js";
 import type { DsseEnvelope } from "../../attest/index.js";
 import type { Verdict } from "../../kernel/index.js";
 
@@ -109,15 +108,6 @@ export class PullRequestStore {
   }
 
   private with<T>(work: (db: Database.Database) => T): T {
-    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
-    const db = new Database(join(this.dataDir, PULL_REQUEST_FILE));
-    try {
-      db.pragma("busy_timeout = 15000");
-      db.pragma("journal_mode = WAL");
-      db.exec(SCHEMA);
-      return work(db);
-    } finally {
-      db.close();
-    }
+    return withStateDb(this.dataDir, PULL_REQUEST_FILE, SCHEMA, work);
   }
 }

@@ -12,6 +12,8 @@ const CLAIM = "tests.regression";
 
 export function regressionClaim(
   subject: string, base: SuiteRun, head: SuiteRun, targets: readonly Target[], frozenTestFiles: readonly string[],
+  /** Tests whose outcome changed between repeats of the base (tests.stable): listed, not blamed. */
+  flakyOnBase: ReadonlySet<string> = new Set(),
 ): Evidence {
   const problems: string[] = [];
   const details: Detail[] = [];
@@ -26,7 +28,7 @@ export function regressionClaim(
   const headReport = usableReport(head, problems, details);
   // The base run only serves comparison; when it is unusable nothing can be compared.
   const baseReport = usableReport(base, problems, details, "cannot compare with base: ");
-  if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details);
+  if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details, flakyOnBase);
 
   const meta = { base: suiteMeta(base), head: suiteMeta(head) };
   const extra = { ...(unsafe.length > 0 || forged !== null ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
@@ -106,7 +108,7 @@ function canaryFindings(run: SuiteRun, details: Detail[]): string | null {
 
 function compare(
   base: TestReport, head: TestReport, targets: readonly Target[], frozenTestFiles: readonly string[],
-  problems: string[], details: Detail[],
+  problems: string[], details: Detail[], flakyOnBase: ReadonlySet<string>,
 ): void {
   const onHead = casesById(head);
   const targetIds = new Set(targets.map((t) => t.id));
@@ -123,6 +125,8 @@ function compare(
       if (after === undefined) {
         vanished.push(before.id);
         details.push({ kind: "vanished", message: `${before.id} passed on base and is absent on head`, ...pathOf(before.file) });
+      } else if (!isGreen(after) && flakyOnBase.has(before.id)) {
+        details.push({ kind: "flaky", message: `${before.id} passed on base, ${resultWord(after)} on head, but its outcome changes between repeats of the base: flaky there, not blamed on this change`, ...pathOf(before.file) });
       } else if (!isGreen(after)) {
         broken.push(before.id);
         const why = after.message !== undefined ? `: ${after.message}` : "";

@@ -1,0 +1,47 @@
+// The parent's half of "dependencies installed once": the key over the base tree (lock files are
+// frozen, so base and head share it) and, when the cache has nothing for it, a clean copy of the
+// base for the one setup to run in. Nothing a PR wrote can reach that copy, so nothing it wrote
+// can enter the cache.
+import { join } from "node:path";
+import type { Policy } from "../policy/schema.js";
+import { profileDigest } from "../sandbox/index.js";
+import type { SandboxProfile } from "../sandbox/types.js";
+import type { Repository } from "../workspace/index.js";
+import { lookupDependencies } from "../measure/deps/cache.js";
+import { dependencyKey } from "../measure/deps/key.js";
+import type { DepsPlan } from "../measure/plan.js";
+import { presentFrozen } from "./run-plan.js";
+
+export const DEFAULT_DEPS_CACHE_MB = 4096;
+
+/** `RANEX_DEPS_CACHE_MB` (default 4096) in bytes; a value that is not a positive number keeps the default. */
+export function depsCacheBytes(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const mb = Number(env.RANEX_DEPS_CACHE_MB ?? DEFAULT_DEPS_CACHE_MB);
+  return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_DEPS_CACHE_MB) * 1024 * 1024;
+}
+
+export interface DepsPlanInput {
+  repo: Repository;
+  base: string;
+  policy: Policy;
+  profile: SandboxProfile;
+  dataDir: string;
+  scratch: string;
+  frozenPaths: readonly string[];
+}
+
+/** The plan's `deps`, or undefined when the policy has no setup. */
+export async function planDependencies(input: DepsPlanInput): Promise<DepsPlan | undefined> {
+  const { tests } = input.policy;
+  if (tests.setup === undefined) return undefined;
+  const { key } = dependencyKey({
+    files: await input.repo.listFiles(input.base), inputs: tests.setup_inputs, setup: tests.setup,
+    setupNetwork: tests.setup_network, profile: profileDigest(input.profile),
+  });
+  const cacheDir = join(input.dataDir, "deps");
+  const maxBytes = depsCacheBytes();
+  if (await lookupDependencies(cacheDir, key) !== null) return { cacheDir, key, maxBytes, setupTree: null };
+  const treeDir = join(input.scratch, "tree-setup");
+  await input.repo.materialise(input.base, treeDir);
+  return { cacheDir, key, maxBytes, setupTree: { treeDir, readonly: await presentFrozen(treeDir, input.frozenPaths) } };
+}

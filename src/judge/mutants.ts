@@ -1,0 +1,104 @@
+// diff.needed, the trusted side: which hunks to check (the PR's own diff of non-test code), one
+// mutant tree per hunk written before anything runs, and the claim from the measured mutants.
+import { cp, lstat, readFile, realpath, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { Evidence } from "../kernel/types.js";
+import type { Policy } from "../policy/schema.js";
+import type { Repository } from "../workspace/index.js";
+import { MODE_SYMLINK, type DiffFact } from "../workspace/types.js";
+import { hunksOf, revertHunk, type Hunk } from "../measure/needed/hunks.js";
+import { mutantResult, neededClaim, type MutantResult } from "../measure/needed/claim.js";
+import type { MutantRun, MutantSpec } from "../measure/plan.js";
+import type { RunName, SuiteRun, Target } from "../measure/report-types.js";
+import { isGreen } from "../measure/tests/run-facts.js";
+import { writeInside } from "./overlay.js";
+
+export interface NeededInput {
+  repo: Repository;
+  /** The PR's own diff: merge base to head commit. */
+  from: string;
+  to: string;
+  facts: readonly DiffFact[];
+  policy: Policy;
+  /** Test files: new ones and the base's frozen ones are not code. */
+  testFiles: ReadonlySet<string>;
+  frozenPaths: ReadonlySet<string>;
+}
+
+/** The hunks of non-test code, and files left out with the reason (binary, too large, a link). */
+export async function codeHunks(input: NeededInput): Promise<{ hunks: Hunk[]; skipped: MutantResult[] }> {
+  const hunks: Hunk[] = [];
+  const skipped: MutantResult[] = [];
+  const limit = input.policy.limits.file_bytes;
+  for (const fact of input.facts) {
+    if (fact.submodule || input.testFiles.has(fact.path) || input.frozenPaths.has(fact.path)) continue;
+    const whole: Hunk = { path: fact.path, newStart: 1, newLines: [], oldLines: [], whole: null };
+    if (fact.binary || fact.newMode === MODE_SYMLINK || fact.oldMode === MODE_SYMLINK) {
+      skipped.push({ hunk: whole, status: "not-checked", killedBy: [], why: fact.binary ? "a binary file" : "a symbolic link" });
+      continue;
+    }
+    const before = fact.status === "A" ? null : await input.repo.readBlob(input.from, fact.oldPath ?? fact.path, limit + 1);
+    const after = fact.status === "D" ? null : await input.repo.readBlob(input.to, fact.path, limit + 1);
+    if ((before?.length ?? 0) > limit || (after?.length ?? 0) > limit || before?.includes(0) === true || after?.includes(0) === true) {
+      skipped.push({ hunk: whole, status: "not-checked", killedBy: [], why: "binary or over the file size limit" });
+      continue;
+    }
+    // A rename's old path is gone from the head: its hunks are those of the file as moved.
+    hunks.push(...hunksOf(fact.path, before?.toString("utf8") ?? null, after?.toString("utf8") ?? null));
+  }
+  return { hunks, skipped };
+}
+
+export interface PreparedMutants {
+  specs: MutantSpec[];
+  /** Each spec's hunk, by id. */
+  hunks: Map<number, Hunk>;
+  /** Hunks not run: over `needed.max_hunks`, or not found in the measured tree. */
+  unchecked: MutantResult[];
+  of: RunName;
+}
+
+/** Copies the (still pristine) tree of run `of` once per hunk and puts that hunk back in its copy. */
+export async function prepareMutants(hunks: readonly Hunk[], skipped: MutantResult[], max: number, of: RunName, tree: { treeDir: string; readonly: string[] }, scratch: string): Promise<PreparedMutants> {
+  const prepared: PreparedMutants = { specs: [], hunks: new Map(), unchecked: [...skipped], of };
+  for (const [index, hunk] of hunks.entries()) {
+    if (index >= max) {
+      prepared.unchecked.push({ hunk, status: "not-checked", killedBy: [], why: `beyond needed.max_hunks (${max})` });
+      continue;
+    }
+    const file = join(tree.treeDir, hunk.path);
+    // Never read or remove through a link: the file must be reached inside the tree as named.
+    const info = await lstat(file).catch(() => null);
+    if (info !== null && await realpath(file).catch(() => null) !== join(await realpath(tree.treeDir), hunk.path)) {
+      prepared.unchecked.push({ hunk, status: "not-checked", killedBy: [], why: "it is reached through a link in the measured tree" });
+      continue;
+    }
+    const measured = info === null ? null : info.isFile() ? await readFile(file, "utf8") : undefined;
+    const reverted = measured === undefined ? null : revertHunk(measured, hunk);
+    if (reverted === null) {
+      prepared.unchecked.push({ hunk, status: "not-checked", killedBy: [], why: "its lines are not in the measured tree" });
+      continue;
+    }
+    const dir = join(scratch, `tree-mutant-${index}`);
+    await cp(tree.treeDir, dir, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    if (reverted.content === null) await unlink(join(dir, hunk.path));
+    else await writeInside(dir, hunk.path, Buffer.from(reverted.content, "utf8"));
+    prepared.specs.push({ id: index, of, treeDir: dir, readonly: tree.readonly });
+    prepared.hunks.set(index, hunk);
+  }
+  return prepared;
+}
+
+/** diff.needed from the mutant runs: watched are the targets and every test that passed on base. */
+export function neededEvidence(subject: string, prepared: PreparedMutants, runs: readonly MutantRun[], reference: SuiteRun, base: SuiteRun, targets: readonly Target[]): Evidence {
+  const results: MutantResult[] = [];
+  const watched = new Set([...targets.map((t) => t.id), ...(base.report?.cases.filter(isGreen).map((c) => c.id) ?? [])]);
+  for (const spec of prepared.specs) {
+    const hunk = prepared.hunks.get(spec.id) as Hunk;
+    const run = runs.find((r) => r.id === spec.id);
+    if (reference.report === null) results.push({ hunk, status: "not-checked", killedBy: [], why: `the ${reference.label} run has no report` });
+    else if (run?.run == null) results.push({ hunk, status: "not-checked", killedBy: [], why: run?.why ?? "the mutant did not run" });
+    else results.push(mutantResult(hunk, reference.report, run.run, watched));
+  }
+  return neededClaim(subject, [...results, ...prepared.unchecked]);
+}

@@ -1,0 +1,71 @@
+// The once-only setup, in the measuring process before any run: the cached result for the
+// dependency key, or one setup on a clean copy of the base whose created entries are stored for
+// every later run with the same key. A setup that failed, timed out or broke a sandbox rule is
+// never stored; every run then reports that failure (fail closed).
+import type { Sandbox } from "../../sandbox/index.js";
+import type { RunResult } from "../../sandbox/types.js";
+import type { DepsPlan } from "../plan.js";
+import { createdEntries, listTree } from "./capture.js";
+import { cachedPath, evictDependencies, lookupDependencies, storeDependencies, type CachedDependencies } from "./cache.js";
+
+export interface PreparedDependencies {
+  key: string;
+  /** The key's result was in the cache: no setup ran. */
+  hit: boolean;
+  /** The setup's own run on a miss (successful or not); null on a hit. */
+  setup: RunResult | null;
+  /** What every run shows read-only at /work/<path>. */
+  overlays: { host: string; path: string }[];
+  /** Why no run can go on (the setup failed); null when the dependencies are ready. */
+  failure: string | null;
+  /** Entries evicted to keep the cache within its size, and a store that failed (the runs still use the setup's tree). */
+  evicted: string[];
+  storeError: string | null;
+}
+
+export interface SetupCommand {
+  command: string;
+  network: boolean;
+  timeoutSeconds: number;
+  env: Record<string, string>;
+}
+
+const overlaysOf = (cached: CachedDependencies): PreparedDependencies["overlays"] =>
+  cached.entries.map((path) => ({ host: cachedPath(cached, path), path }));
+
+export async function prepareDependencies(sandbox: Sandbox, deps: DepsPlan, setup: SetupCommand): Promise<PreparedDependencies> {
+  const none = { evicted: [], storeError: null };
+  const cached = await lookupDependencies(deps.cacheDir, deps.key);
+  if (cached !== null) return { key: deps.key, hit: true, setup: null, overlays: overlaysOf(cached), failure: null, ...none };
+  if (deps.setupTree === null) {
+    // The parent saw the entry, then another judgment evicted it before we could use it.
+    return { key: deps.key, hit: false, setup: null, overlays: [], failure: `the dependency cache entry ${deps.key} was evicted while this judgment started; judge again`, ...none };
+  }
+  const tree = deps.setupTree.treeDir;
+  const before = await listTree(tree);
+  const run = await sandbox.run({
+    command: setup.command, workdir: tree, env: setup.env, timeoutMs: setup.timeoutSeconds * 1000,
+    network: setup.network, readonlyPaths: deps.setupTree.readonly,
+  });
+  const failure = setupFailure(run, setup.timeoutSeconds);
+  if (failure !== null) return { key: deps.key, hit: false, setup: run, overlays: [], failure, ...none };
+
+  const entries = await createdEntries(tree, before);
+  try {
+    const stored = await storeDependencies(deps.cacheDir, deps.key, tree, entries);
+    const evicted = await evictDependencies(deps.cacheDir, deps.maxBytes, deps.key);
+    return { key: deps.key, hit: false, setup: run, overlays: overlaysOf(stored), failure: null, evicted, storeError: null };
+  } catch (err) {
+    // A full disk costs the reuse, not the judgment: this judgment's runs use the setup's own tree.
+    const stillThere = entries.map((path) => ({ host: `${tree}/${path}`, path }));
+    return { key: deps.key, hit: false, setup: run, overlays: stillThere, failure: null, evicted: [], storeError: (err as Error).message };
+  }
+}
+
+/** Why a setup run does not count as done (the same words as a per-run setup), or null. */
+export function setupFailure(run: RunResult, timeoutSeconds: number): string | null {
+  if (run.timedOut) return `setup timed out after ${timeoutSeconds} s`;
+  if (run.violation !== null) return run.violation;
+  if (run.exitCode !== 0) return `setup exited with ${run.signal !== null ? `signal ${run.signal}` : `code ${run.exitCode ?? "unknown"}`}`;
+  return null;
+}
