@@ -267,7 +267,13 @@ export class GitHubStandIn {
     if (method === "POST" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+\/reactions$/)) return send(res, 201, { id: this.nextId++, content: body?.content });
     if (method === "POST" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/)) return send(res, 200, []);
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/reviews$/))) return send(res, 200, this.reviews.get(`${p[0]}/${p[1]}#${p[2]}`) ?? []);
-    if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/commits$/)) return send(res, 200, []);
+    // The approval reads every hand in the change from these, and refuses when GitHub counts more commits than it lists.
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/commits$/))) {
+      const pull = this.pulls.get(`${p[0]}/${p[1]}#${p[2]}`);
+      if (pull === undefined) return send(res, 404, { message: "Not Found" });
+      const page = paged(url, this.commitsOf(p[0]!, p[1]!, pull));
+      return send(res, 200, page.items, page.headers);
+    }
     // The pull request's timeline (force pushes name their pusher): none here.
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/timeline$/)) return send(res, 200, []);
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/branches\/[^/]+\/protection\/required_status_checks$/)) return send(res, 404, { message: "Branch not protected" });
@@ -350,6 +356,20 @@ export class GitHubStandIn {
     send(res, 200, { id: 1, app_id: this.appId, account: { login: owner }, target_type: "Organization", permissions: { checks: "write", contents: "read" } });
   }
 
+  /** The pull request's commits as `pulls/N/commits` lists them, from git (`base..head`, oldest first). */
+  private commitsOf(owner: string, repo: string, pull: Pull): Record<string, unknown>[] {
+    const dir = join(this.gitRoot, owner, `${repo}.git`);
+    const log = execFileSync("git", ["-C", dir, "log", "--reverse", "--format=%H%x00%P%x00%an%x00%ae%x00%cn%x00%ce%x00%B%x1e", `${pull.base}..${pull.head}`], { encoding: "utf8" });
+    return log.split("\x1e").map((r) => r.replace(/^\n/, "")).filter((r) => r !== "").map((record) => {
+      const [sha, parents, an, ae, cn, ce, message] = record.split("\0");
+      const date = "2026-01-01T00:00:00Z";
+      return {
+        sha, author: null, committer: null, parents: (parents ?? "").split(" ").filter((x) => x !== "").map((x) => ({ sha: x })),
+        commit: { author: { name: an, email: ae, date }, committer: { name: cn, email: ce, date }, message: (message ?? "").trimEnd() },
+      };
+    });
+  }
+
   private pullsOf(owner: string, repo: string): Pull[] {
     return [...this.pulls.entries()].filter(([key]) => key.startsWith(`${owner}/${repo}#`)).map(([, pull]) => pull);
   }
@@ -361,7 +381,7 @@ export class GitHubStandIn {
   private pullJson(owner: string, repo: string, pull: Pull): Record<string, unknown> {
     const repository = this.repositoryJson(owner, repo);
     return {
-      number: pull.number, draft: false, state: pull.state ?? "open", body: pull.body, updated_at: pull.updatedAt ?? new Date().toISOString(), user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
+      number: pull.number, draft: false, state: pull.state ?? "open", body: pull.body, commits: this.commitsOf(owner, repo, pull).length, updated_at: pull.updatedAt ?? new Date().toISOString(), user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
       head: { sha: pull.head, ref: pull.headRef, repo: repository }, base: { sha: pull.base, ref: pull.baseRef ?? "main", repo: repository },
     };
   }
