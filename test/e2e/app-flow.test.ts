@@ -28,8 +28,15 @@ afterAll(async () => {
   await github.close();
 });
 
+/** The pull request's webhook, and the stand-in's own record of it (`GET /pulls/N` answers what was delivered). */
 function pullEvent(number: number, branch: string, body = "") {
-  return pullRequestPayload({ number, head: github.rev(OWNER, REPO, `refs/pull/${number}/head`), base, headRef: `agent/${branch}`, body, cloneUrl });
+  const event = pullRequestPayload({ number, head: github.rev(OWNER, REPO, `refs/pull/${number}/head`), base, headRef: `agent/${branch}`, body, cloneUrl });
+  const key = `${OWNER}/${REPO}#${number}`;
+  const pr = event.pull_request as { head: { sha: string }; user: { login: string } };
+  if (github.pulls.get(key)?.head !== pr.head.sha) {
+    github.pulls.set(key, { number, head: pr.head.sha, base, headRef: `agent/${branch}`, author: pr.user.login, body, labels: [] });
+  }
+  return event;
 }
 
 function completed(head: string, count = 1): Promise<CheckRun[]> {

@@ -183,12 +183,38 @@ export class GitHubStandIn {
     if (method === "POST" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+\/reactions$/)) return send(res, 201, { id: this.nextId++, content: body?.content });
     if (method === "POST" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/)) return send(res, 200, []);
     if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/reviews$/))) return send(res, 200, this.reviews.get(`${p[0]}/${p[1]}#${p[2]}`) ?? []);
-    if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/commits$/)) return send(res, 200, []);
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/commits$/))) {
+      const pull = this.pulls.get(`${p[0]}/${p[1]}#${p[2]}`);
+      return pull === undefined ? send(res, 404, { message: "Not Found" }) : send(res, 200, this.commitsOf(p[0]!, p[1]!, pull));
+    }
+    // The open pull requests whose head is this commit (GitHub lists merged ones too; none are merged here).
+    if (method === "GET" && (p = m(/^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/pulls$/))) {
+      const owner = p[0]!;
+      const repo = p[1]!;
+      const sha = p[2]!;
+      const open = [...this.pulls.entries()].filter(([key, pull]) => key.startsWith(`${owner}/${repo}#`) && pull.head === sha);
+      return send(res, 200, open.map(([, pull]) => this.pullJson(owner, repo, pull)));
+    }
+    if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/timeline$/)) return send(res, 200, []);
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/branches\/[^/]+\/protection\/required_status_checks$/)) return send(res, 404, { message: "Branch not protected" });
     if (method === "GET" && m(/^\/repos\/[^/]+\/[^/]+\/rules\/branches\/[^/]+$/)) return send(res, 200, []);
     if (method === "GET" && (p = m(/^\/users\/([^/]+)$/))) return send(res, 200, { login: p[0], type: p[0]!.endsWith("[bot]") ? "Bot" : "User" });
     this.problems.push(`the stand-in does not answer ${method} ${path}`);
     send(res, 404, { message: "Not Found" });
+  }
+
+  /** The pull request's commits as `pulls/N/commits` lists them, from git (`base..head`, oldest first). */
+  private commitsOf(owner: string, repo: string, pull: Pull): Record<string, unknown>[] {
+    const dir = join(this.gitRoot, owner, `${repo}.git`);
+    const log = execFileSync("git", ["-C", dir, "log", "--reverse", "--format=%H%x00%P%x00%an%x00%ae%x00%cn%x00%ce%x00%B%x1e", `${pull.base}..${pull.head}`], { encoding: "utf8" });
+    return log.split("\x1e").map((r) => r.replace(/^\n/, "")).filter((r) => r !== "").map((record) => {
+      const [sha, parents, an, ae, cn, ce, message] = record.split("\0");
+      const date = "2026-01-01T00:00:00Z";
+      return {
+        sha, author: null, committer: null, parents: (parents ?? "").split(" ").filter((x) => x !== "").map((x) => ({ sha: x })),
+        commit: { author: { name: an, email: ae, date }, committer: { name: cn, email: ce, date }, message: (message ?? "").trimEnd() },
+      };
+    });
   }
 
   private checkJson(run: CheckRun): Record<string, unknown> {
@@ -199,7 +225,7 @@ export class GitHubStandIn {
   private pullJson(owner: string, repo: string, pull: Pull): Record<string, unknown> {
     const repository = { name: repo, full_name: `${owner}/${repo}`, owner: { login: owner }, clone_url: `${this.url}/${owner}/${repo}.git` };
     return {
-      number: pull.number, draft: false, state: "open", body: pull.body, user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
+      number: pull.number, draft: false, state: "open", body: pull.body, commits: this.commitsOf(owner, repo, pull).length, user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
       head: { sha: pull.head, ref: pull.headRef, repo: repository }, base: { sha: pull.base, ref: "main", repo: repository },
     };
   }
