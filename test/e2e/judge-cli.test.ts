@@ -36,8 +36,8 @@ function judgmentOf(repoName: FixtureName, branch: string): Promise<CliResult> {
 }
 
 /** The digest the subject must carry for the policy: sha256 of the blob's bytes on the base. */
-function policyDigest(repo: string): string {
-  const blob = execFileSync("git", ["-C", repo, "cat-file", "blob", "main:.github/ranex.yml"]);
+function policyDigest(repo: string, base = "main"): string {
+  const blob = execFileSync("git", ["-C", repo, "cat-file", "blob", `${base}:.github/ranex.yml`]);
   return `sha256:${createHash("sha256").update(blob).digest("hex")}`;
 }
 
@@ -87,7 +87,7 @@ for (const [repoName, heads] of Object.entries(expectations) as [FixtureName, Re
         expect(verdict.subject.mergeBase).toBe(git(repo, "merge-base", want.base ?? "main", branch));
         expect(verdict.subject.head).toBe(git(repo, "rev-parse", branch));
         expect(verdict.subject.task).toBe(want.task ?? null);
-        expect(verdict.subject.policy).toBe(policyDigest(repo));
+        expect(verdict.subject.policy).toBe(policyDigest(repo, want.base ?? "main"));
       }, 240_000);
     }
   });
