@@ -99,7 +99,8 @@ export async function checkAgainstGitHub(
     found = await readGitHubAnchors(client.octokit, { ...target, since: settings.since, appId: settings.appId, journalCommits });
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new Error(`could not read the check runs of ${where} from ${githubBaseUrl(io.env)}: ${(err as Error).message}`);
+    const e = err as Error & { status?: number };
+    throw new Error(`could not read the check runs of ${where} from ${githubBaseUrl(io.env)}: ${e.message || `HTTP ${e.status ?? "error"}`}`);
   }
   const result = await verifyAgainstGitHub(journal, found, options);
   const highest = Math.max(0, ...found.anchored.map((a) => a.anchor.entry.sequence));

@@ -359,6 +359,8 @@ export class GitHubStandIn {
   /** The pull request's commits as `pulls/N/commits` lists them, from git (`base..head`, oldest first). */
   private commitsOf(owner: string, repo: string, pull: Pull): Record<string, unknown>[] {
     const dir = join(this.gitRoot, owner, `${repo}.git`);
+    // A pull request registered for a repository with no git behind it (the journal read-back) has none.
+    if (!existsSync(dir)) return [];
     const log = execFileSync("git", ["-C", dir, "log", "--reverse", "--format=%H%x00%P%x00%an%x00%ae%x00%cn%x00%ce%x00%B%x1e", `${pull.base}..${pull.head}`], { encoding: "utf8" });
     return log.split("\x1e").map((r) => r.replace(/^\n/, "")).filter((r) => r !== "").map((record) => {
       const [sha, parents, an, ae, cn, ce, message] = record.split("\0");
