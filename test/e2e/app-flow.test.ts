@@ -65,6 +65,16 @@ async function queueDepth(): Promise<{ queued: number; active: number }> {
   return health.queue;
 }
 
+/** Waits until the queue is idle: the earlier test's jobs (the approval check after its verdict) are done. */
+async function drained(): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const depth = await queueDepth();
+    if (depth.queued === 0 && depth.active === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("the queue did not drain within a minute");
+}
+
 describe("the app over real HTTP", () => {
   it("judges an agent PR CANDIDATE and an attack FAIL, with a journalled, signed verdict", async () => {
     const honest = pullEvent(2, "honest", "Adds mul.\n\nRanex-Task: mul");
@@ -86,6 +96,7 @@ describe("the app over real HTTP", () => {
   }, 180_000);
 
   it("refuses forged and missing signatures with 401 and queues nothing", async () => {
+    await drained();
     const event = pullEvent(4, "honest-task", "Ranex-Task: div");
     const forged = await deliver(app.url, "pull_request", event, { signature: `sha256=${"0".repeat(64)}` });
     const missing = await deliver(app.url, "pull_request", event, { signature: "" });
@@ -95,7 +106,7 @@ describe("the app over real HTTP", () => {
     expect(github.runsFor(event.pull_request.head.sha)).toEqual([]);
     const metrics = await (await fetch(`${app.url}/metrics`)).text();
     expect(metrics).toMatch(/ranex_webhook_duration_seconds_count\{event="pull_request",status="401"\} 2/);
-  }, 30_000);
+  }, 90_000);
 
   it("judges the same delivery once when GitHub sends it twice", async () => {
     const event = pullEvent(4, "honest-task", "Ranex-Task: div");
