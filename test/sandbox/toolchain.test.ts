@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSandbox, profileDigest } from "../../src/sandbox/index.js";
+import { toolchainMounts } from "../../src/sandbox/profile.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { PROFILE } from "./helpers.js";
 
@@ -53,13 +54,25 @@ describe("toolchain.path", () => {
     expect(result.outputTail).toContain("refused");
   });
 
-  it("shows a node_modules/.bin under /work (hidden by the tree there) at another path, still resolving its packages", async () => {
+  it("shows this checkout's node_modules/.bin in the sandbox (elsewhere when /work would hide it), still resolving its packages", async () => {
+    // A checkout under /work (as here) is hidden by the tree mounted there; elsewhere (CI clones into
+    // another directory) it is shown at its own path.
     const bin = join(process.cwd(), "node_modules", ".bin");
+    const shownAt = bin.startsWith("/work/") ? "/opt/ranex/toolchain/0/node_modules/.bin" : bin;
     const result = await createSandbox({ ...PROFILE, toolchain: [bin] }).run({
       command: "command -v vitest; vitest --version", workdir: tempDir("ranex-work-"), env: {}, timeoutMs: 20_000, network: false,
     });
-    expect(result.outputTail).toMatch(/^\/opt\/ranex\/toolchain\/0\/node_modules\/\.bin\/vitest$/m);
+    expect(result.outputTail.split("\n")).toContain(`${shownAt}/vitest`);
     expect(result.outputTail).toMatch(/vitest\/\d+\.\d+/);
+  });
+
+  it("moves a toolchain prefix the tree at /work would hide, keeping its last name", () => {
+    const mounts = toolchainMounts({ ...PROFILE, toolchain: ["/usr/local/bin", "/work/app/node_modules/.bin", "/opt/py/bin/"] });
+    expect(mounts).toEqual([
+      { host: "/usr/local", sandbox: "/usr/local", entry: "/usr/local/bin" },
+      { host: "/work/app/node_modules", sandbox: "/opt/ranex/toolchain/1/node_modules", entry: "/opt/ranex/toolchain/1/node_modules/.bin" },
+      { host: "/opt/py", sandbox: "/opt/py", entry: "/opt/py/bin" },
+    ]);
   });
 
   it("fails every run closed, naming the directory, when it does not exist here", async () => {
