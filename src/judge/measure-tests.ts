@@ -10,12 +10,14 @@ import type { DiffFact } from "../workspace/types.js";
 import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
 import { flakyIds, stableClaim } from "../measure/tests/stable.js";
 import type { Measurer } from "../measure/spawn-measurer.js";
-import type { DepsPlan, MeasureResult } from "../measure/plan.js";
+import type { DepsPlan, MeasureResult, RepeatPlan } from "../measure/plan.js";
+import { earlyRepeatIds } from "../measure/repeats.js";
+import { canSelect } from "../measure/select.js";
 import type { RunName, SuiteRun } from "../measure/report-types.js";
 import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
 import { planDependencies } from "./deps-plan.js";
-import { planRuns } from "./run-plan.js";
+import { planRuns, type RunPlan } from "./run-plan.js";
 import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
 
@@ -67,13 +69,19 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
       policy: sha256Hex(canonicalJson(policy)), sandbox: profileDigest(input.profile), gate: GATE_VERSION,
     };
     const cachedBase = input.runTests ? await readBaseCache(input.dataDir, key) : null;
+    const parallel = Math.max(1, Math.min(4, availableParallelism()));
+    const stable = policy.require.includes("tests.stable") && policy.tests.repeat > 1;
+    const early = stable && earlyRepeatIds(input.task?.targets ?? [], input.newFiles).length > 0 && canSelect(policy.tests, input.profile);
+    // The head's copy pays off only when a core would otherwise wait while the head runs.
+    const mainRuns = 1 + (cachedBase === null ? 1 : 0) + (input.newFiles.length > 0 ? 2 : 0);
     let plan;
     let deps: DepsPlan | undefined;
     try {
       [plan, deps] = await clock.time("materialise", () => Promise.all([
         planRuns({
           repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
-          newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: policy.require.includes("tests.stable") && policy.tests.repeat > 1,
+          newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: stable,
+          headCopyForRepeats: early && mainRuns < parallel,
         }),
         input.runTests ? planDependencies({
           repo: input.repo, base: input.base, policy, profile: input.profile, dataDir: input.dataDir, scratch, frozenPaths: input.frozenPaths,
@@ -107,10 +115,11 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
       result = await clock.time("measure", () => input.measurer.measure({
         policy, profile: input.profile, runs: plan.runs, checksTree: plan.checksTree, scratchDir: scratch,
         checks: policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })),
-        parallel: Math.max(1, Math.min(4, availableParallelism())),
+        parallel,
         repeats: {
           count: policy.require.includes("tests.stable") ? policy.tests.repeat - 1 : 0, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles],
           trees: Object.fromEntries(Object.entries(plan.trees).map(([name, t]) => [name, { ...t, setupFirst: name === "base" && cachedBase !== null }])),
+          ...(early ? { early: earlyTrees(plan, cachedBase !== null) } : {}),
         },
         mutants: mutants?.specs ?? [],
         ...(deps === undefined ? {} : { deps }),
@@ -127,6 +136,14 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The trees no main run uses: the cached base's, and the head's copy when one was laid out. */
+function earlyTrees(plan: RunPlan, baseCached: boolean): RepeatPlan["early"] {
+  const early: NonNullable<RepeatPlan["early"]> = {};
+  if (baseCached && plan.trees.base !== undefined) early.base = { ...plan.trees.base, setupFirst: true };
+  if (plan.headCopy !== undefined) early.head = { ...plan.headCopy, setupFirst: true };
+  return early;
 }
 
 function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null): Evidence[] {

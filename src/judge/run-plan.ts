@@ -16,6 +16,8 @@ export interface RunPlanInput {
   cachedBase: SuiteRun | null;
   /** Lay out the base tree even when the base cache answers its run (tests.stable repeats it). */
   baseTreeForRepeats?: boolean;
+  /** Lay out a second, pristine head (without the new test files) for repeats beside the head run. */
+  headCopyForRepeats?: boolean;
 }
 
 export interface RunPlan {
@@ -23,6 +25,8 @@ export interface RunPlan {
   /** The tree of every run, cached base included when asked for: repeats and mutants use them. */
   trees: Partial<Record<RunSpec["name"], { treeDir: string; readonly: string[] }>>;
   checksTree: { treeDir: string; readonly: string[] } | null;
+  /** The head's copy for early repeats, when asked for. */
+  headCopy?: { treeDir: string; readonly: string[] };
 }
 
 /**
@@ -46,9 +50,11 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
   }
   const withNew = input.newFiles.length > 0;
   const work: Promise<void>[] = [];
-  work.push(repo.materialise(input.head, tree("head")).then(async () => {
-    for (const path of input.newFiles) await unlink(join(tree("head"), path)).catch(() => undefined);
-  }));
+  const headWithoutNew = (dir: string) => repo.materialise(input.head, dir).then(async () => {
+    for (const path of input.newFiles) await unlink(join(dir, path)).catch(() => undefined);
+  });
+  work.push(headWithoutNew(tree("head")));
+  if (input.headCopyForRepeats === true) work.push(headWithoutNew(tree("head-repeat")));
   if (input.cachedBase === null || input.baseTreeForRepeats === true) work.push(repo.materialise(input.base, tree("base")));
   if (withNew) {
     const laidOut = repo.materialise(input.head, tree("head+new"));
@@ -85,7 +91,8 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
   const trees: RunPlan["trees"] = {};
   for (const run of runs) if (run.cached === null) trees[run.name] = { treeDir: run.treeDir, readonly: run.readonly };
   if (input.cachedBase !== null && input.baseTreeForRepeats === true) trees.base = { treeDir: tree("base"), readonly: await presentFrozen(tree("base"), input.frozenPaths) };
-  return { runs, trees, checksTree: null };
+  const headCopy = input.headCopyForRepeats === true ? { treeDir: tree("head-repeat"), readonly: await presentFrozen(tree("head-repeat"), input.frozenPaths) } : undefined;
+  return { runs, trees, checksTree: null, ...(headCopy === undefined ? {} : { headCopy }) };
 }
 
 /** The frozen paths that are regular files of this tree, reached without a link: bound read-only. */

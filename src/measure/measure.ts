@@ -5,7 +5,7 @@ import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
 import type { SuiteRun } from "./report-types.js";
 import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
-import { runMutants, runRepeats } from "./repeats.js";
+import { earlyRepeatJobs, runMutants, runRepeats, type RepeatsDone } from "./repeats.js";
 
 /**
  * Runs everything untrusted a judgment needs: each run of the plan on its own tree (as many at once
@@ -51,13 +51,21 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   const runs: MeasureResult["runs"] = {};
   const todo = plan.runs.filter((r) => r.cached === null).sort((a, b) => a.priority - b.priority);
   for (const spec of plan.runs) if (spec.cached !== null) runs[spec.name] = spec.cached;
+  // A worker with no main run left takes the early repeats (./repeats.ts), so no core waits.
+  const early: RepeatsDone = {};
+  const earlyJobs = earlyRepeatJobs(sandbox, plan, deps, early);
+  const earlyStart = Date.now();
   const worker = async (): Promise<void> => {
     for (let spec = todo.shift(); spec !== undefined; spec = todo.shift()) {
       const current = spec;
       runs[current.name] = await timed(`run:${current.name}`, () => runOne(sandbox, plan, current, deps, current.checks ? runChecks(current) : undefined));
     }
+    for (let job = earlyJobs.shift(); job !== undefined; job = earlyJobs.shift()) {
+      await job();
+      timings["repeats-early"] = Date.now() - earlyStart;
+    }
   };
-  const workers = Array.from({ length: Math.max(1, Math.min(plan.parallel, todo.length)) }, worker);
+  const workers = Array.from({ length: Math.max(1, Math.min(plan.parallel, todo.length + earlyJobs.length)) }, worker);
   const checksAlone = plan.runs.some((r) => r.checks) ? Promise.resolve() : plan.checksTree !== null ? runChecks(plan.checksTree)() : Promise.resolve();
   await Promise.all([...workers, checksAlone]);
 
@@ -67,7 +75,7 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   if (carried !== undefined && carried.command === null && checks.length === 0) {
     for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${carried.reportError ?? "unknown"}`) });
   }
-  const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs, deps));
+  const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs, deps, early));
   const mutants = (plan.mutants ?? []).length > 0 ? await timed("mutants", () => runMutants(sandbox, plan, deps)) : [];
   return { runs, checks, timings, repeats, mutants };
 }

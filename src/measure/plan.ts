@@ -54,7 +54,19 @@ export interface RepeatPlan {
   taskTargets: string[];
   newFiles: string[];
   /** The tree each run's repeats use; `setupFirst` when the main run came from the base cache. */
-  trees: Partial<Record<RunName, { treeDir: string; readonly: string[]; setupFirst: boolean }>>;
+  trees: Partial<Record<RunName, RepeatTree>>;
+  /**
+   * Trees idle from the start, where the task targets' repeats begin beside the main runs: the
+   * cached base's tree and a pristine copy of the head (src/measure/repeats.ts). Absent: none.
+   */
+  early?: Partial<Record<"base" | "head", RepeatTree>>;
+}
+
+export interface RepeatTree {
+  treeDir: string;
+  readonly: string[];
+  /** No main run ran its setup on this tree. */
+  setupFirst: boolean;
 }
 
 export interface MutantSpec {

@@ -5,16 +5,25 @@
 // A repeat reuses the tree of the run it repeats, one repeat after another on that tree: a test that
 // leaves state behind in its own tree and then answers differently is exactly the flakiness the claim
 // is about, and no copy of a large tree is made. Different trees repeat in parallel.
+//
+// Early repeats: the task's targets are known before anything runs. When a core would otherwise wait
+// (the base came from the cache, so only the head runs), their repeats start at once, beside the main
+// run: on the cached base's own tree, and on a pristine copy of the head (the main head tree is in use).
+// On that copy the repeats still follow one another, so state a test leaves behind still shows. Only
+// what is left (regression suspects, the PR's own tests) repeats after the main runs.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Sandbox } from "../sandbox/index.js";
-import type { MeasurePlan, MutantRun } from "./plan.js";
+import type { MeasurePlan, MutantRun, RepeatTree } from "./plan.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
 import { selectionFor, selectionList } from "./select.js";
 import { collectTargets } from "./tests/targets.js";
-import { isGreen } from "./tests/run-facts.js";
+import { fileOfId, isGreen } from "./tests/run-facts.js";
+
+/** Repeats already made, per side, and the ids they ran. */
+export type RepeatsDone = Partial<Record<RunName, { ids: string[]; runs: SuiteRun[] }>>;
 
 /** Which ids each run's tree must repeat: targets on the sides they are read from, and suspects. */
 export function repeatIds(taskTargets: readonly string[], newFiles: readonly string[], runs: Partial<Record<RunName, SuiteRun>>): Map<RunName, string[]> {
@@ -43,27 +52,60 @@ export function repeatIds(taskTargets: readonly string[], newFiles: readonly str
   return new Map([...ids].map(([name, set]) => [name, [...set].sort()]));
 }
 
-/** Runs `plan.repeats.count` repeats on each tree that has ids to repeat; one worker per tree. */
-export async function runRepeats(sandbox: Sandbox, plan: MeasurePlan, runs: Partial<Record<RunName, SuiteRun>>, deps?: PreparedDependencies): Promise<Partial<Record<RunName, SuiteRun[]>>> {
+/** The task targets a side's early repeats run: those not in a file the PR adds (those are its own tests). */
+export function earlyRepeatIds(taskTargets: readonly string[], newFiles: readonly string[]): string[] {
+  const added = new Set(newFiles);
+  return [...new Set(taskTargets.filter((id) => !added.has(fileOfId(id))))].sort();
+}
+
+/**
+ * The early repeats as jobs, one per idle tree, for the measuring process's worker pool to take when
+ * a worker has no main run left. Each job records what it ran in `done`.
+ */
+export function earlyRepeatJobs(sandbox: Sandbox, plan: MeasurePlan, deps: PreparedDependencies | undefined, done: RepeatsDone): (() => Promise<void>)[] {
+  const repeats = plan.repeats;
+  if (repeats === undefined || repeats.count < 1 || repeats.early === undefined) return [];
+  const ids = earlyRepeatIds(repeats.taskTargets, repeats.newFiles);
+  if (ids.length === 0) return [];
+  return (Object.entries(repeats.early) as [RunName, RepeatTree][]).map(([name, tree]) => async () => {
+    done[name] = { ids, runs: await repeatOn(sandbox, plan, name, tree, ids, "e", deps) };
+  });
+}
+
+/**
+ * Runs `plan.repeats.count` repeats of what each tree still has to repeat (early repeats count);
+ * one worker per tree. Returns every repeat of each side, early ones first.
+ */
+export async function runRepeats(sandbox: Sandbox, plan: MeasurePlan, runs: Partial<Record<RunName, SuiteRun>>, deps?: PreparedDependencies, early: RepeatsDone = {}): Promise<Partial<Record<RunName, SuiteRun[]>>> {
   const repeats = plan.repeats;
   const out: Partial<Record<RunName, SuiteRun[]>> = {};
   if (repeats === undefined || repeats.count < 1) return out;
-  const todo = [...repeatIds(repeats.taskTargets, repeats.newFiles, runs)].filter(([name]) => repeats.trees[name] !== undefined);
+  for (const [name, made] of Object.entries(early) as [RunName, { runs: SuiteRun[] }][]) out[name] = [...made.runs];
+  const todo = [...repeatIds(repeats.taskTargets, repeats.newFiles, runs)]
+    .map(([name, ids]): [RunName, string[]] => [name, ids.filter((id) => !(early[name]?.ids.includes(id) ?? false))])
+    .filter(([name, ids]) => ids.length > 0 && repeats.trees[name] !== undefined);
   const worker = async (): Promise<void> => {
     for (let job = todo.shift(); job !== undefined; job = todo.shift()) {
       const [name, ids] = job;
-      const tree = repeats.trees[name]!;
-      const done: SuiteRun[] = [];
-      for (let i = 1; i <= repeats.count; i++) {
-        // A tree the base cache answered for never had its setup: the first repeat runs it, unless the
-        // once-only setup (deps) serves every run anyway.
-        done.push(await selectedRun(sandbox, plan, name, tree, ids, `r${i}`, deps === undefined && tree.setupFirst && i === 1, deps));
-      }
-      out[name] = done;
+      const made = await repeatOn(sandbox, plan, name, repeats.trees[name]!, ids, "r", deps, early[name] !== undefined);
+      out[name] = [...out[name] ?? [], ...made];
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(plan.parallel, todo.length)) }, worker));
   return out;
+}
+
+/** `count` repeats of `ids`, one after another on one tree. */
+async function repeatOn(
+  sandbox: Sandbox, plan: MeasurePlan, name: RunName, tree: RepeatTree, ids: readonly string[], tag: string, deps: PreparedDependencies | undefined, setupDone = false,
+): Promise<SuiteRun[]> {
+  const done: SuiteRun[] = [];
+  for (let i = 1; i <= (plan.repeats?.count ?? 0); i++) {
+    // A tree no main run used (the cached base's, the head's copy) never had its setup: the first
+    // repeat runs it, unless the once-only setup (deps) serves every run anyway.
+    done.push(await selectedRun(sandbox, plan, name, tree, ids, `${tag}${i}`, deps === undefined && tree.setupFirst && !setupDone && i === 1, deps));
+  }
+  return done;
 }
 
 async function selectedRun(
@@ -79,7 +121,7 @@ async function selectedRun(
     setup: withSetup ? tests.setup : undefined, command: selection?.command ?? tests.command ?? "false",
     setupNetwork: tests.setup_network, timeout: tests.timeout, env: selection?.env, ...(deps === undefined ? {} : { deps }),
   }, selection === null ? undefined : () => writeFile(listFile, selectionList(ids)));
-  return run;
+  return selection === null ? run : { ...run, selected: [...ids] };
 }
 
 /** The mutants of diff.needed, two at a time, all within the policy's `needed.timeout`. */

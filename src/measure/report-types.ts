@@ -81,6 +81,11 @@ export interface SuiteRun {
    * result came from the cache, and on a miss how long the one setup took.
    */
   deps?: { key: string; hit: boolean; setupMs: number | null };
+  /**
+   * The ids this run was asked to run (a repeat of selected tests), set by the measuring side, never
+   * read from the report; absent for a run of the whole suite. A run says nothing of ids outside it.
+   */
+  selected?: string[];
 }
 
 /** A test that must be red on base and green on head. */

@@ -40,6 +40,11 @@ export function selectionFor(tests: { command?: string; select?: string }, ids: 
   return null;
 }
 
+/** Whether the runs of this policy can be told to run only some tests (else a repeat runs the suite). */
+export function canSelect(tests: { command?: string; select?: string }, profile: { backend: "bwrap" | "none" }): boolean {
+  return selectionFor(tests, ["-"], "-", profile.backend) !== null;
+}
+
 /** The list file's text: one id a line. */
 export function selectionList(ids: readonly string[]): string {
   return `${[...new Set(ids)].join("\n")}\n`;

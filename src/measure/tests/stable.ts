@@ -13,9 +13,17 @@ export interface TargetRuns {
   head: readonly SuiteRun[];
 }
 
-/** One word per run: the case's result, `absent`, or why the run says nothing. */
+/** Whether `run` speaks of `id`: a run of the whole suite does, a selected run only of its selection. */
+export function runsId(run: SuiteRun, id: string): boolean {
+  return run.selected === undefined || run.selected.includes(id);
+}
+
+/**
+ * One word per run that was asked to run `id`: the case's result, `absent`, or why the run says
+ * nothing. A repeat of other selected tests is not a run of this one and gives no word.
+ */
 export function outcomesOf(id: string, runs: readonly SuiteRun[]): string[] {
-  return runs.map((run) => {
+  return runs.filter((run) => runsId(run, id)).map((run) => {
     if (run.report === null) return runProblem(run) === null ? "no report" : "run failed";
     const found = run.report.cases.filter((c) => c.id === id);
     if (found.length === 0) return run.report.loadErrors.length > 0 ? "not loaded" : "absent";
@@ -61,6 +69,6 @@ export function stableClaim(subject: string, targets: readonly Target[], runsOf:
  */
 export function flakyIds(runs: readonly SuiteRun[]): string[] {
   if (runs.length < 2) return [];
-  const ids = new Set(runs.flatMap((run) => run.report?.cases.map((c) => c.id) ?? []));
+  const ids = new Set(runs.flatMap((run) => run.report?.cases.map((c) => c.id).filter((id) => runsId(run, id)) ?? []));
   return [...ids].filter((id) => varies(outcomesOf(id, runs))).sort();
 }

@@ -38,3 +38,23 @@ describe("tests.stable", () => {
     expect(flakyIds([run([["a", "passed"]])])).toEqual([]);
   });
 });
+
+describe("repeats of selected tests", () => {
+  const selected = (ids: string[], cases: [string, TestCaseResult["result"]][]): SuiteRun => ({ ...run(cases), selected: ids });
+
+  it("count only for the ids they were asked to run", () => {
+    const head = [run([["t.py::fix", "passed"], ["t.py::other", "passed"]]), selected(["t.py::fix"], [["t.py::fix", "passed"]]), selected(["t.py::other"], [["t.py::other", "passed"]]), selected(["t.py::fix"], [["t.py::fix", "passed"]])];
+    const base = [run([["t.py::fix", "failed"]]), selected(["t.py::fix"], [["t.py::fix", "failed"]]), selected(["t.py::fix"], [["t.py::fix", "failed"]])];
+    const evidence = stableClaim("sha256:s", [target], () => ({ base, head }), 3);
+    expect(evidence.outcome).toBe("pass");
+    expect(evidence.details[0]?.message).toBe("t.py::fix: base failed, failed, failed; head passed, passed, passed");
+    expect(flakyIds(head)).toEqual([]);
+  });
+
+  it("still say absent for a selected target the run did not report", () => {
+    const head = [run([["t.py::fix", "passed"]]), selected(["t.py::fix"], [["t.py::other", "passed"]])];
+    const evidence = stableClaim("sha256:s", [target], () => ({ base: [], head }), 2);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.details[0]?.message).toBe("t.py::fix: base ; head passed, absent");
+  });
+});
