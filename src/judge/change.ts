@@ -51,17 +51,38 @@ export interface DiffJudgment {
   evidence: Evidence[];
 }
 
+/** The change's files and the base's paths: all the test runs need to be planned. */
+export interface ReadDiff {
+  facts: DiffFact[];
+  basePaths: string[];
+}
+
+export async function readDiff(repo: Repository, from: string, head: string): Promise<ReadDiff> {
+  const [facts, files] = await Promise.all([repo.diff(from, head), repo.listFiles(from)]);
+  return { facts, basePaths: files.map((f) => f.path) };
+}
+
+/** The context of the diff claims; `added` is left empty where only the file facts are read. */
+export function diffContext(read: ReadDiff, input: { digest: string; policy: Policy; task: Task | null }, added: readonly AddedLines[] = []): DiffContext {
+  return { subject: input.digest, facts: read.facts, basePaths: read.basePaths, policy: input.policy, task: input.task, added };
+}
+
+/** The diff claims (and the secret scan when required) of a change already read. */
+export async function diffClaims(
+  repo: Repository, read: ReadDiff, input: { digest: string; policy: Policy; task: Task | null; secrets: boolean },
+): Promise<DiffJudgment> {
+  const added = await repo.addedLines(read.facts, input.policy.limits.file_bytes);
+  const ctx = diffContext(read, input, added);
+  const evidence = [frozenClaim(ctx), scopeClaim(ctx), safetyClaim(ctx)];
+  if (input.secrets) evidence.push(await secretsClaim(input.digest, added));
+  return { ctx, facts: read.facts, added, evidence };
+}
+
 /** The diff claims (and the secret scan when required) of the change from `from` to head. */
 export async function judgeDiff(
   repo: Repository, from: string, head: string, input: { digest: string; policy: Policy; task: Task | null; secrets: boolean },
 ): Promise<DiffJudgment> {
-  const facts = await repo.diff(from, head);
-  const basePaths = (await repo.listFiles(from)).map((f) => f.path);
-  const added = await repo.addedLines(facts, input.policy.limits.file_bytes);
-  const ctx: DiffContext = { subject: input.digest, facts, basePaths, policy: input.policy, task: input.task, added };
-  const evidence = [frozenClaim(ctx), scopeClaim(ctx), safetyClaim(ctx)];
-  if (input.secrets) evidence.push(await secretsClaim(input.digest, added));
-  return { ctx, facts, added, evidence };
+  return diffClaims(repo, await readDiff(repo, from, head), input);
 }
 
 /**

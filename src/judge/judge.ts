@@ -9,7 +9,7 @@ import { openRepository, WorkspaceError, type Repository } from "../workspace/in
 import type { DiffFact } from "../workspace/types.js";
 import { frozenSet, newTestFiles, type DiffContext } from "../measure/diff/index.js";
 import { measureTests, measurementFailed } from "./measure-tests.js";
-import { conflictReason, judgeDiff, judgeFromOtherBases, resolveChange, withConflictDetails, type Change } from "./change.js";
+import { conflictReason, diffClaims, diffContext, judgeFromOtherBases, readDiff, resolveChange, withConflictDetails, type Change } from "./change.js";
 import { startMeasurer } from "../measure/spawn-measurer.js";
 import { requiredClaims, needsTestRuns, profileFor } from "./gate-for.js";
 import { Stopwatch } from "./stopwatch.js";
@@ -105,26 +105,38 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   let facts: DiffFact[];
   try {
     const diffInput = { digest, policy, task, secrets: required.includes("secrets") };
-    const own = await clock.time("diff", () => judgeDiff(repo, change.mergeBase, head, diffInput));
-    facts = own.facts;
-    evidence.push(...own.evidence);
-    if (change.otherMergeBases.length > 0) evidence.push(...await clock.time("diff-other-bases", () => judgeFromOtherBases(repo, change, diffInput)));
-    if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
-
+    // The file facts are all the runs need; the diff claims (reading every added line, the secret
+    // scan) go on beside the measurement rather than before it.
+    const read = await clock.time("diff", () => readDiff(repo, change.mergeBase, head));
+    facts = read.facts;
+    const planning = diffContext(read, diffInput);
+    const claims = clock.time("diff-claims", async () => {
+      const own = await diffClaims(repo, read, diffInput);
+      const others = change.otherMergeBases.length > 0 ? await judgeFromOtherBases(repo, change, diffInput) : [];
+      return [...own.evidence, ...others];
+    });
+    let measured: Promise<Evidence[]> = Promise.resolve([]);
     if (measuring && !merge.clean) {
       const reason = conflictReason(change, merge.conflicts);
-      evidence.push(...withConflictDetails(measurementFailed({ runTests, task, policy, digest }, reason), merge.conflicts));
+      measured = Promise.resolve(withConflictDetails(measurementFailed({ runTests, task, policy, digest }, reason), merge.conflicts));
     } else if (measurer !== null && merge.clean) {
       request.signal?.throwIfAborted();
       // The tests measure what would land (the merged tree) against the base tip; the new test
       // files are the pull request's own, from its merge-base diff.
       const basePaths = (await repo.listFiles(base)).map((f) => f.path);
-      evidence.push(...await measureTests({
+      measured = measureTests({
         repo, base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
-        facts, newFiles: newTestFiles(own.ctx), frozenTestFiles: testFilesOn(basePaths, own.ctx), frozenPaths: frozenPathsOn(basePaths, own.ctx),
+        facts, newFiles: newTestFiles(planning), frozenTestFiles: testFilesOn(basePaths, planning), frozenPaths: frozenPathsOn(basePaths, planning),
         runTests, signal: request.signal, own: { from: change.mergeBase, to: head },
-      }));
+      });
     }
+    // Both settle before anything is thrown: a failing diff read never leaves a measurement running.
+    const [own, tests] = await Promise.allSettled([claims, measured]);
+    if (own.status === "rejected") throw own.reason;
+    if (tests.status === "rejected") throw tests.reason;
+    evidence.push(...own.value);
+    if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
+    evidence.push(...tests.value);
   } finally {
     await measurer?.dispose();
   }

@@ -13,7 +13,8 @@ export interface Bar {
   kind: "stage" | "setup" | "check" | "tests" | "startup" | "cached";
 }
 
-const NESTED = /^(measurer-startup|head|base|head\+new|base\+new|base-cached|check:.*)$/;
+// Stages that ran inside or beside "measure", not after it: drawn in lanes of their own.
+const NESTED = /^(measurer-startup|head|base|head\+new|base\+new|base-cached|check:.*|setup|setup-cached|repeats|repeats-early|mutants|diff-claims)$/;
 const NAMES: Record<string, string> = { secrets: "secret scan", materialise: "materialise trees", evaluate: "evaluate" };
 
 /** Where each bar goes, in milliseconds from the start of the judgment. */
@@ -27,6 +28,10 @@ export function timelineBars(facts: Pick<PageFacts, "timings" | "runs">): Bar[] 
     bars.push({ lane: "judge", label: NAMES[stage] ?? stage, startMs: at, ms, kind: "stage" });
     at += ms;
   }
+  // The diff claims (added lines, the secret scan) ran beside laying out the trees and measuring.
+  const claimsMs = facts.timings["diff-claims"];
+  const claimsFrom = bars.find((b) => b.label === NAMES.materialise)?.startMs ?? measureStart;
+  if (claimsMs !== undefined && claimsFrom !== null) bars.push({ lane: "diff claims", label: "diff claims", startMs: claimsFrom, ms: claimsMs, kind: "stage" });
   if (measureStart === null) return bars;
   const startup = facts.timings["measurer-startup"] ?? 0;
   if (startup > 0) bars.push({ lane: "measuring process", label: "start", startMs: measureStart, ms: startup, kind: "startup" });

@@ -111,6 +111,13 @@ describe("the timeline", () => {
     ]);
   });
 
+  it("draws what ran beside the measurement in lanes of its own, not end to end after it", () => {
+    const timings = { fetch: 100, diff: 10, materialise: 40, "diff-claims": 300, measure: 2000, "measurer-startup": 100, head: 1800, "base-cached": 0, "repeats-early": 600, repeats: 0, evaluate: 1 };
+    const bars = timelineBars({ ...FACTS, timings });
+    expect(bars.filter((b) => b.lane === "judge").map((b) => b.label)).toEqual(["fetch", "diff", "materialise trees", "measure", "evaluate"]);
+    expect(bars.find((b) => b.lane === "diff claims")).toMatchObject({ startMs: 110, ms: 300 });
+  });
+
   it("reads a target's base and head results from the red-green detail", () => {
     expect(targetRow({ message: "t.py::test_a: failed on base, passed on head", kind: "red-green" })).toEqual({ id: "t.py::test_a", base: "failed", head: "passed", note: "" });
     expect(targetRow({ message: "a: b::c: passed on base, failed on head (not red on base) (not green on head)" }))
