@@ -65,6 +65,14 @@ export function timelineBars(facts: Pick<PageFacts, "timings" | "runs">): Bar[] 
   } else if ("base-cached" in facts.timings) {
     bars.push({ lane: "base run", label: "cached result", startMs: runsFrom, ms: 0, kind: "cached" });
   }
+  // Early repeats start with the runs; the later repeats and then the mutants end the measurement.
+  const early = facts.timings["repeats-early"];
+  if (early !== undefined && early > 0) bars.push({ lane: "repeats", label: "early repeats", startMs: runsFrom, ms: early, kind: "tests" });
+  const measureEnd = measureStart + (facts.timings.measure ?? 0);
+  const mutants = facts.timings.mutants ?? 0;
+  const late = facts.timings.repeats ?? 0;
+  if (late > 0) bars.push({ lane: "repeats", label: "repeats", startMs: measureEnd - mutants - late, ms: late, kind: "tests" });
+  if (mutants > 0) bars.push({ lane: "mutants", label: "mutants", startMs: measureEnd - mutants, ms: mutants, kind: "tests" });
   // The runs with the PR's own test files (docs/measurement.md) start when a core frees up; their
   // start is not recorded, so they are drawn after the first run of their core (approximate).
   for (const [name, after] of [["head+new", base ?? 0], ["base+new", head ?? 0]] as const) {

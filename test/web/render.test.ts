@@ -116,6 +116,8 @@ describe("the timeline", () => {
     const bars = timelineBars({ ...FACTS, timings });
     expect(bars.filter((b) => b.lane === "judge").map((b) => b.label)).toEqual(["fetch", "diff", "materialise trees", "measure", "evaluate"]);
     expect(bars.find((b) => b.lane === "diff claims")).toMatchObject({ startMs: 110, ms: 300 });
+    // measure starts at 150; the runs after the measurer's 100 ms start.
+    expect(bars.find((b) => b.lane === "repeats")).toMatchObject({ label: "early repeats", startMs: 250, ms: 600 });
   });
 
   it("reads a target's base and head results from the red-green detail", () => {
