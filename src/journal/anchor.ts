@@ -56,10 +56,17 @@ export function renderAnchorBlock(anchor: JournalAnchor): string {
   ].join("\n");
 }
 
+/**
+ * A check run that is a journal entry whose position the gate no longer knows: a verdict recorded
+ * before recorded verdicts kept their anchor, posted again. It says so instead of inventing one; it
+ * names its entry by `external_id` only, which `ranex journal verify --github` still checks by id.
+ */
+export const UNKNOWN_ANCHOR_LINE = "**Journal anchor:** unknown. This verdict was recorded before the gate kept each recorded verdict's position in the journal, so this check run names its journal entry by `external_id` only; the check run first posted with it may carry the anchor.";
+
 /** `block` then `rest`, with `rest` cut by `fit(room)` so the whole stays within `limit`. */
-export function withAnchorBlock(anchor: JournalAnchor | undefined, limit: number, fit: (room: number) => string): string {
+export function withAnchorBlock(anchor: JournalAnchor | "unknown" | undefined, limit: number, fit: (room: number) => string): string {
   if (anchor === undefined) return fit(limit);
-  const block = renderAnchorBlock(anchor);
+  const block = anchor === "unknown" ? UNKNOWN_ANCHOR_LINE : renderAnchorBlock(anchor);
   return `${block}\n\n${fit(limit - block.length - 2)}`;
 }
 

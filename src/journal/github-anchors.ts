@@ -40,9 +40,10 @@ export interface ReadAnchorsOptions {
 
 /**
  * Every check run of this app on the repository's pull-request heads (all states, newest update
- * first) and on the commits the journal names. There is no REST listing of a repository's check
- * runs, so the commits are enumerated; because each entry's hash covers every entry before it, one
- * check run naming a later position is enough to catch a rewrite anywhere before that position.
+ * first), on the commits merged pull requests landed as, and on the commits the journal names. There
+ * is no REST listing of a repository's check runs, so the commits are enumerated; because each
+ * entry's hash covers every entry before it, one check run naming a later position is enough to
+ * catch a rewrite anywhere before that position.
  */
 export async function readGitHubAnchors(octokit: Octokit, options: ReadAnchorsOptions): Promise<GitHubAnchors> {
   const repo = { owner: options.owner, repo: options.repo };
@@ -53,6 +54,9 @@ export async function readGitHubAnchors(octokit: Octokit, options: ReadAnchorsOp
       // Newest update first: the first older one ends the listing (a pull without a time is kept).
       if (since !== undefined && Date.parse(pull.updated_at) < since) break pulls;
       commits.add(pull.head.sha);
+      // A merge queue lands its group's commit, which the app judged (and approved) as a merge group:
+      // found here even when the journal that named it was cut.
+      if (pull.merged_at != null && typeof pull.merge_commit_sha === "string" && pull.merge_commit_sha !== "") commits.add(pull.merge_commit_sha);
     }
   }
   for (const sha of options.journalCommits ?? []) commits.add(sha);

@@ -197,6 +197,39 @@ describe("ranex journal verify --github", () => {
     expect(result.code).toBe(1);
   });
 
+  it("reads a recorded verdict posted again (anchored, or naming its entry by id when its anchor is unknown) like the first", async () => {
+    const { dataDir, entries } = await judged();
+    const first = github.checkRuns[0]!;
+    github.checkRuns.push({ ...first, id: 6000, output: { ...first.output, summary: "posted again" } });
+    const unknown = renderOutput({ verdict: verdictOn(1), timings: {}, envelope: entries[0]!.payload as DsseEnvelope, journalId: entries[0]!.id, draft: false, anchor: "unknown" });
+    github.checkRuns.push({ ...first, id: 6001, output: unknown });
+    const intact = await verifyGitHub(dataDir);
+    expect(intact.stdout).toContain("6 check runs on 3 commits, 5 anchored (up to entry 4), 1 naming an entry by id only");
+    expect(intact.code).toBe(0);
+    expect(github.problems).toEqual([]);
+  });
+
+  it("finds a merge group's check run through the pull request the queue merged, even when the journal no longer names its commit", async () => {
+    const { dataDir, key } = await judged();
+    const group = createHash("sha1").update("merge group of #3").digest("hex");
+    const verdict = { ...fixture.verdict, subject: { ...fixture.verdict.subject, head: group } };
+    const journal = await openJournal({ dataDir });
+    const entry = await journal.append("verdict", verdict.subject.digest, async (head) => signStatement(buildStatement(verdict, {
+      repository: `${OWNER}/${REPO}`, ref: `refs/heads/gh-readonly-queue/main/pr-3-${fixture.base}`, gateVersion: "0.1.0", time: "2026-01-05T00:00:00.000Z", journal: head, evidence: fixture.evidence,
+    }), key));
+    await journal.close();
+    const output = renderOutput({ verdict, timings: {}, envelope: entry.payload as DsseEnvelope, journalId: entry.id, draft: false, anchor: anchorOf(entry) });
+    github.checkRuns.push({ id: 6100, owner: OWNER, repo: REPO, name: "ranex/judge", head_sha: group, status: "completed", conclusion: "success", external_id: entry.id, output, bodies: [] });
+    github.pulls.set(`${OWNER}/${REPO}#3`, { ...github.pulls.get(`${OWNER}/${REPO}#3`)!, state: "closed", mergeCommit: group });
+    expect((await verifyGitHub(dataDir)).stdout).toContain("5 check runs on 4 commits, 5 anchored (up to entry 5)");
+    // Cut with its entry, nothing in the journal names the group commit any more: GitHub's pull request does.
+    tamper(dataDir, "DELETE FROM ranex_journal WHERE sequence = 5");
+    const cut = await verifyGitHub(dataDir);
+    expect(cut.stdout).toMatch(/^journal BROKEN at entry 5: check run ranex\/judge 6100 on [0-9a-f]{7} .*needs entry 5, but the journal ends at entry 4/);
+    expect(cut.code).toBe(1);
+    expect(github.problems).toEqual([]);
+  });
+
   it("reads only pull requests updated since --since, and exits 2 without credentials or on a bad argument", async () => {
     const { dataDir } = await judged();
     tamper(dataDir, "DELETE FROM ranex_journal WHERE sequence = 4");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAnchorBlock } from "../../src/journal/index.js";
 import { fixtureRepo } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { payload } from "../helpers/probot.js";
@@ -71,6 +72,8 @@ describe("a merge queue round over real HTTP", () => {
     expect(judged).toMatchObject({ conclusion: "success", external_id: expect.any(String) });
     expect(judged.output?.summary).toContain("- pull requests in the group: #2, #4");
     expect(judged.output?.summary).toContain("- tasks: `div`, `mul`");
+    // Its journal anchor opens the text, naming the entry its external_id names (docs/verify.md).
+    expect(parseAnchorBlock(judged.output?.text)).toMatchObject({ kind: "anchor", anchor: { entry: { id: judged.external_id, kind: "verdict" } } });
     const approval = await completedRun(group.head, "ranex/approval");
     expect(approval).toMatchObject({ conclusion: "failure", output: { title: "not approved: #4 has no qualifying approval of its head" } });
     expect(github.problems).toEqual([]);
@@ -82,6 +85,7 @@ describe("a merge queue round over real HTTP", () => {
     expect((await deliver(app.url, "merge_group", group.event)).status).toBe(202);
     const approval = await completedRun(group.head, "ranex/approval");
     expect(approval).toMatchObject({ conclusion: "success", output: { title: "approved: #2 by @monalisa; #4 by @monalisa" } });
+    expect(parseAnchorBlock(approval.output?.text)).toMatchObject({ kind: "anchor", anchor: { entry: { id: approval.external_id, kind: "approval" } } });
     expect(await completedRun(group.head, "ranex/judge")).toMatchObject({ conclusion: "success" });
     expect(github.problems).toEqual([]);
   }, 180_000);

@@ -5,6 +5,7 @@
 import type { Logger } from "probot";
 import { candidateFromJournal, decide } from "../approval/approval.js";
 import { renderApproval, type ApprovalOutput, type ApprovalState } from "../approval/check.js";
+import { renderAnchorBlock } from "../../journal/anchor.js";
 import type { MergeAuthority } from "../approval/deps.js";
 import type { ApprovalPolicy } from "../../kernel/approval.js";
 import type { GitHub, RepoRef } from "../check-runs.js";
@@ -63,6 +64,28 @@ async function decidePull(ctx: ApprovalContext, log: Logger, pull: AgentPull, po
 }
 
 export function groupApprovalOutput(decided: readonly PullApproval[]): ApprovalOutput {
+  const anchored = journalled(decided);
+  return anchored === null ? groupSummary(decided) : { ...groupSummary(decided, anchored.note), ...anchored.fields };
+}
+
+type Approved = Extract<ApprovalState, { kind: "approved" }>;
+
+/**
+ * The approvals journalled for this group make its ranex/approval a journal record too (issue 13).
+ * A check run names one entry (external_id) and one anchor, so it names the latest of them: each
+ * entry's hash covers every entry before it, so that anchor pins the others as well.
+ */
+function journalled(decided: readonly PullApproval[]): { fields: Pick<ApprovalOutput, "externalId" | "text">; note: string } | null {
+  const approved = decided.map((d) => d.state).filter((s): s is Approved => s.kind === "approved");
+  const latest = approved.reduce<Approved | undefined>((a, b) => (a === undefined || (b.anchor?.entry.sequence ?? 0) >= (a.anchor?.entry.sequence ?? 0) ? b : a), undefined);
+  if (latest === undefined) return null;
+  const note = approved.length === 1
+    ? `This check run is journal entry \`${latest.journalId}\`, the approval journalled for this group.`
+    : `This check run names journal entry \`${latest.journalId}\`, the latest of the ${approved.length} approvals journalled for this group; its anchor pins the others, since each entry's hash covers every entry before it.`;
+  return { fields: { externalId: latest.journalId, ...(latest.anchor === undefined ? {} : { text: renderAnchorBlock(latest.anchor) }) }, note };
+}
+
+function groupSummary(decided: readonly PullApproval[], journalNote?: string): ApprovalOutput {
   const missing = decided.filter((d) => d.state.kind !== "approved");
   const sections = decided.map(({ pull, state }) => [
     `### #${pull.number} \`${pull.head.slice(0, 7)}\` (${pull.rule})`,
@@ -76,6 +99,7 @@ export function groupApprovalOutput(decided: readonly PullApproval[]): ApprovalO
       summary: fit([
         "## ✅ Every agent pull request in this merge group is approved",
         "Each approval is of the pull request's own head, which `ranex/judge` found CANDIDATE; each is signed and journalled again for this group.",
+        ...(journalNote === undefined ? [] : [journalNote]),
         ...sections,
       ].join("\n\n")),
     };
@@ -87,6 +111,7 @@ export function groupApprovalOutput(decided: readonly PullApproval[]): ApprovalO
     summary: fit([
       `## ❌ Not every agent pull request in this merge group is approved: ${names}`,
       "A merge group lands every pull request in it, so each agent pull request needs an independent approval of its own head before the group may merge. Approve the pull request, then queue it again.",
+      ...(journalNote === undefined ? [] : [journalNote]),
       ...sections,
     ].join("\n\n")),
   };

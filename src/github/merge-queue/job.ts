@@ -101,7 +101,7 @@ class GroupJob {
     const recorded = await deps.record(judgment, { repository: `${group.repo.owner}/${group.repo.repo}`, ref: group.headRef, time: deps.clock().toISOString() });
     const output = renderOutput({
       verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: false,
-      notice: groupNotice(group, pulls, agents, tasks),
+      notice: groupNotice(group, pulls, agents, tasks), anchor: recorded.anchor,
     });
     await completeCheck(octokit, group.repo, this.checkRunId, {
       conclusion: judgment.verdict.verdict === "CANDIDATE" ? "success" : "failure",

@@ -14,8 +14,11 @@ export interface RenderInput {
   draft: boolean;
   /** "This gate is decoration: …" (../protection/protection.ts), shown first when the branch does not require the checks. */
   notice?: string | null;
-  /** The journal position of this verdict: opens `output.text`, so GitHub keeps it (issue 13, docs/verify.md). */
-  anchor?: JournalAnchor;
+  /**
+   * The journal position of this verdict: opens `output.text`, so GitHub keeps it (issue 13,
+   * docs/verify.md). `unknown` (a recorded verdict from before anchors were kept) says so there instead.
+   */
+  anchor?: JournalAnchor | "unknown";
   /** Why this verdict is here: a recorded verdict re-posted, a head judged as another PR's. Shown after the notice. */
   notes?: readonly string[];
 }

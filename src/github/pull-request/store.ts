@@ -5,9 +5,9 @@
 // - the signed verdict of each (repository, base tip, head, task): the same inputs get the recorded
 //   verdict back instead of a new measurement, so nobody re-rolls a flaky suite by poking the PR.
 // The journal still holds every verdict, signed; this file is an index of what the app decided.
-import type { JournalAnchor } from "../../journal/anchor.js";
+import { JournalAnchorSchema, type JournalAnchor } from "../../journal/anchor.js";
 import type Database from "better-sqlite3";
-import { withStateDb } from "../state-db.js";
+import { withStateDb, type AddedColumn } from "../state-db.js";
 import type { DsseEnvelope } from "../../attest/index.js";
 import type { Verdict } from "../../kernel/index.js";
 
@@ -26,10 +26,13 @@ CREATE TABLE IF NOT EXISTS ranex_app_labels (
 );
 CREATE TABLE IF NOT EXISTS ranex_verdicts (
   repository TEXT NOT NULL, base TEXT NOT NULL, head TEXT NOT NULL, task TEXT NOT NULL,
-  journal_id TEXT NOT NULL, verdict TEXT NOT NULL, timings TEXT NOT NULL, envelope TEXT NOT NULL,
+  journal_id TEXT NOT NULL, verdict TEXT NOT NULL, timings TEXT NOT NULL, envelope TEXT NOT NULL, anchor TEXT,
   PRIMARY KEY (repository, base, head, task)
 );
 `;
+
+/** Files from before issue 13 hold verdicts without their journal anchor: the column is added, NULL in those rows. */
+const ADDED: readonly AddedColumn[] = [{ table: "ranex_verdicts", column: "anchor", definition: "TEXT" }];
 
 export interface AgentRecord {
   /** The rule that first marked the PR (`author agent-bot[bot]`, `label agent`). */
@@ -44,8 +47,11 @@ export interface RecordedJudgment {
   verdict: Verdict;
   timings: Record<string, number>;
   envelope: DsseEnvelope;
-  /** The journal position, when just recorded (a re-posted verdict carries none: its first check run has it). */
-  anchor?: JournalAnchor;
+  /**
+   * The verdict's position in the journal, posted again with the recorded verdict so every check run
+   * that carries it is anchored (issue 13). `unknown` for a verdict recorded before anchors were kept.
+   */
+  anchor?: JournalAnchor | "unknown";
 }
 
 export interface JudgmentInputs {
@@ -94,20 +100,37 @@ export class PullRequestStore {
   }
 
   recordedJudgment(inputs: JudgmentInputs): RecordedJudgment | null {
-    const row = this.with((db) => db.prepare("SELECT journal_id, verdict, timings, envelope FROM ranex_verdicts WHERE repository = ? AND base = ? AND head = ? AND task = ?")
-      .get(inputs.repository, inputs.base, inputs.head, inputs.task ?? "") as { journal_id: string; verdict: string; timings: string; envelope: string } | undefined);
+    const row = this.with((db) => db.prepare("SELECT journal_id, verdict, timings, envelope, anchor FROM ranex_verdicts WHERE repository = ? AND base = ? AND head = ? AND task = ?")
+      .get(inputs.repository, inputs.base, inputs.head, inputs.task ?? "") as { journal_id: string; verdict: string; timings: string; envelope: string; anchor: string | null } | undefined);
     if (row === undefined) return null;
-    return { journalId: row.journal_id, verdict: JSON.parse(row.verdict) as Verdict, timings: JSON.parse(row.timings) as Record<string, number>, envelope: JSON.parse(row.envelope) as DsseEnvelope };
+    return {
+      journalId: row.journal_id, verdict: JSON.parse(row.verdict) as Verdict, timings: JSON.parse(row.timings) as Record<string, number>,
+      envelope: JSON.parse(row.envelope) as DsseEnvelope, anchor: anchorOfRow(row.anchor, row.journal_id),
+    };
   }
 
-  /** Keeps the newest signed verdict for these inputs (a re-judgment replaces the older one). */
+  /** Keeps the newest signed verdict for these inputs (a re-judgment replaces the older one), with its journal anchor. */
   recordJudgment(inputs: JudgmentInputs, judgment: RecordedJudgment): void {
-    this.with((db) => db.prepare(`INSERT INTO ranex_verdicts (repository, base, head, task, journal_id, verdict, timings, envelope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (repository, base, head, task) DO UPDATE SET journal_id = excluded.journal_id, verdict = excluded.verdict, timings = excluded.timings, envelope = excluded.envelope`)
-      .run(inputs.repository, inputs.base, inputs.head, inputs.task ?? "", judgment.journalId, JSON.stringify(judgment.verdict), JSON.stringify(judgment.timings), JSON.stringify(judgment.envelope)));
+    const anchor = typeof judgment.anchor === "object" ? JSON.stringify(judgment.anchor) : null;
+    this.with((db) => db.prepare(`INSERT INTO ranex_verdicts (repository, base, head, task, journal_id, verdict, timings, envelope, anchor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (repository, base, head, task) DO UPDATE SET journal_id = excluded.journal_id, verdict = excluded.verdict, timings = excluded.timings, envelope = excluded.envelope, anchor = excluded.anchor`)
+      .run(inputs.repository, inputs.base, inputs.head, inputs.task ?? "", judgment.journalId, JSON.stringify(judgment.verdict), JSON.stringify(judgment.timings), JSON.stringify(judgment.envelope), anchor));
   }
 
   private with<T>(work: (db: Database.Database) => T): T {
-    return withStateDb(this.dataDir, PULL_REQUEST_FILE, SCHEMA, work);
+    return withStateDb(this.dataDir, PULL_REQUEST_FILE, SCHEMA, work, ADDED);
   }
+}
+
+/** The stored anchor, only when it is well formed and names this very entry; anything else is not known. */
+function anchorOfRow(text: string | null, journalId: string): JournalAnchor | "unknown" {
+  if (text === null) return "unknown";
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return "unknown";
+  }
+  const parsed = JournalAnchorSchema.safeParse(json);
+  return parsed.success && parsed.data.entry.id === journalId ? parsed.data : "unknown";
 }

@@ -29,6 +29,8 @@ export interface Pull {
   /** `open` when not given. */
   state?: string;
   updatedAt?: string;
+  /** Merged (state closed): the commit it landed as, a merge queue's group commit when the queue merged it. */
+  mergeCommit?: string;
 }
 
 interface Fault { pattern: RegExp; kind: "502" | "secondary-rate-limit"; left: number }
@@ -383,7 +385,8 @@ export class GitHubStandIn {
   private pullJson(owner: string, repo: string, pull: Pull): Record<string, unknown> {
     const repository = this.repositoryJson(owner, repo);
     return {
-      number: pull.number, draft: false, state: pull.state ?? "open", body: pull.body, commits: this.commitsOf(owner, repo, pull).length, updated_at: pull.updatedAt ?? new Date().toISOString(), user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
+      number: pull.number, draft: false, state: pull.state ?? "open", body: pull.body, commits: this.commitsOf(owner, repo, pull).length, updated_at: pull.updatedAt ?? new Date().toISOString(),
+      merged_at: pull.mergeCommit === undefined ? null : pull.updatedAt ?? new Date().toISOString(), merge_commit_sha: pull.mergeCommit ?? null, user: { login: pull.author, type: "User" }, labels: pull.labels.map((name) => ({ name })),
       head: { sha: pull.head, ref: pull.headRef, repo: repository }, base: { sha: pull.base, ref: pull.baseRef ?? "main", repo: repository },
     };
   }
