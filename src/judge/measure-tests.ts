@@ -10,6 +10,7 @@ import type { DiffFact } from "../workspace/types.js";
 import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
 import { flakyIds, stableClaim } from "../measure/tests/stable.js";
 import type { Measurer } from "../measure/spawn-measurer.js";
+import { canSelect } from "../measure/select.js";
 import type { DepsPlan, MeasureResult } from "../measure/plan.js";
 import type { RunName, SuiteRun } from "../measure/report-types.js";
 import { GATE_VERSION } from "../version.js";
@@ -97,7 +98,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
             repo: input.repo, from: own.from, to: own.to, facts: input.facts, policy,
             testFiles: new Set([...input.newFiles, ...input.frozenTestFiles]), frozenPaths: new Set(input.frozenPaths),
           });
-          return prepareMutants(found.hunks, found.skipped, policy.needed.max_hunks, of, tree, scratch);
+          return prepareMutants(found.hunks, found.skipped, policy.needed.max_hunks, of, tree, scratch, canSelect(policy.tests));
         });
       }
     }
@@ -112,7 +113,9 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
           count: policy.require.includes("tests.stable") ? policy.tests.repeat - 1 : 0, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles],
           trees: Object.fromEntries(Object.entries(plan.trees).map(([name, t]) => [name, { ...t, setupFirst: name === "base" && cachedBase !== null }])),
         },
-        mutants: mutants?.specs ?? [],
+        ...(mutants === null ? {} : {
+          needed: { mutants: mutants.specs, selectionTree: mutants.selectionTree, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles] },
+        }),
         ...(deps === undefined ? {} : { deps }),
       }, input.signal));
     } catch (err) {
@@ -153,7 +156,7 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   if (input.policy.require.includes("diff.needed")) {
     evidence.push(mutants === null
       ? { claim: "diff.needed", subject: input.digest, outcome: "fail", reason: "the mutants could not be prepared", details: [] }
-      : neededEvidence(input.digest, mutants, result.mutants ?? [], run(mutants.of), runs.base, targets));
+      : neededEvidence(input.digest, mutants, result.mutants ?? [], run(mutants.of), runs.base, targets, result.mutantSelection));
   }
   if (input.task !== null && input.task.edges.length > 0) evidence.push(edgesClaim(input.digest, input.task, runs.head));
   return evidence;

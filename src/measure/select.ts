@@ -22,6 +22,11 @@ export function runsPytest(command: string): boolean {
   return /(?:^|[\s/;&|(])(?:py\.test|pytest)(?:\s|$)|-m\s+pytest\b/.test(command);
 }
 
+/** Whether this policy's runner can be told to run only some tests (pytest, or a `tests.select`). */
+export function canSelect(tests: { command?: string; select?: string }): boolean {
+  return tests.select !== undefined || (tests.command !== undefined && runsPytest(tests.command));
+}
+
 /**
  * How to run only `ids` with this policy, or null when the runner cannot be told (repeat the suite).
  * `listFile` is where the caller writes the ids, as the run sees that path.
