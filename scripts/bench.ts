@@ -162,6 +162,8 @@ for (const c of cases) {
     // tests.stable's repeats and diff.needed's mutants run after the main runs: their cost adds up.
     const extra = (stage: string): string => warmStages[stage] === undefined ? "not run" : `${(warmStages[stage] / 1000).toFixed(2)} s = ${(warmStages[stage] / 1000 / T).toFixed(2)} T`;
     console.log(`  tests.stable repeats: ${extra("repeats")}; diff.needed mutants: ${extra("mutants")} (+ ${extra("mutants-prepare")} to lay them out)`);
+    // Summed over runs that overlap: where the mutants' time went, selected tests or full suites.
+    if (warmStages.mutants !== undefined) console.log(`  diff.needed runs, added up: selected tests ${extra("mutants-selected")}; full suite ${extra("mutants-full")}`);
     console.log(`  warm stages (ms, last round): ${Object.entries(warmStages).map(([k, v]) => `${k}=${v}`).join(" ")}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
