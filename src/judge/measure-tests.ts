@@ -71,7 +71,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
     const cachedBase = input.runTests ? await readBaseCache(input.dataDir, key) : null;
     const parallel = Math.max(1, Math.min(4, availableParallelism()));
     const stable = policy.require.includes("tests.stable") && policy.tests.repeat > 1;
-    const early = stable && earlyRepeatIds(input.task?.targets ?? [], input.newFiles).length > 0 && canSelect(policy.tests, input.profile);
+    const early = stable && earlyRepeatIds(input.task?.targets ?? [], input.newFiles).length > 0 && canSelect(policy.tests);
     // The head's copy pays off only when a core would otherwise wait while the head runs.
     const mainRuns = 1 + (cachedBase === null ? 1 : 0) + (input.newFiles.length > 0 ? 2 : 0);
     let plan;
@@ -105,7 +105,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
             repo: input.repo, from: own.from, to: own.to, facts: input.facts, policy,
             testFiles: new Set([...input.newFiles, ...input.frozenTestFiles]), frozenPaths: new Set(input.frozenPaths),
           });
-          return prepareMutants(found.hunks, found.skipped, policy.needed.max_hunks, of, tree, scratch);
+          return prepareMutants(found.hunks, found.skipped, policy.needed.max_hunks, of, tree, scratch, canSelect(policy.tests));
         });
       }
     }
@@ -121,7 +121,9 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
           trees: Object.fromEntries(Object.entries(plan.trees).map(([name, t]) => [name, { ...t, setupFirst: name === "base" && cachedBase !== null }])),
           ...(early ? { early: earlyTrees(plan, cachedBase !== null) } : {}),
         },
-        mutants: mutants?.specs ?? [],
+        ...(mutants === null ? {} : {
+          needed: { mutants: mutants.specs, selectionTree: mutants.selectionTree, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles] },
+        }),
         ...(deps === undefined ? {} : { deps }),
       }, input.signal));
     } catch (err) {
@@ -170,7 +172,7 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   if (input.policy.require.includes("diff.needed")) {
     evidence.push(mutants === null
       ? { claim: "diff.needed", subject: input.digest, outcome: "fail", reason: "the mutants could not be prepared", details: [] }
-      : neededEvidence(input.digest, mutants, result.mutants ?? [], run(mutants.of), runs.base, targets));
+      : neededEvidence(input.digest, mutants, result.mutants ?? [], run(mutants.of), runs.base, targets, result.mutantSelection));
   }
   if (input.task !== null && input.task.edges.length > 0) evidence.push(edgesClaim(input.digest, input.task, runs.head));
   return evidence;

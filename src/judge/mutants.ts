@@ -2,15 +2,17 @@
 // mutant tree per hunk written before anything runs, and the claim from the measured mutants.
 import { cp, lstat, readFile, realpath, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { Evidence } from "../kernel/types.js";
+import type { Evidence, RunFact } from "../kernel/types.js";
 import type { Policy } from "../policy/schema.js";
 import type { Repository } from "../workspace/index.js";
 import { MODE_SYMLINK, type DiffFact } from "../workspace/types.js";
-import { hunksOf, revertHunk, type Hunk } from "../measure/needed/hunks.js";
-import { mutantResult, neededClaim, type MutantResult } from "../measure/needed/claim.js";
-import type { MutantRun, MutantSpec } from "../measure/plan.js";
+import { hunkLabel, hunksOf, revertHunk, type Hunk } from "../measure/needed/hunks.js";
+import { killers, mutantResult, neededClaim, type MutantResult } from "../measure/needed/claim.js";
+import { watchedIds } from "../measure/needed/selection.js";
+import type { MutantRun, MutantSelection, MutantSpec } from "../measure/plan.js";
 import type { RunName, SuiteRun, Target } from "../measure/report-types.js";
-import { isGreen } from "../measure/tests/run-facts.js";
+import { suiteRunFact } from "../measure/run-report.js";
+import { listed } from "../measure/tests/run-facts.js";
 import { writeInside } from "./overlay.js";
 
 export interface NeededInput {
@@ -51,6 +53,8 @@ export async function codeHunks(input: NeededInput): Promise<{ hunks: Hunk[]; sk
 
 export interface PreparedMutants {
   specs: MutantSpec[];
+  /** A pristine copy of the tree for the selected tests' run without a mutation; null: no selection. */
+  selectionTree: { treeDir: string; readonly: string[] } | null;
   /** Each spec's hunk, by id. */
   hunks: Map<number, Hunk>;
   /** Hunks not run: over `needed.max_hunks`, or not found in the measured tree. */
@@ -58,9 +62,13 @@ export interface PreparedMutants {
   of: RunName;
 }
 
-/** Copies the (still pristine) tree of run `of` once per hunk and puts that hunk back in its copy. */
-export async function prepareMutants(hunks: readonly Hunk[], skipped: MutantResult[], max: number, of: RunName, tree: { treeDir: string; readonly: string[] }, scratch: string): Promise<PreparedMutants> {
-  const prepared: PreparedMutants = { specs: [], hunks: new Map(), unchecked: [...skipped], of };
+/**
+ * Copies the (still pristine) tree of run `of` once per hunk and puts that hunk back in its copy;
+ * when the runner can select tests (`selectable`), one more untouched copy, for the run of the
+ * selected tests the mutants are compared with.
+ */
+export async function prepareMutants(hunks: readonly Hunk[], skipped: MutantResult[], max: number, of: RunName, tree: { treeDir: string; readonly: string[] }, scratch: string, selectable: boolean): Promise<PreparedMutants> {
+  const prepared: PreparedMutants = { specs: [], selectionTree: null, hunks: new Map(), unchecked: [...skipped], of };
   for (const [index, hunk] of hunks.entries()) {
     if (index >= max) {
       prepared.unchecked.push({ hunk, status: "not-checked", killedBy: [], why: `beyond needed.max_hunks (${max})` });
@@ -86,19 +94,53 @@ export async function prepareMutants(hunks: readonly Hunk[], skipped: MutantResu
     prepared.specs.push({ id: index, of, treeDir: dir, readonly: tree.readonly });
     prepared.hunks.set(index, hunk);
   }
+  if (selectable && prepared.specs.length > 0) {
+    const dir = join(scratch, "tree-mutant-reference");
+    await cp(tree.treeDir, dir, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    prepared.selectionTree = { treeDir: dir, readonly: tree.readonly };
+  }
   return prepared;
 }
 
-/** diff.needed from the mutant runs: watched are the targets and every test that passed on base. */
-export function neededEvidence(subject: string, prepared: PreparedMutants, runs: readonly MutantRun[], reference: SuiteRun, base: SuiteRun, targets: readonly Target[]): Evidence {
+/** The line that says which tests the mutants ran. */
+function selectionText(selection: MutantSelection | undefined): string | undefined {
+  if (selection === undefined) return undefined;
+  if (!selection.used) return `each mutant ran the full suite: ${selection.why}`;
+  const count = selection.files.length;
+  const what = count === 0 ? "the watched tests, by name (the report names no file)"
+    : `the ${count === 1 ? "test file" : `${count} test files`} holding a watched test (${listed(selection.files, 5)})`;
+  const through = selection.how === "tests.select" ? "the policy's tests.select" : "the gate's pytest plugin";
+  return `each mutant first ran the selected tests: ${what}, ${selection.ids.length} of the suite's ${selection.suiteCases} test cases, through ${through}; a mutant they did not kill then ran the full suite`;
+}
+
+/** A mutant's run as the verdict shows it. */
+function mutantRunFact(run: SuiteRun, name: string): RunFact {
+  return { ...suiteRunFact(run), run: name };
+}
+
+/**
+ * diff.needed from the mutant runs: watched are the targets and every test that passed on base. A
+ * mutant the selected tests killed, against their own run on the unmutated tree, is killed; any
+ * other is judged on its full-suite run against the reference run of the same tree.
+ */
+export function neededEvidence(subject: string, prepared: PreparedMutants, runs: readonly MutantRun[], reference: SuiteRun, base: SuiteRun, targets: readonly Target[], selection?: MutantSelection): Evidence {
   const results: MutantResult[] = [];
-  const watched = new Set([...targets.map((t) => t.id), ...(base.report?.cases.filter(isGreen).map((c) => c.id) ?? [])]);
+  const facts: RunFact[] = [];
+  const watched = watchedIds(targets, base);
+  const selectedReference = selection?.used === true ? selection.reference : null;
+  if (selectedReference !== null) facts.push(mutantRunFact(selectedReference, "mutants' reference: selected tests"));
   for (const spec of prepared.specs) {
     const hunk = prepared.hunks.get(spec.id) as Hunk;
+    const label = hunkLabel(hunk);
     const run = runs.find((r) => r.id === spec.id);
+    const selected = selectedReference?.report != null ? run?.selected : undefined;
+    if (selected !== undefined) facts.push(mutantRunFact(selected, `mutant ${label}: selected tests`));
+    if (run?.run != null) facts.push(mutantRunFact(run.run, `mutant ${label}: full suite`));
+    const firstKillers = selected === undefined ? [] : killers(selectedReference!.report!, selected, watched);
     if (reference.report === null) results.push({ hunk, status: "not-checked", killedBy: [], why: `the ${reference.label} run has no report` });
+    else if (firstKillers.length > 0) results.push({ hunk, status: "killed", killedBy: firstKillers, suite: "selected" });
     else if (run?.run == null) results.push({ hunk, status: "not-checked", killedBy: [], why: run?.why ?? "the mutant did not run" });
-    else results.push(mutantResult(hunk, reference.report, run.run, watched));
+    else results.push(mutantResult(hunk, reference.report, run.run, watched, selected === undefined ? "full" : "selected, then full"));
   }
-  return neededClaim(subject, [...results, ...prepared.unchecked]);
+  return neededClaim(subject, [...results, ...prepared.unchecked], selectionText(selection), facts);
 }

@@ -5,7 +5,8 @@ import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
 import type { SuiteRun } from "./report-types.js";
 import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
-import { earlyRepeatJobs, runMutants, runRepeats, type RepeatsDone } from "./repeats.js";
+import { earlyRepeatJobs, runRepeats, type RepeatsDone } from "./repeats.js";
+import { runMutants } from "./mutants.js";
 
 /**
  * Runs everything untrusted a judgment needs: each run of the plan on its own tree (as many at once
@@ -76,8 +77,12 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
     for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${carried.reportError ?? "unknown"}`) });
   }
   const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs, deps, early));
-  const mutants = (plan.mutants ?? []).length > 0 ? await timed("mutants", () => runMutants(sandbox, plan, deps)) : [];
-  return { runs, checks, timings, repeats, mutants };
+  if (plan.needed === undefined || plan.needed.mutants.length === 0) return { runs, checks, timings, repeats };
+  const needed = await timed("mutants", () => runMutants(sandbox, plan, runs, deps));
+  // Added up, not wall time: how much of the mutants' cost went to selected tests and to full suites.
+  if (needed.selectedMs > 0) timings["mutants-selected"] = needed.selectedMs;
+  if (needed.fullMs > 0) timings["mutants-full"] = needed.fullMs;
+  return { runs, checks, timings, repeats, mutants: needed.mutants, mutantSelection: needed.selection };
 }
 
 function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined, afterSetup: (() => Promise<void>) | undefined): Promise<SuiteRun> {

@@ -45,7 +45,20 @@ export interface MeasurePlan {
   /** tests.stable: repeat the targets and regression suspects on these trees (src/measure/repeats.ts). */
   repeats?: RepeatPlan;
   /** diff.needed: one tree per mutant, each the measured tree with one hunk put back. */
-  mutants?: MutantSpec[];
+  needed?: NeededPlan;
+}
+
+/** diff.needed's mutants, and what the measuring process needs to choose the tests they run. */
+export interface NeededPlan {
+  mutants: MutantSpec[];
+  /**
+   * A pristine copy of the mutants' reference tree, for one run of the selected tests without any
+   * mutation (src/measure/mutants.ts); null when the runner cannot select, so every mutant runs the suite.
+   */
+  selectionTree: { treeDir: string; readonly: string[] } | null;
+  /** The task's targets and the PR's new test files: with the base run, they say which tests are watched. */
+  taskTargets: string[];
+  newFiles: string[];
 }
 
 export interface RepeatPlan {
@@ -79,10 +92,24 @@ export interface MutantSpec {
 
 export interface MutantRun {
   id: number;
-  /** Null when it was not run; `why` says why. */
+  /**
+   * The full suite on the mutant. Null when it did not run: the selected tests already changed
+   * (`selected` killed it), or `why` says why.
+   */
   run: SuiteRun | null;
+  /** The selected tests on the mutant, when the mutants were selected (MutantSelection `used`). */
+  selected?: SuiteRun;
   why?: string;
 }
+
+/**
+ * Which tests the mutants ran. `used`: every test file holding a watched test, first, on each mutant
+ * (and once on the unmutated tree, `reference`); a mutant they do not kill runs the full suite.
+ * Otherwise every mutant runs the full suite, and `why` says why.
+ */
+export type MutantSelection =
+  | { used: true; how: string; files: string[]; ids: string[]; suiteCases: number; reference: SuiteRun }
+  | { used: false; why: string };
 
 /** Where a setup's result is cached and under which key; the parent computed the key from the base. */
 export interface DepsPlan {
@@ -103,4 +130,5 @@ export interface MeasureResult {
   /** The repeats of each run, in order (tests.stable). */
   repeats?: Partial<Record<RunName, SuiteRun[]>>;
   mutants?: MutantRun[];
+  mutantSelection?: MutantSelection;
 }

@@ -1,6 +1,6 @@
 // The runs after the main ones: repeats of the target tests (tests.stable) and of the tests that
-// passed on base and failed on head (regression suspects: flaky on base is not the PR's doing), and
-// the mutants of diff.needed. Runs in the measuring process, which alone knows the main results.
+// passed on base and failed on head (regression suspects: flaky on base is not the PR's doing). Runs
+// in the measuring process, which alone knows the main results; diff.needed's mutants are mutants.ts.
 //
 // A repeat reuses the tree of the run it repeats, one repeat after another on that tree: a test that
 // leaves state behind in its own tree and then answers differently is exactly the flakiness the claim
@@ -14,7 +14,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Sandbox } from "../sandbox/index.js";
-import type { MeasurePlan, MutantRun, RepeatTree } from "./plan.js";
+import type { MeasurePlan, RepeatTree } from "./plan.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
@@ -122,33 +122,4 @@ async function selectedRun(
     setupNetwork: tests.setup_network, timeout: tests.timeout, env: selection?.env, ...(deps === undefined ? {} : { deps }),
   }, selection === null ? undefined : () => writeFile(listFile, selectionList(ids)));
   return selection === null ? run : { ...run, selected: [...ids] };
-}
-
-/** The mutants of diff.needed, two at a time, all within the policy's `needed.timeout`. */
-export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, deps?: PreparedDependencies): Promise<MutantRun[]> {
-  const mutants = plan.mutants ?? [];
-  const deadline = Date.now() + plan.policy.needed.timeout * 1000;
-  const results: MutantRun[] = new Array(mutants.length);
-  const todo = mutants.map((m, index) => ({ m, index }));
-  const tests = plan.policy.tests;
-  const worker = async (): Promise<void> => {
-    for (let job = todo.shift(); job !== undefined; job = todo.shift()) {
-      const left = Math.floor((deadline - Date.now()) / 1000);
-      if (left < 1) {
-        results[job.index] = { id: job.m.id, run: null, why: `needed.timeout of ${plan.policy.needed.timeout} s ran out` };
-        continue;
-      }
-      const timeout = Math.min(tests.timeout, left);
-      const run = await runSuite(sandbox, {
-        label: job.m.of, treeDir: job.m.treeDir, readonly: job.m.readonly, reportDir: join(plan.scratchDir, `report-mutant-${job.index}`),
-        setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout,
-        ...(deps === undefined ? {} : { deps }),
-      });
-      // Cut short by the overall budget rather than its own timeout: it says nothing either way.
-      const cut = timeout < tests.timeout && (run.command?.timedOut === true || run.setup?.timedOut === true);
-      results[job.index] = cut ? { id: job.m.id, run: null, why: `needed.timeout of ${plan.policy.needed.timeout} s ran out` } : { id: job.m.id, run };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(2, todo.length) }, worker));
-  return results;
 }

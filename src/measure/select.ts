@@ -22,6 +22,11 @@ export function runsPytest(command: string): boolean {
   return /(?:^|[\s/;&|(])(?:py\.test|pytest)(?:\s|$)|-m\s+pytest\b/.test(command);
 }
 
+/** Whether this policy's runner can be told to run only some tests (pytest, or a `tests.select`). */
+export function canSelect(tests: { command?: string; select?: string }): boolean {
+  return tests.select !== undefined || (tests.command !== undefined && runsPytest(tests.command));
+}
+
 /**
  * How to run only `ids` with this policy, or null when the runner cannot be told (repeat the suite).
  * `listFile` is where the caller writes the ids, as the run sees that path.
@@ -38,11 +43,6 @@ export function selectionFor(tests: { command?: string; select?: string }, ids: 
     };
   }
   return null;
-}
-
-/** Whether the runs of this policy can be told to run only some tests (else a repeat runs the suite). */
-export function canSelect(tests: { command?: string; select?: string }, profile: { backend: "bwrap" | "none" }): boolean {
-  return selectionFor(tests, ["-"], "-", profile.backend) !== null;
 }
 
 /** The list file's text: one id a line. */

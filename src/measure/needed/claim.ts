@@ -1,7 +1,7 @@
 // diff.needed: every changed hunk of non-test code must be needed by some test. A hunk whose mutant
 // (the measured tree with that hunk put back as it was) leaves every watched test's outcome as it
 // was is code no test constrains: a backdoor beside the fix, or a special case for the test's inputs.
-import type { Detail, Evidence } from "../../kernel/types.js";
+import type { Detail, Evidence, RunFact } from "../../kernel/types.js";
 import type { SuiteRun, TestReport } from "../report-types.js";
 import { listed, resultWord } from "../tests/run-facts.js";
 import { hunkLabel, type Hunk } from "./hunks.js";
@@ -10,13 +10,26 @@ const CLAIM = "diff.needed";
 
 export type MutantStatus = "killed" | "survived" | "not-checked";
 
+/**
+ * What the mutant ran: only the selected tests (they killed it), those and then the full suite (they
+ * did not), or the full suite alone (no selection).
+ */
+export type MutantSuite = "selected" | "selected, then full" | "full";
+
 export interface MutantResult {
   hunk: Hunk;
   status: MutantStatus;
   /** The tests whose outcome the mutant changed (killed), or why it was not checked. */
   killedBy: string[];
   why?: string;
+  suite?: MutantSuite;
 }
+
+const SUITE_NOTE: Record<MutantSuite, Record<"killed" | "survived", string>> = {
+  selected: { killed: " (in a run of the selected tests)", survived: "" },
+  "selected, then full": { killed: " (in the full suite; the selected tests did not kill it)", survived: " (the selected tests, then the full suite)" },
+  full: { killed: "", survived: "" },
+};
 
 /**
  * Which watched tests changed their outcome on the mutant, compared with the reference run of the
@@ -40,32 +53,42 @@ export function killers(reference: TestReport, mutant: SuiteRun, watched: Readon
   return [...changed, ...newLoadErrors.map((f) => `(${f} failed to load)`)];
 }
 
-export function mutantResult(hunk: Hunk, reference: TestReport, mutant: SuiteRun, watched: ReadonlySet<string>): MutantResult {
+export function mutantResult(hunk: Hunk, reference: TestReport, mutant: SuiteRun, watched: ReadonlySet<string>, suite?: MutantSuite): MutantResult {
   const by = killers(reference, mutant, watched);
-  return { hunk, status: by.length > 0 ? "killed" : "survived", killedBy: by };
+  return { hunk, status: by.length > 0 ? "killed" : "survived", killedBy: by, ...(suite === undefined ? {} : { suite }) };
 }
 
-export function neededClaim(subject: string, results: readonly MutantResult[]): Evidence {
+/**
+ * The claim from every hunk's result. `selection` says, in one line, which tests the mutants ran
+ * (the selected ones first, or the full suite and why): a detail of its own, before the hunks.
+ */
+export function neededClaim(subject: string, results: readonly MutantResult[], selection?: string, runs?: readonly RunFact[]): Evidence {
   const survived = results.filter((r) => r.status === "survived");
   const unchecked = results.filter((r) => r.status === "not-checked");
+  const note = (r: MutantResult, status: "killed" | "survived"): string => (r.suite === undefined ? "" : SUITE_NOTE[r.suite][status]);
   const details: Detail[] = results.map((r) => ({
     kind: r.status === "killed" ? "needed" : r.status === "survived" ? "unneeded" : "not-checked",
     path: r.hunk.path,
     line: r.hunk.whole === null ? r.hunk.newStart : undefined,
     message: r.status === "killed"
-      ? `${hunkLabel(r.hunk)}: needed by ${listed(r.killedBy, 3)}`
+      ? `${hunkLabel(r.hunk)}: needed by ${listed(r.killedBy, 3)}${note(r, "killed")}`
       : r.status === "survived"
-        ? `${hunkLabel(r.hunk)}: no test changes its outcome without this change`
+        ? `${hunkLabel(r.hunk)}: no test changes its outcome without this change${note(r, "survived")}`
         : `${hunkLabel(r.hunk)}: not checked (${r.why ?? "unknown"})`,
   }));
-  const meta = { hunks: results.length, killed: results.length - survived.length - unchecked.length, survived: survived.length, unchecked: unchecked.length };
+  const meta = {
+    hunks: results.length, killed: results.length - survived.length - unchecked.length, survived: survived.length, unchecked: unchecked.length,
+    ...(selection === undefined ? {} : { selection }),
+  };
   if (results.length === 0) {
     return { claim: CLAIM, subject, outcome: "pass", reason: "the change has no hunks of non-test code", details, meta };
   }
+  if (selection !== undefined) details.unshift({ kind: "selection", message: selection });
+  const extra = runs === undefined || runs.length === 0 ? { meta } : { meta, runs };
   const problems: string[] = [];
   if (survived.length > 0) problems.push(`hunks no test needs: ${listed(survived.map((r) => hunkLabel(r.hunk)))}`);
   // A hunk that was not checked is never passed silently: the claim cannot hold for it.
   if (unchecked.length > 0) problems.push(`hunks not checked: ${listed(unchecked.map((r) => `${hunkLabel(r.hunk)} (${r.why ?? "unknown"})`))}`);
-  if (problems.length > 0) return { claim: CLAIM, subject, outcome: "fail", reason: problems.join("; "), details, meta };
-  return { claim: CLAIM, subject, outcome: "pass", reason: `each of the ${results.length} changed hunks is needed by a test`, details, meta };
+  if (problems.length > 0) return { claim: CLAIM, subject, outcome: "fail", reason: problems.join("; "), details, ...extra };
+  return { claim: CLAIM, subject, outcome: "pass", reason: `each of the ${results.length} changed hunks is needed by a test`, details, ...extra };
 }

@@ -49,4 +49,20 @@ describe("diff.needed", () => {
     expect(evidence.outcome).toBe("pass");
     expect(evidence.details[0]?.message).toBe("src/calc.py:1: needed by t.py::a");
   });
+
+  it("says which tests decided each hunk, and which tests the mutants ran, before the hunks", () => {
+    const [other] = hunksOf("src/other.py", "a\n", "b\n");
+    const evidence = neededClaim("sha256:s", [
+      { hunk: hunk!, status: "killed", killedBy: ["t.py::a"], suite: "selected" },
+      { hunk: other!, status: "survived", killedBy: [], suite: "selected, then full" },
+    ], "each mutant first ran the selected tests: …");
+    expect(evidence.details.map((d) => [d.kind, d.message])).toEqual([
+      ["selection", "each mutant first ran the selected tests: …"],
+      ["needed", "src/calc.py:1: needed by t.py::a (in a run of the selected tests)"],
+      ["unneeded", "src/other.py:1: no test changes its outcome without this change (the selected tests, then the full suite)"],
+    ]);
+    expect(evidence.reason).toBe("hunks no test needs: src/other.py:1");
+    const later = neededClaim("sha256:s", [{ hunk: hunk!, status: "killed", killedBy: ["t.py::b"], suite: "selected, then full" }]);
+    expect(later.details[0]?.message).toBe("src/calc.py:1: needed by t.py::b (in the full suite; the selected tests did not kill it)");
+  });
 });
