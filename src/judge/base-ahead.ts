@@ -8,6 +8,8 @@ import type { CommitsAhead } from "../workspace/index.js";
 
 export const BASE_AHEAD_KIND = "base-ahead";
 export const BASE_CONTAINED_KIND = "base-contained";
+/** Opens each commit's message, so the detail reads right wherever it is listed (the brief drops it). */
+export const BASE_AHEAD_PREFIX = "on the base tip, not in the head: ";
 
 /** Commits listed one by one; the rest are counted. Enough for a review, bounded for the verdict. */
 export const BASE_AHEAD_LIMIT = 20;
@@ -35,7 +37,7 @@ export function baseAheadDetails(tip: string, head: string, ahead: CommitsAhead,
     const paths = [...both, ...c.paths.filter((p) => !own.has(p))].map(shown);
     const touches = paths.length === 0 ? "changes no file" : `changes ${listed(paths, PATHS_SHOWN)}`;
     const overlap = both.length === 0 ? "" : `; the pull request changes ${listed(both.map(shown), PATHS_SHOWN)} too`;
-    return { kind: BASE_AHEAD_KIND, message: `on the base tip, not in the head: ${c.sha.slice(0, 7)} ${subjectLine(c.subject)} (${touches}${overlap})` };
+    return { kind: BASE_AHEAD_KIND, message: `${BASE_AHEAD_PREFIX}${c.sha.slice(0, 7)} ${subjectLine(c.subject)} (${touches}${overlap})` };
   });
   const rest = ahead.total - ahead.commits.length;
   if (rest > 0) {
