@@ -1,9 +1,10 @@
 import type { Evidence } from "../kernel/index.js";
 import type { Policy, Task } from "../policy/schema.js";
-import { WorkspaceError, type MergeResult, type Repository } from "../workspace/index.js";
+import { WorkspaceError, type CommitsAhead, type MergeResult, type Repository } from "../workspace/index.js";
 import type { AddedLines, DiffFact } from "../workspace/types.js";
 import { frozenClaim, safetyClaim, scopeClaim, type DiffContext } from "../measure/diff/index.js";
 import { secretsClaim } from "../measure/secrets.js";
+import { BASE_AHEAD_LIMIT } from "./base-ahead.js";
 
 // What is judged (issue 12). The diff claims judge the pull request's own change, from the merge
 // base to the head: exactly GitHub's "Files changed". The tests measure what would land: the head
@@ -21,6 +22,8 @@ export interface Change {
   otherMergeBases: string[];
   /** Head merged into base: the tree the tests measure, or the conflicting paths. */
   merge: MergeResult;
+  /** The commits of the base tip the head lacks (`head..base`), for the reviewer's brief. */
+  ahead: CommitsAhead;
 }
 
 /**
@@ -28,6 +31,11 @@ export interface Change {
  * judgment: the diff from base itself, and the head tree measured as it is.
  */
 export async function resolveChange(repo: Repository, base: string, head: string, exactBase: boolean): Promise<Change> {
+  const [merged, ahead] = await Promise.all([resolveMerge(repo, base, head, exactBase), repo.commitsAhead(base, head, BASE_AHEAD_LIMIT)]);
+  return { ...merged, ahead };
+}
+
+async function resolveMerge(repo: Repository, base: string, head: string, exactBase: boolean): Promise<Omit<Change, "ahead">> {
   const [baseTree, headTree] = await Promise.all([repo.treeOf(base), repo.treeOf(head)]);
   const same = { base, head, baseTree, headTree };
   if (exactBase) return { ...same, mergeBase: base, otherMergeBases: [], merge: { clean: true, tree: headTree } };

@@ -14,6 +14,7 @@ import { startMeasurer } from "../measure/spawn-measurer.js";
 import { requiredClaims, needsTestRuns, profileFor } from "./gate-for.js";
 import { Stopwatch } from "./stopwatch.js";
 import { loadTasks, subjectTask, taskIdsOf } from "./tasks.js";
+import { baseAheadDetails, carryBaseAhead } from "./base-ahead.js";
 
 export interface JudgeRequest {
   /** Local path or URL of the repository. */
@@ -140,8 +141,11 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   } finally {
     await measurer?.dispose();
   }
-  const verdict = clock.timeSync("evaluate", () => evaluate(gate, evidence, subject, null));
-  return done(verdict, evidence, facts);
+  // What the base tip has that the head lacks rides on a claim's details for the reviewer's brief.
+  const ownPaths = facts.flatMap((f) => (f.oldPath === null ? [f.path] : [f.path, f.oldPath]));
+  const carried = carryBaseAhead(evidence, required, baseAheadDetails(base, head, change.ahead, ownPaths));
+  const verdict = clock.timeSync("evaluate", () => evaluate(gate, carried, subject, null));
+  return done(verdict, carried, facts);
 }
 
 type Loaded =

@@ -43,6 +43,10 @@ svg.timeline text.in{fill:#fff}
 svg.timeline text.axis{fill:var(--muted)}
 .note{background:var(--soft);border-left:4px solid var(--line);padding:6px 10px;margin:8px 0}
 nav.pages a{margin-right:12px}
+section.brief{border:2px solid var(--cand);border-radius:8px;padding:4px 16px 10px;margin:14px 0}
+section.brief h2{border-bottom:none;margin-top:10px}
+tr.unneeded td{background:#fff1c2}
+tr.unchecked td{background:#f7efe3}
 `;
 
 export function page(title: string, body: Html): string {

@@ -4,6 +4,7 @@
 import type { ClaimResult, Detail } from "../kernel/index.js";
 import { html, type Html } from "./html.js";
 import type { FileFact, PageFacts } from "./page-facts.js";
+import { hunkRows, hunksTable, NEEDED_CLAIM, unneededByPath, type HunkRow } from "./render-hunks.js";
 import { seconds, timelineBars, timelineSvg } from "./timeline.js";
 
 const DIFF_CLAIMS = ["diff.frozen", "diff.scope", "diff.safety", "diff.change", "secrets"];
@@ -14,20 +15,23 @@ export function diffSection(claims: readonly ClaimResult[], facts: PageFacts | n
   const diffClaims = claims.filter((c) => DIFF_CLAIMS.includes(c.name));
   const files = facts === null
     ? html`<p class="note">The changed files were not recorded beside this journal entry (judged before the page existed, or on another machine); the findings below come from the signed claims.</p>`
-    : facts.files.length === 0 ? html`<p>No file changed.</p>` : filesTable(facts.files, diffClaims);
-  return html`<section aria-labelledby="diff"><h2 id="diff">What changed</h2>${files}<h3>Findings on the diff</h3>${findingsBy(diffClaims, "No finding: no frozen, out-of-scope or unsafe path, and no credential in the added lines.")}</section>`;
+    : facts.files.length === 0 ? html`<p>No file changed.</p>` : filesTable(facts.files, diffClaims, unneededByPath(hunkRows(claims)));
+  return html`<section aria-labelledby="diff"><h2 id="diff">What changed</h2>${files}${hunksTable(claims)}<h3>Findings on the diff</h3>${findingsBy(diffClaims, "No finding: no frozen, out-of-scope or unsafe path, and no credential in the added lines.")}</section>`;
 }
 
-function filesTable(files: readonly FileFact[], claims: readonly ClaimResult[]): Html {
+function filesTable(files: readonly FileFact[], claims: readonly ClaimResult[], unneeded: ReadonlyMap<string, HunkRow[]>): Html {
   const rows = files.map((f) => {
     const flagged = claims.filter((c) => c.details.some((d) => d.path !== undefined && (d.path === f.path || d.path === f.oldPath))).map((c) => c.name);
+    const hunks = unneeded.get(f.path) ?? [];
     const notes = [
       f.oldMode !== f.newMode && f.oldMode !== "000000" && f.newMode !== "000000" ? `mode ${f.oldMode} → ${f.newMode}` : null,
       f.symlinkTarget !== null ? `symlink → ${f.symlinkTarget}` : null,
       f.submodule ? "submodule" : null, f.binary ? "binary" : null,
       f.size !== null ? `${f.size} bytes` : null,
     ].filter((n): n is string => n !== null);
-    return html`<tr><td>${STATUS_NAMES[f.status] ?? f.status}</td><td class="break"><code>${f.oldPath !== null ? `${f.oldPath} → ` : ""}${f.path}</code></td><td>${notes.join(", ")}</td><td>${flagged.length === 0 ? html`<span class="muted">none</span>` : html`<strong>${flagged.join(", ")}</strong>`}</td></tr>`;
+    const unneededNote = hunks.length === 0 ? "" : html`${flagged.length === 0 ? "" : "; "}<strong>no test needs</strong> ${hunks.map((h, i) => html`${i > 0 ? ", " : ""}<a href="#${h.anchor}">${h.detail.line === undefined ? "the whole file" : `line ${h.detail.line}`}</a>`)}`;
+    const findings = flagged.length === 0 && hunks.length === 0 ? html`<span class="muted">none</span>` : html`${flagged.length === 0 ? "" : html`<strong>${flagged.join(", ")}</strong>`}${unneededNote}`;
+    return html`<tr${hunks.length === 0 ? "" : html` class="unneeded"`}><td>${STATUS_NAMES[f.status] ?? f.status}</td><td class="break"><code>${f.oldPath !== null ? `${f.oldPath} → ` : ""}${f.path}</code></td><td>${notes.join(", ")}</td><td>${findings}</td></tr>`;
   });
   return html`<table><caption class="muted">${files.length} changed ${files.length === 1 ? "file" : "files"} (git diff of the base and head trees)</caption><thead><tr><th scope="col">status</th><th scope="col">path</th><th scope="col">notes</th><th scope="col">findings</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -74,7 +78,8 @@ function runText(run: PageFacts["runs"]["base"]): string {
 }
 
 export function otherFindingsSection(claims: readonly ClaimResult[]): Html {
-  const others = claims.filter((c) => !DIFF_CLAIMS.includes(c.name) && !TEST_CLAIMS.includes(c.name) && c.details.length > 0);
+  // diff.needed's hunks have their own table in "What changed".
+  const others = claims.filter((c) => !DIFF_CLAIMS.includes(c.name) && !TEST_CLAIMS.includes(c.name) && c.name !== NEEDED_CLAIM && c.details.length > 0);
   if (others.length === 0) return html``;
   return html`<section aria-labelledby="other"><h2 id="other">Other findings</h2>${findingsBy(others, "")}</section>`;
 }

@@ -1,4 +1,4 @@
-// The verdict page: the verdict and its class in large type, every claim, the evidence sections,
+// The verdict page: the verdict and its class in large type, a CANDIDATE's reviewer's brief, every claim, the evidence sections,
 // the approval state, the subject digests, the journal neighbours and how to verify it all.
 import type { VerifyResult } from "../attest/index.js";
 import type { ClaimResult } from "../kernel/index.js";
@@ -6,6 +6,7 @@ import { html, type Html } from "./html.js";
 import type { ApprovalSeen, Neighbour, VerdictEntry } from "./journal-view.js";
 import { page } from "./layout.js";
 import type { PageFacts } from "./page-facts.js";
+import { baseTipSection, briefSection, withoutBriefOnly } from "./render-brief.js";
 import { diffSection, otherFindingsSection, testsSection, timelineSection } from "./render-evidence.js";
 import { runsSection } from "./render-runs.js";
 
@@ -30,8 +31,10 @@ export function renderVerdictPage(input: VerdictPage): string {
   const p = input.verdict.statement.predicate;
   const head7 = p.subject.head.slice(0, 7);
   const title = `${p.verdict}${p.class === null ? "" : ` (${p.class})`} · ${input.verdict.repository} @ ${head7}`;
-  return page(title, html`${banner(input)}${claimsSection(p.claims)}${diffSection(p.claims, input.facts)}${testsSection(p.claims, input.facts)}${runsSection(p.claims)}${
-    otherFindingsSection(p.claims)}${timelineSection(input.facts)}${approvalSection(input)}${subjectSection(input)}${journalSection(input)}${verifySection(input)}`);
+  // A CANDIDATE opens with the reviewer's brief; the findings below leave out what only the brief shows.
+  const claims = withoutBriefOnly(p.claims);
+  return page(title, html`${banner(input)}${briefSection(p)}${claimsSection(claims)}${diffSection(claims, input.facts)}${testsSection(claims, input.facts)}${baseTipSection(p)}${runsSection(claims)}${
+    otherFindingsSection(claims)}${timelineSection(input.facts)}${approvalSection(input)}${subjectSection(input)}${journalSection(input)}${verifySection(input)}`);
 }
 
 function banner({ verdict }: VerdictPage): Html {

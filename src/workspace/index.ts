@@ -5,3 +5,4 @@ export { mirrorDirFor } from "./mirror.js";
 export { unsafePathReason } from "./tree.js";
 export * from "./types.js";
 export type { MergeResult } from "./merge.js";
+export type { CommitsAhead, CommitSummary } from "./history.js";

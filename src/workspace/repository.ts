@@ -5,6 +5,7 @@ import { WorkspaceError } from "./errors.js";
 import { materialise } from "./materialise.js";
 import { mergeBases, mergeTree, type MergeResult } from "./merge.js";
 import { assertSafeRef, ensureMirror, fetchInto, mirrorDirFor, withMirrorLock } from "./mirror.js";
+import { commitsAhead, type CommitsAhead } from "./history.js";
 import { GitExit, porcelain } from "./porcelain.js";
 import { entryAt, listTree } from "./tree.js";
 import type { AddedLines, DiffFact } from "./types.js";
@@ -29,6 +30,8 @@ export interface Repository {
   mergeBases(base: string, head: string): Promise<string[]>;
   /** Head merged into base (`git merge-tree --write-tree`): the merged tree or the conflicting paths. */
   mergeTree(base: string, head: string): Promise<MergeResult>;
+  /** The commits the base tip has that head has not (`head..base`): how many, and the newest `limit`. */
+  commitsAhead(base: string, head: string, limit: number): Promise<CommitsAhead>;
 }
 
 export interface OpenOptions {
@@ -121,6 +124,10 @@ class MirrorRepository implements Repository {
 
   async mergeTree(base: string, head: string): Promise<MergeResult> {
     return mergeTree(this.mirrorDir, await this.commit(base), await this.commit(head));
+  }
+
+  async commitsAhead(base: string, head: string, limit: number): Promise<CommitsAhead> {
+    return commitsAhead(this.mirrorDir, await this.commit(base), await this.commit(head), limit);
   }
 
   /** The full sha of a commit already in the mirror (no fetch); every method accepts any revision. */

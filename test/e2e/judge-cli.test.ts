@@ -119,6 +119,11 @@ describe("python-calc: a base that moved on is judged by what would land (issue 
     // main-moved's own changes (a test, the README, stats.py) are not the pull request's.
     expect(failingText(verdict)).not.toContain("README.md");
     expect(claimNamed(verdict, "diff.scope").reason).toContain("1 changed path");
+    // What main-moved has that the head has not, for the reviewer's brief (issue 13), on the claim that measured the merge.
+    expect(claimNamed(verdict, "tests.regression").details.filter((d) => d.kind === "base-ahead")).toEqual([{
+      kind: "base-ahead",
+      message: `on the base tip, not in the head: ${verdict.subject.base.slice(0, 7)} stats: total; a test of sub; README (changes src/calc.py, README.md, src/stats.py, tests/test_calc.py, tests/test_stats.py; the pull request changes src/calc.py too)`,
+    }]);
   }, 240_000);
 
   it("a head that merged the base in: only its own change is judged, and the head tree is what lands", async () => {
@@ -127,6 +132,9 @@ describe("python-calc: a base that moved on is judged by what would land (issue 
     expect(verdict.subject.mergeBase).toBe(verdict.subject.base);
     expect(verdict.subject.mergedTree).toBe(tree(repo, "merged-base"));
     expect(claimNamed(verdict, "diff.frozen").reason).toContain("2 changed paths");
+    expect(verdict.claims.flatMap((c) => c.details).filter((d) => d.kind?.startsWith("base-"))).toEqual([
+      { kind: "base-contained", message: `head ${verdict.subject.head.slice(0, 7)} contains base tip ${verdict.subject.base.slice(0, 7)}: the base has no commit the head lacks` },
+    ]);
     // The same change as `behind`, merged the other way: the very same tree is measured.
     const behind = parseVerdict(await judgmentOf("python-calc", "behind"));
     expect(verdict.subject.mergedTree).toBe(behind.subject.mergedTree);

@@ -85,6 +85,10 @@ describe.skipIf(!available)(`verdict pages in headless Chromium${available ? "" 
     const page = await open("candidate");
     await expect.poll(() => page.locator(".banner .verdict").innerText()).toBe("CANDIDATE");
     expect(await page.getByRole("heading", { level: 2, name: "Claims" }).isVisible()).toBe(true);
+    // The reviewer's brief comes first (issue 13): the agent's own test to read, and the base tip it already contains.
+    const brief = page.locator("section.brief");
+    expect(await page.locator("h2").first().innerText()).toBe("Reviewer's brief");
+    expect(await brief.innerText()).toMatch(/Tests the agent wrote itself[\s\S]*tests\/test_mul\.py[\s\S]*What the base branch's tip has that the head has not[^\n]*\n+none: the head contains the base tip it was judged against\./);
     const statuses = await page.locator("#claims ~ table tbody tr td:first-of-type .status").allInnerTexts();
     expect(statuses.length).toBeGreaterThanOrEqual(5);
     expect(statuses.every((s) => s === "✓ pass")).toBe(true);

@@ -1,54 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { buildStatement, generateKey, signStatement } from "../../../src/attest/index.js";
-import { briefForCheckRun, briefOfEntry, renderBrief, reviewerBrief } from "../../../src/github/commands/brief.js";
-import type { ClaimResult, Verdict } from "../../../src/kernel/index.js";
+import { briefForCheckRun } from "../../../src/github/commands/brief.js";
 import { makeVerdictFixture } from "../../attest/verdict-fixture.js";
 
-const fixture = makeVerdictFixture();
+// `/ranex explain` reads the brief of a check run's journal entry; the brief itself is tested in
+// test/judge/reviewer-brief.test.ts.
 
-function claim(name: string, details: ClaimResult["details"], status: ClaimResult["status"] = "pass"): ClaimResult {
-  return { name, status, cause: status === "fail" ? "failed" : "passed", class: null, reason: "r", details, evidence: [] };
-}
-
-function candidate(claims: ClaimResult[], task: string | null = "sha256:" + "1".repeat(64)): Verdict {
-  return { ...fixture.verdict, subject: { ...fixture.verdict.subject, task }, claims: [...fixture.verdict.claims, ...claims] };
-}
-
-describe("the reviewer's brief", () => {
-  it("lists the agent's own tests, out-of-task files, and the later claims' findings when they are measured", () => {
-    const brief = reviewerBrief(candidate([
-      claim("tests.red_green", [{ kind: "self-authored", path: "tests/test_mul.py", message: "written by the agent" }, { kind: "ambiguous", message: "x" }]),
-      claim("diff.scope", [{ kind: "outside-task", path: "docs/usage.md", message: "docs/usage.md: outside the task's scope" }]),
-      claim("diff.needed", [{ kind: "unneeded", path: "calc.py", line: 12, message: "lines 12-14: no test fails without it" }]),
-      claim("tests.stable", []),
-    ]));
-    expect(brief.selfAuthoredTests).toEqual({ status: "listed", items: [{ path: "tests/test_mul.py", text: "written by the agent" }] });
-    expect(brief.outsideTaskScope).toEqual({ status: "listed", items: [{ path: "docs/usage.md", text: "docs/usage.md: outside the task's scope" }] });
-    expect(brief.unneededHunks).toEqual({ status: "listed", items: [{ path: "calc.py", line: 12, text: "lines 12-14: no test fails without it" }] });
-    expect(brief.flakyTargets).toMatchObject({ status: "none" });
-    expect(brief.baseAhead).toMatchObject({ status: "not-measured" });
-    const text = renderBrief(brief);
-    expect(text).toContain(`### Reviewer's brief for \`${fixture.head.slice(0, 7)}\``);
-    expect(text).toContain("- `calc.py:12` lines 12-14: no test fails without it");
-    expect(text).toContain("**Flaky targets:** none: every target kept its outcome on every repeat.");
-  });
-
-  it("says 'not measured', never 'none', for what the gate did not measure", () => {
-    const brief = reviewerBrief(candidate([], null));
-    expect(brief.unneededHunks).toMatchObject({ status: "not-measured", note: expect.stringContaining("`diff.needed` is not in the policy's `require`") });
-    expect(brief.flakyTargets).toMatchObject({ status: "not-measured" });
-    expect(brief.outsideTaskScope).toMatchObject({ status: "not-measured", note: expect.stringContaining("names no task") });
-    expect(brief.selfAuthoredTests).toEqual({ status: "none", note: "the agent changed no test file" });
-    expect(renderBrief(brief)).toContain("**Changed hunks no test needs:** not measured:");
-  });
-
-  it("is read from the signed journal entry of a CANDIDATE, and only a CANDIDATE", async () => {
-    const key = await generateKey();
-    const sign = (verdict: Verdict) => signStatement(buildStatement(verdict, { repository: "acme/widgets", ref: null, gateVersion: "0", time: "2026-01-01T00:00:00Z", journal: null, evidence: [] }), key);
-    const good = await sign(candidate([claim("tests.red_green", [{ kind: "self-authored", path: "t.py", message: "m" }])]));
-    expect(briefOfEntry({ payload: good })).toContain("- `t.py` m");
-    expect(briefOfEntry({ payload: await sign(makeVerdictFixture("fail").verdict) })).toBeNull();
-    expect(briefOfEntry({ payload: { not: "an envelope" } })).toBeNull();
+describe("the brief of a check run", () => {
+  it("comes from the journal entry the check run names, and says so when that cannot be read", async () => {
+    const { verdict } = makeVerdictFixture();
+    const good = await signStatement(buildStatement(verdict, { repository: "acme/widgets", ref: null, gateVersion: "0", time: "2026-01-01T00:00:00Z", journal: null, evidence: [] }), await generateKey());
     expect(await briefForCheckRun(async () => ({ payload: good }), "id")).toContain("Reviewer's brief");
     expect(await briefForCheckRun(async () => null, "id")).toContain("journal entry `id` is not in this gate's journal");
     expect(await briefForCheckRun(async () => { throw new Error("disk gone"); }, "id")).toContain("could not be read from the journal: disk gone");
