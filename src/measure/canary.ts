@@ -54,7 +54,8 @@ export async function placeCanary(command: string, treeDir: string, hostDir: str
   let mounted = false;
   for (const runner of runners) {
     if (runner === "pytest") {
-      if (/\b(PYTHONPATH|PYTEST_ADDOPTS)\b/.test(command)) {
+      // A command that extends PYTHONPATH (`PYTHONPATH="src${PYTHONPATH:+:$PYTHONPATH}"`) keeps the canary's entry.
+      if (/\bPYTEST_ADDOPTS\b/.test(command) || (/\bPYTHONPATH\b/.test(command) && !/\$\{?PYTHONPATH\b/.test(command))) {
         placed.notes.push("pytest: the command sets PYTHONPATH or PYTEST_ADDOPTS itself, so the canary plugin was not added");
         continue;
       }

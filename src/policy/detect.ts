@@ -19,6 +19,8 @@ export interface Detection {
   reporterDeclared: boolean;
   /** Folders holding the tests (pytest is given them when its config names no testpaths). */
   testDirs: string[];
+  /** Folders the Python tests import from that nothing installs in the sandbox (a src layout). */
+  pythonPath: string[];
   /** Extra checks worth proposing: name -> command. `ranex init` keeps only those passing on HEAD. */
   checks: { name: string; run: string }[];
 }
@@ -64,7 +66,7 @@ export async function readPackageJson(dir: string): Promise<PackageJson | null> 
 export async function detectTestRunner(dir: string): Promise<Detection> {
   const files = new Set(await list(dir));
   const pkg = await readPackageJson(dir);
-  const base = { install: null, runnerDeclared: false, reporterDeclared: false, testDirs: await testDirs(dir, files), checks: [] };
+  const base = { install: null, runnerDeclared: false, reporterDeclared: false, testDirs: await testDirs(dir, files), pythonPath: [], checks: [] };
   if (pkg !== null) {
     const node = nodeRunner(pkg, files);
     if (node !== null) {
@@ -77,10 +79,11 @@ export async function detectTestRunner(dir: string): Promise<Detection> {
       };
     }
   }
+  const python = { ...base, runnerDeclared: true, reporterDeclared: true, pythonPath: await srcLayout(dir, files) };
   const pytest = await pytestEvidence(dir, files);
-  if (pytest !== null) return { ...base, kind: "pytest", evidence: pytest, runnerDeclared: true, reporterDeclared: true };
+  if (pytest !== null) return { ...python, kind: "pytest", evidence: pytest };
   const unittest = await unittestEvidence(dir, base.testDirs, files);
-  if (unittest !== null) return { ...base, kind: "unittest", evidence: unittest, runnerDeclared: true, reporterDeclared: true };
+  if (unittest !== null) return { ...python, kind: "unittest", evidence: unittest };
   return { ...base, kind: "none", evidence: "no test runner found (looked for package.json scripts and dependencies, vitest/jest/mocha configs, node --test, pytest and unittest files)" };
 }
 
@@ -170,4 +173,22 @@ async function unittestEvidence(dir: string, folders: string[], files: Set<strin
     }
   }
   return null;
+}
+
+/**
+ * `src/<package>/__init__.py` with no pytest `pythonpath` setting: the package is meant to be
+ * installed (tox, pip install -e), which the sandbox never does, so the tests must find it in src.
+ */
+async function srcLayout(dir: string, files: Set<string>): Promise<string[]> {
+  if (!files.has("src")) return [];
+  let isPackage = false;
+  for (const name of await list(join(dir, "src"))) {
+    if ((await list(join(dir, "src", name))).includes("__init__.py")) isPackage = true;
+  }
+  if (!isPackage) return [];
+  for (const config of ["pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini"]) {
+    const text = files.has(config) ? await readText(join(dir, config)) : null;
+    if (text !== null && /^\s*pythonpath\s*=/m.test(text)) return [];
+  }
+  return ["src"];
 }

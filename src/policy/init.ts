@@ -55,7 +55,14 @@ export function testCommand(found: Detection): { command: string; note: string[]
       return { command: 'node "$RANEX_REPORTERS/mocha-run.cjs"', note };
     case "pytest":
     case "unittest":
-      return { command: ["python3 -m pytest", `--junitxml="$RANEX_JUNIT"`, ...found.testDirs].join(" "), note: [] };
+      // Extends PYTHONPATH rather than replacing it: the gate's canary and test selection use it too.
+      return {
+        command: [
+          ...found.pythonPath.length === 0 ? [] : [`PYTHONPATH="${found.pythonPath.join(":")}\${PYTHONPATH:+:$PYTHONPATH}"`],
+          "python3 -m pytest", `--junitxml="$RANEX_JUNIT"`, ...found.testDirs,
+        ].join(" "),
+        note: found.pythonPath.length === 0 ? [] : [`${found.pythonPath.join(", ")} holds the package and nothing installs it in the sandbox: the tests import it from there.`],
+      };
     case "none":
       return null;
   }

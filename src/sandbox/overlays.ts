@@ -1,16 +1,34 @@
 // Host files or directories shown over the run's tree (the dependencies a once-only setup installed,
 // src/measure/deps). Each goes where the setup created it, read-only: a run can use the installed
 // packages but never change what the next run, or the next PR with the same lock files, will see.
-import { lstatSync, mkdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { RunRequest } from "./types.js";
 
-/** The bind mounts for bwrap: after the tree, so they lie over it. Links were recreated instead. */
-export function overlayMounts(request: RunRequest, workdir: string): string[] {
+/**
+ * The mounts for bwrap: after the tree, so they lie over it. Links were recreated instead. A cached
+ * folder becomes a fresh tmpfs of this run holding each cached entry read-only: tools add their own
+ * entries beside the packages at test time (vite bundles its config into node_modules/.vite-temp,
+ * babel and others cache in node_modules/.cache), and those vanish with the run, while every
+ * installed entry stays as the setup left it. The folder itself is a mount point, so it cannot be
+ * renamed or removed either.
+ */
+export function overlayMounts(request: RunRequest, workdir: string, folderBytes: number): string[] {
   const args: string[] = [];
   for (const overlay of request.treeOverlays ?? []) {
-    if (lstatSync(overlay.host, { throwIfNoEntry: false })?.isSymbolicLink() === true) continue;
-    args.push("--ro-bind", overlay.host, `${workdir}/${overlay.path}`);
+    const host = lstatSync(overlay.host, { throwIfNoEntry: false });
+    if (host === undefined || host.isSymbolicLink()) continue;
+    const dest = `${workdir}/${overlay.path}`;
+    if (!host.isDirectory()) {
+      args.push("--ro-bind", overlay.host, dest);
+      continue;
+    }
+    args.push("--size", String(folderBytes), "--tmpfs", dest);
+    for (const name of readdirSync(overlay.host).sort()) {
+      const entry = join(overlay.host, name);
+      if (lstatSync(entry).isSymbolicLink()) args.push("--symlink", readlinkSync(entry), `${dest}/${name}`);
+      else args.push("--ro-bind", entry, `${dest}/${name}`);
+    }
   }
   return args;
 }

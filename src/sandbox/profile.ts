@@ -51,12 +51,13 @@ export function scratchBytesOf(profile: SandboxProfile): number {
  * The tree at /work, writable, with the frozen paths bound read-only over it: the run can add files
  * next to a frozen test, but writing, deleting or renaming the frozen file itself fails (EROFS or
  * EBUSY). The runner has checked each is a regular file of the tree reached without a symlink.
- * Then the cached dependencies (treeOverlays), read-only, each where its setup created it.
+ * Then the cached dependencies (treeOverlays), read-only, each where its setup created it (a cached
+ * folder in a tmpfs of the run's own, sized as the scratch, so tools may add beside its entries).
  */
-export function treeMounts(request: RunRequest): string[] {
+export function treeMounts(request: RunRequest, folderBytes: number): string[] {
   const args = ["--bind", request.workdir, SANDBOX_WORKDIR];
   for (const rel of request.readonlyPaths ?? []) args.push("--ro-bind", `${request.workdir}/${rel}`, `${SANDBOX_WORKDIR}/${rel}`);
-  args.push(...overlayMounts(request, SANDBOX_WORKDIR));
+  args.push(...overlayMounts(request, SANDBOX_WORKDIR, folderBytes));
   return args;
 }
 
@@ -147,7 +148,7 @@ export function bwrapArguments(profile: SandboxProfile, request: RunRequest, lay
   for (const m of toolchainMounts(profile)) if (m.host !== "/usr" && !m.host.startsWith("/usr/")) args.push("--ro-bind", m.host, m.sandbox);
   for (const mount of profile.mounts ?? []) args.push("--ro-bind", mount.host, mount.sandbox);
   args.push(...extraMounts(request));
-  args.push(...treeMounts(request));
+  args.push(...treeMounts(request, scratchBytesOf(profile)));
   if (request.outdir !== undefined) args.push("--bind", request.outdir, request.outdir);
   // The sandbox's own root (where /etc and the mount points live) becomes read-only once built.
   args.push("--remount-ro", "/", "--chdir", SANDBOX_WORKDIR);

@@ -77,6 +77,30 @@ describe("starterPolicy detects the runner and validates", () => {
     expect(text).toContain("unittest.TestCase tests (run through pytest)");
   });
 
+  // Found on tkem/cachetools (issue 15): the package lives in src/ and is installed by tox, so the
+  // tests' `import cachetools` failed in every file and init reported "no tests".
+  it("a src layout: the command puts src on PYTHONPATH (keeping the gate's own entries), and the tests import the package", async () => {
+    const dir = repoWith({
+      "pyproject.toml": "[project]\nname = \"shapes\"\n",
+      "src/shapes/__init__.py": "def area(w, h):\n    return w * h\n",
+      "tests/test_area.py": "import unittest\nimport shapes\n\nclass AreaTest(unittest.TestCase):\n    def test_area(self):\n        self.assertEqual(shapes.area(2, 3), 6)\n",
+    });
+    const { policy } = await validStarter(dir);
+    expect(policy.tests.command).toBe('PYTHONPATH="src${PYTHONPATH:+:$PYTHONPATH}" python3 -m pytest --junitxml="$RANEX_JUNIT" tests');
+    const report = join(dir, "junit.xml");
+    execFileSync("sh", ["-c", policy.tests.command ?? "false"], { cwd: dir, env: { PATH: process.env.PATH, RANEX_JUNIT: report }, stdio: "pipe" });
+    expect(readFileSync(report, "utf8")).toMatch(/<testcase[^>]*name="test_area"/);
+  });
+
+  it("a src layout whose pytest config sets pythonpath itself keeps the plain command", async () => {
+    const { policy } = await validStarter(repoWith({
+      "pyproject.toml": "[tool.pytest.ini_options]\npythonpath = [\"src\"]\n",
+      "src/shapes/__init__.py": "",
+      "tests/test_area.py": "def test_area():\n    pass\n",
+    }));
+    expect(policy.tests.command).toBe('python3 -m pytest --junitxml="$RANEX_JUNIT" tests');
+  });
+
   it("no runner: a policy without test claims that still blocks on the diff claims", async () => {
     const { text, policy } = await validStarter(repoWith({ "README.md": "hi\n", "package.json": pkg({ scripts: { test: "echo \"Error: no test specified\" && exit 1" } }) }));
     expect(policy.tests.command).toBeUndefined();

@@ -75,3 +75,34 @@ describe("tree overlays", () => {
     expect(readlinkSync(join(tree, "node_modules"))).toBe(join(cache, "node_modules"));
   });
 });
+
+describe("a cached folder in the tree", () => {
+  // Found on pillarjs/path-to-regexp (issue 15): vite bundles vitest.config.mts into
+  // node_modules/.vite-temp, so every vitest run failed on the read-only cached node_modules.
+  it("takes new entries beside the cached ones (a tool's cache), for this run only, while the cached entries stay read-only", async () => {
+    const cache = cached();
+    symlinkSync("x/index.js", join(cache, "node_modules/main.js"));
+    const tree = tempDir("ranex-tree-");
+    const overlays = [{ host: join(cache, "node_modules"), path: "node_modules" }];
+    const first = await createSandbox(PROFILE).run({
+      command: [
+        "mkdir -p node_modules/.vite-temp && echo cfg > node_modules/.vite-temp/config.mjs && cat node_modules/.vite-temp/config.mjs",
+        "cat node_modules/main.js",
+        "touch node_modules/x/new.js || echo add-refused",
+        "rm -rf node_modules/x || echo delete-refused",
+      ].join("; "),
+      workdir: tree, env: {}, timeoutMs: 10_000, network: false, treeOverlays: overlays,
+    });
+    expect(first.violation).toBeNull();
+    expect(first.outputTail).toContain("cfg");
+    expect(first.outputTail).toContain("module.exports = 7;");
+    expect(first.outputTail).toContain("add-refused");
+    expect(first.outputTail).toContain("delete-refused");
+    const second = await createSandbox(PROFILE).run({
+      command: "ls -A node_modules", workdir: tree, env: {}, timeoutMs: 10_000, network: false, treeOverlays: overlays,
+    });
+    expect(second.outputTail.split("\n").filter((l) => l !== "").sort()).toEqual(["main.js", "x"]);
+    expect(readFileSync(join(cache, "node_modules/x/index.js"), "utf8")).toBe("module.exports = 7;\n");
+    expect(lstatSync(join(cache, "node_modules/.vite-temp"), { throwIfNoEntry: false })).toBeUndefined();
+  });
+});
