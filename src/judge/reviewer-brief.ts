@@ -45,7 +45,7 @@ export const BRIEF_SOURCES = {
   selfAuthored: { kind: "self-authored" },
   unneeded: { claim: "diff.needed", kind: "unneeded" },
   flaky: { claim: "tests.stable", kind: "flaky" },
-  outsideTask: { kind: "outside-task" },
+  outsideTask: { kind: "outside-task", bound: "task-scope" },
   baseAhead: { kind: BASE_AHEAD_KIND, contained: BASE_CONTAINED_KIND },
 } as const;
 
@@ -67,11 +67,25 @@ export function reviewerBrief(verdict: BriefInput): ReviewerBrief {
       "`diff.needed` is not in the policy's `require`: no hunk was reverted to see whether a test needs it"),
     flakyTargets: fromClaim(claims, BRIEF_SOURCES.flaky, "every target kept its outcome on every repeat",
       "`tests.stable` was not measured: the targets ran once"),
-    outsideTaskScope: verdict.subject.task === null
-      ? { status: "not-measured", note: "the pull request names no task, so there is no task scope list to compare with" }
-      : byKind(claims, BRIEF_SOURCES.outsideTask.kind, "every changed file is inside the task's scope list", null),
+    outsideTaskScope: outsideTaskScope(verdict),
     baseAhead: baseAhead(claims),
   };
+}
+
+/**
+ * A file outside the task's scope list fails diff.scope, so on a CANDIDATE this says what bound the
+ * change: the task's list (named by diff.scope on a pass), or only the policy's when the task has none.
+ */
+function outsideTaskScope(verdict: BriefInput): BriefSection {
+  if (verdict.subject.task === null) return { status: "not-measured", note: "the pull request names no task, so there is no task scope list to compare with" };
+  const listed = byKind(verdict.claims, BRIEF_SOURCES.outsideTask.kind, "", null);
+  if (listed.status === "listed") return listed;
+  const scope = verdict.claims.find((c) => c.name === "diff.scope");
+  if (scope === undefined || scope.status === "missing") return { status: "not-measured", note: "`diff.scope` is not in the policy's `require`: no changed file was held to a scope list" };
+  const bound = scope.details.find((d) => d.kind === BRIEF_SOURCES.outsideTask.bound);
+  if (bound !== undefined) return { status: "none", note: `every changed file is inside the task's scope list (${bound.message})` };
+  if (scope.status === "pass") return { status: "none", note: "the task has no scope list of its own: the policy's `scope.allow` was the only bound" };
+  return { status: "none", note: "no changed file is outside the task's scope list alone" };
 }
 
 /** Listed, "none" when the judge found the head contains the tip, "not measured" for verdicts signed before it looked. */

@@ -11,7 +11,8 @@ function claim(name: string, details: ClaimResult["details"], status: ClaimResul
 }
 
 function candidate(claims: ClaimResult[], task: string | null = "sha256:" + "1".repeat(64)): Verdict {
-  return { ...fixture.verdict, subject: { ...fixture.verdict.subject, task }, claims: [...fixture.verdict.claims, ...claims] };
+  const replaced = new Set(claims.map((c) => c.name));
+  return { ...fixture.verdict, subject: { ...fixture.verdict.subject, task }, claims: [...fixture.verdict.claims.filter((c) => !replaced.has(c.name)), ...claims] };
 }
 
 describe("the reviewer's brief", () => {
@@ -40,6 +41,14 @@ describe("the reviewer's brief", () => {
     expect(brief.outsideTaskScope).toMatchObject({ status: "not-measured", note: expect.stringContaining("names no task") });
     expect(brief.selfAuthoredTests).toEqual({ status: "none", note: "the agent changed no test file" });
     expect(renderBrief(brief)).toContain("**Changed hunks no test needs:** not measured:");
+  });
+
+  it("says what bound the change's files: the task's scope list, the policy's alone, or no scope claim", () => {
+    const task = claim("diff.scope", [{ kind: "task-scope", message: "task \"div\" scope: \"src/**\"" }]);
+    expect(reviewerBrief(candidate([task])).outsideTaskScope).toEqual({ status: "none", note: "every changed file is inside the task's scope list (task \"div\" scope: \"src/**\")" });
+    expect(reviewerBrief(candidate([claim("diff.scope", [])])).outsideTaskScope).toMatchObject({ status: "none", note: expect.stringContaining("the task has no scope list of its own") });
+    const noScope = { ...candidate([]), claims: fixture.verdict.claims.filter((c) => c.name !== "diff.scope") };
+    expect(reviewerBrief(noScope).outsideTaskScope).toMatchObject({ status: "not-measured", note: expect.stringContaining("`diff.scope` is not in the policy's `require`") });
   });
 
   it("lists the base tip's commits the head lacks, says 'none' when the head contains the tip, 'not measured' for older verdicts", () => {

@@ -65,8 +65,10 @@ export function scopeClaim(ctx: DiffContext): Evidence {
     newTestCount > 0 ? plural(newTestCount, "new test file") : "",
     frozenCount > 0 ? `${plural(frozenCount, "frozen path")} left to diff.frozen` : "",
   ].filter(Boolean).join(", ");
+  // The task's own bound, named on a pass: the reviewer's brief says what the change was held to.
+  const details: Detail[] = taskScope === undefined ? [] : [{ kind: "task-scope", message: `task ${shown(task?.id ?? "")} scope: ${globs(taskScope)}` }];
   return {
-    claim: SCOPE_CLAIM, subject: ctx.subject, outcome: "pass", details: [],
+    claim: SCOPE_CLAIM, subject: ctx.subject, outcome: "pass", details,
     reason: `${plural(judged.length, "changed path")} within scope (${scopeText})${aside === "" ? "" : `; not judged here: ${aside}`}`,
   };
 }
