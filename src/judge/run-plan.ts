@@ -18,6 +18,8 @@ export interface RunPlanInput {
   baseTreeForRepeats?: boolean;
   /** Lay out a second, pristine head (without the new test files) for repeats beside the head run. */
   headCopyForRepeats?: boolean;
+  /** Lay out the whole head once more for the policy's checks, which then run beside the test runs. */
+  checksCopy?: boolean;
 }
 
 export interface RunPlan {
@@ -55,6 +57,7 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
   });
   work.push(headWithoutNew(tree("head")));
   if (input.headCopyForRepeats === true) work.push(headWithoutNew(tree("head-repeat")));
+  if (input.checksCopy === true) work.push(repo.materialise(input.head, tree("checks")));
   if (input.cachedBase === null || input.baseTreeForRepeats === true) work.push(repo.materialise(input.base, tree("base")));
   if (withNew) {
     const laidOut = repo.materialise(input.head, tree("head+new"));
@@ -76,8 +79,11 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
     canary: false, checks: false, priority: 0, cached: null, ...extra,
   });
   const runs: RunSpec[] = [];
+  // The checks see the whole head after setup and before any test ran in their tree: in the run
+  // that has the whole head (head+new, or head), or in a copy of their own beside the runs.
+  const checksIn = input.checksCopy === true ? null : withNew ? "head+new" : "head";
   runs.push(await spec("head", "regression, task targets and edges, without the PR's new test files", {
-    canary: true, checks: !withNew, priority: 0,
+    canary: true, checks: checksIn === "head", priority: 0,
   }));
   if (input.cachedBase !== null) {
     runs.push({ name: "base", purpose: "regression baseline and red side of task targets (cached)", treeDir: "", readonly: [], canary: false, checks: false, priority: 1, cached: input.cachedBase });
@@ -85,14 +91,15 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
     runs.push(await spec("base", "regression baseline and red side of task targets", { priority: 1 }));
   }
   if (withNew) {
-    runs.push(await spec("head+new", "green side of the PR's own tests", { checks: true, priority: 2 }));
+    runs.push(await spec("head+new", "green side of the PR's own tests", { checks: checksIn === "head+new", priority: 2 }));
     runs.push(await spec("base+new", "red side of the PR's own tests", { priority: 3 }));
   }
   const trees: RunPlan["trees"] = {};
   for (const run of runs) if (run.cached === null) trees[run.name] = { treeDir: run.treeDir, readonly: run.readonly };
   if (input.cachedBase !== null && input.baseTreeForRepeats === true) trees.base = { treeDir: tree("base"), readonly: await presentFrozen(tree("base"), input.frozenPaths) };
   const headCopy = input.headCopyForRepeats === true ? { treeDir: tree("head-repeat"), readonly: await presentFrozen(tree("head-repeat"), input.frozenPaths) } : undefined;
-  return { runs, trees, checksTree: null, ...(headCopy === undefined ? {} : { headCopy }) };
+  const checksTree = input.checksCopy === true ? { treeDir: tree("checks"), readonly: await presentFrozen(tree("checks"), input.frozenPaths) } : null;
+  return { runs, trees, checksTree, ...(headCopy === undefined ? {} : { headCopy }) };
 }
 
 /** The frozen paths that are regular files of this tree, reached without a link: bound read-only. */

@@ -52,23 +52,34 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   const runs: MeasureResult["runs"] = {};
   const todo = plan.runs.filter((r) => r.cached === null).sort((a, b) => a.priority - b.priority);
   for (const spec of plan.runs) if (spec.cached !== null) runs[spec.name] = spec.cached;
-  // A worker with no main run left takes the early repeats (./repeats.ts), so no core waits.
+  // One pool of jobs, as many at once as the plan allows: the main runs by priority, the checks on a
+  // tree of their own when no run carries them (right after the first run, so they overlap it), and
+  // then the early repeats (./repeats.ts), so no core waits while another works.
+  const jobs: (() => Promise<void>)[] = todo.map((spec) => async () => {
+    runs[spec.name] = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps, spec.checks ? runChecks(spec) : undefined));
+  });
+  const checksTree = plan.runs.some((r) => r.checks) ? null : plan.checksTree;
+  if (checksTree !== null && plan.checks.length > 0) {
+    jobs.splice(Math.min(1, jobs.length), 0, async () => {
+      // Without the dependencies the setup should have made, the checks would fail for that reason alone.
+      if (deps !== undefined && deps.failure !== null) {
+        for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${deps.failure}`) });
+        return;
+      }
+      await timed("checks", runChecks(checksTree));
+    });
+  }
   const early: RepeatsDone = {};
   const earlyJobs = earlyRepeatJobs(sandbox, plan, deps, early);
   const earlyStart = Date.now();
+  jobs.push(...earlyJobs.map((job) => async () => {
+    await job();
+    timings["repeats-early"] = Date.now() - earlyStart;
+  }));
   const worker = async (): Promise<void> => {
-    for (let spec = todo.shift(); spec !== undefined; spec = todo.shift()) {
-      const current = spec;
-      runs[current.name] = await timed(`run:${current.name}`, () => runOne(sandbox, plan, current, deps, current.checks ? runChecks(current) : undefined));
-    }
-    for (let job = earlyJobs.shift(); job !== undefined; job = earlyJobs.shift()) {
-      await job();
-      timings["repeats-early"] = Date.now() - earlyStart;
-    }
+    for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) await job();
   };
-  const workers = Array.from({ length: Math.max(1, Math.min(plan.parallel, todo.length + earlyJobs.length)) }, worker);
-  const checksAlone = plan.runs.some((r) => r.checks) ? Promise.resolve() : plan.checksTree !== null ? runChecks(plan.checksTree)() : Promise.resolve();
-  await Promise.all([...workers, checksAlone]);
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(plan.parallel, jobs.length)) }, worker));
 
   // A setup that failed never reached the checks: say so rather than skip them silently.
   const carrier = plan.runs.find((r) => r.checks);

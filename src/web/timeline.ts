@@ -14,7 +14,7 @@ export interface Bar {
 }
 
 // Stages that ran inside or beside "measure", not after it: drawn in lanes of their own.
-const NESTED = /^(measurer-startup|head|base|head\+new|base\+new|base-cached|check:.*|setup|setup-cached|repeats|repeats-early|mutants|diff-claims)$/;
+const NESTED = /^(measurer-startup|head|base|head\+new|base\+new|base-cached|check:.*|setup|setup-cached|checks|repeats|repeats-early|mutants|diff-claims)$/;
 const NAMES: Record<string, string> = { secrets: "secret scan", materialise: "materialise trees", evaluate: "evaluate" };
 
 /** Where each bar goes, in milliseconds from the start of the judgment. */
@@ -39,17 +39,26 @@ export function timelineBars(facts: Pick<PageFacts, "timings" | "runs">): Bar[] 
 
   const checks = Object.entries(facts.timings).filter(([stage]) => stage.startsWith("check:"));
   const head = facts.timings.head;
+  // Checks on a tree of their own ("checks" is that job's time) ran beside the head run.
+  const beside = "checks" in facts.timings;
+  if (beside) {
+    let t = runsFrom;
+    for (const [stage, ms] of checks) {
+      bars.push({ lane: "checks", label: stage, startMs: t, ms, kind: "check" });
+      t += ms;
+    }
+  }
   if (head !== undefined) {
     const setup = Math.min(facts.runs.head?.setupMs ?? 0, head);
     let t = runsFrom;
     if (setup > 0) bars.push({ lane: "head run", label: "setup", startMs: t, ms: setup, kind: "setup" });
     t += setup;
-    for (const [stage, ms] of checks) {
+    for (const [stage, ms] of beside ? [] : checks) {
       bars.push({ lane: "head run", label: stage, startMs: t, ms, kind: "check" });
       t += ms;
     }
     bars.push({ lane: "head run", label: "tests", startMs: t, ms: Math.max(0, runsFrom + head - t), kind: "tests" });
-  } else {
+  } else if (!beside) {
     // Checks only, no test run: they ran one after another in the head tree.
     let t = runsFrom;
     for (const [stage, ms] of checks) {

@@ -118,6 +118,10 @@ describe("the timeline", () => {
     expect(bars.find((b) => b.lane === "diff claims")).toMatchObject({ startMs: 110, ms: 300 });
     // measure starts at 150; the runs after the measurer's 100 ms start.
     expect(bars.find((b) => b.lane === "repeats")).toMatchObject({ label: "early repeats", startMs: 250, ms: 600 });
+    // Checks on a tree of their own ran beside the head run, not before its tests.
+    const beside = timelineBars({ ...FACTS, timings: { ...timings, checks: 150, "check:no-todo": 150 } });
+    expect(beside.filter((b) => b.lane === "checks").map((b) => [b.label, b.startMs, b.ms])).toEqual([["check:no-todo", 250, 150]]);
+    expect(beside.filter((b) => b.lane === "head run").map((b) => b.label)).not.toContain("check:no-todo");
   });
 
   it("reads a target's base and head results from the red-green detail", () => {
