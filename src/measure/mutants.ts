@@ -15,6 +15,7 @@ import { runSuite } from "./run-suite.js";
 import { selectionFor, selectionList } from "./select.js";
 import { collectTargets } from "./tests/targets.js";
 import { killers } from "./needed/claim.js";
+import pLimit from "p-limit";
 import { chooseMutantTests, selectionProblem, watchedIds, type MutantTests } from "./needed/selection.js";
 
 export interface MutantsOutcome {
@@ -31,24 +32,6 @@ interface Chosen extends MutantTests {
 }
 
 type Timed = { run: SuiteRun; cut: false } | { run: SuiteRun | null; cut: true };
-
-/** At most `n` tasks at once, started in the order asked. */
-function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    // A finishing task hands its slot straight to the next waiter, so no newcomer slips in between.
-    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active++;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next !== undefined) next();
-      else active--;
-    }
-  };
-}
 
 /** The tests to select for the mutants, or why every mutant runs the full suite. */
 function choose(plan: MeasurePlan, runs: Partial<Record<RunName, SuiteRun>>): Chosen | { why: string } {
@@ -69,7 +52,7 @@ export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, runs: Part
   const budget = plan.policy.needed.timeout;
   const deadline = Date.now() + budget * 1000;
   const outOfTime = `needed.timeout of ${budget} s ran out`;
-  const slot = limiter(Math.max(1, plan.parallel));
+  const slot = pLimit(Math.max(1, plan.parallel));
   const spent = { selectedMs: 0, fullMs: 0 };
 
   /** One run of the suite, or of `ids`, on `tree`; `cut` when the overall budget, not the run, ended it. */

@@ -3,14 +3,15 @@ import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fixtureRepo, loadExpectations, type Expectation, type FixtureName } from "../helpers/fixtures.js";
 import { git, tempDir, TestRepo } from "../helpers/git-repo.js";
-import { failingText, limiter, parseVerdict, runCli, type CliResult, type VerdictJson } from "./run-cli.js";
+import pLimit from "p-limit";
+import { failingText, parseVerdict, runCli, type CliResult, type VerdictJson } from "./run-cli.js";
 
 // End to end: the real CLI (`node bin/ranex.js judge ... --json`) against the bundled example
 // repositories, every branch of fixtures/repos/expected.json, plus the ways judging can go wrong.
 // The judgments of one repository share a data dir, as they would on a server (base cache, journal).
 
 const expectations = loadExpectations();
-const slot = limiter(Number(process.env.RANEX_E2E_CONCURRENCY ?? 2));
+const slot = pLimit(Number(process.env.RANEX_E2E_CONCURRENCY ?? 2));
 const judgments = new Map<string, Promise<CliResult>>();
 // Started first so its timeout overlaps the other judgments instead of trailing them.
 const SLOW_FIRST = ["hang"];

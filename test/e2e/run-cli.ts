@@ -63,20 +63,3 @@ export function failingText(verdict: VerdictJson): string {
     .map((c) => [c.name, c.reason, ...c.details.map((d) => `${d.message} ${d.path ?? ""}`)].join("\n")).join("\n");
 }
 
-/** A tiny limiter: runs the tasks in arrival order, at most `limit` at a time. */
-export function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    // A finishing task hands its slot straight to the next waiter, so a newcomer cannot slip in between.
-    if (active >= limit) await new Promise<void>((go) => waiting.push(go));
-    else active++;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next !== undefined) next();
-      else active--;
-    }
-  };
-}
