@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { journalDeps } from "../../src/github/journal-deps.js";
 import { judge } from "../../src/judge/judge.js";
-import { fixtureRepo } from "../helpers/fixtures.js";
+import { agentPullClone } from "../helpers/fixtures.js";
 import { git, tempDir, TestRepo } from "../helpers/git-repo.js";
 import { deliveryId, githubApi, mockToken, payload, requests, testApp, useStrictNock, type Fixture } from "../helpers/probot.js";
 
@@ -16,14 +16,7 @@ let calc: string;
 beforeAll(async () => {
   // The example's base policy marks `agent/**` branches as agents' PRs; a clone gives each head
   // the pull-request ref GitHub would have.
-  const source = await fixtureRepo("python-calc");
-  calc = tempDir("ranex-calc-");
-  git(calc, "clone", "-q", source, ".");
-  git(calc, "checkout", "-q", "main");
-  for (const [branch, number] of [["honest", 2], ["edit-test", 3]] as const) {
-    git(calc, "branch", "-f", `agent/${branch}`, `origin/${branch}`);
-    git(calc, "update-ref", `refs/pull/${number}/head`, `origin/${branch}`);
-  }
+  calc = await agentPullClone("python-calc", [["honest", 2], ["edit-test", 3]]);
 }, 120_000);
 
 async function judgeBranch(branch: string, number: number, body: string, source = () => calc): Promise<Fixture> {

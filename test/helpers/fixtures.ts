@@ -63,3 +63,23 @@ async function buildFixture(name: FixtureName, dir: string): Promise<string> {
 export function loadExpectations(): Record<FixtureName, Record<string, Expectation>> {
   return JSON.parse(readFileSync(join(FIXTURES_DIR, "expected.json"), "utf8")) as Record<FixtureName, Record<string, Expectation>>;
 }
+
+/**
+ * A clone of a fixture repository as the app's tests see GitHub: `agent/<branch>` for each pull
+ * request's head, with the `refs/pull/<number>/head` GitHub keeps, and `main` checked out. `branches`
+ * are further branches of the fixture made local under their own names.
+ */
+export async function agentPullClone(name: FixtureName, pulls: readonly (readonly [string, number])[], branches: readonly string[] = []): Promise<string> {
+  const source = await fixtureRepo(name);
+  root ??= mkdtempSync(join(tmpdir(), "ranex-fixtures-"));
+  const dir = mkdtempSync(join(root, `${name}-clone-`));
+  const git = (...args: string[]) => run("git", ["-C", dir, ...args]);
+  await git("clone", "-q", source, ".");
+  await git("checkout", "-q", "main");
+  for (const branch of branches) await git("branch", "-f", branch, `origin/${branch}`);
+  for (const [branch, number] of pulls) {
+    await git("branch", "-f", `agent/${branch}`, `origin/${branch}`);
+    await git("update-ref", `refs/pull/${number}/head`, `origin/${branch}`);
+  }
+  return dir;
+}

@@ -7,7 +7,7 @@ import { openJournal } from "../../../src/journal/index.js";
 import { readPageFacts, withPageFacts } from "../../../src/web/index.js";
 import { verdictEntry } from "../../../src/web/journal-view.js";
 import { renderVerdictPage } from "../../../src/web/render-verdict.js";
-import { fixtureRepo } from "../../helpers/fixtures.js";
+import { agentPullClone } from "../../helpers/fixtures.js";
 import { git, tempDir } from "../../helpers/git-repo.js";
 import { deliveryId, githubApi, mockToken, payload, requests, testApp, useStrictNock, type Fixture } from "../../helpers/probot.js";
 
@@ -21,15 +21,7 @@ const REPO = "/repos/Codertocat/Hello-World";
 let calc: string;
 
 beforeAll(async () => {
-  const source = await fixtureRepo("python-calc");
-  calc = tempDir("ranex-calc-");
-  git(calc, "clone", "-q", source, ".");
-  git(calc, "checkout", "-q", "main");
-  git(calc, "branch", "-f", "main-moved", "origin/main-moved");
-  for (const [branch, number] of [["behind", 2], ["honest", 3]] as const) {
-    git(calc, "branch", "-f", `agent/${branch}`, `origin/${branch}`);
-    git(calc, "update-ref", `refs/pull/${number}/head`, `origin/${branch}`);
-  }
+  calc = await agentPullClone("python-calc", [["behind", 2], ["honest", 3]], ["main-moved"]);
 }, 120_000);
 
 interface Judged { dataDir: string; journalId: string; head: string; base: string; probot: Awaited<ReturnType<typeof testApp>>["probot"]; runner: Awaited<ReturnType<typeof testApp>>["runner"] }
