@@ -80,3 +80,30 @@ describe("ranex tests and ranex task check", () => {
     expect(checked.stdout).toMatch(/^AMBIGUOUS test\/cli\.test\.js::parse keeps a word/m);
   }, 600_000);
 });
+
+describe("jest ids", () => {
+  it("are <file>::<title path> for tests outside any describe and in a file's second describe", async () => {
+    const repo = await build("init-jest");
+    const data = tempDir("ranex-data-");
+    expect((await runCli(["init", "--dir", repo, "--data-dir", data, "--toolchain", TOOLCHAIN, "--no-try"])).code).toBe(0);
+    // jest-junit names a file's suite after the first test's describe, "undefined" when it has none.
+    writeFileSync(join(repo, "test", "top.test.js"), [
+      "\"use strict\";",
+      "test(\"alone at the top\", () => { expect(1).toBe(1); });",
+      "describe(\"first\", () => { test(\"one\", () => { expect(1).toBe(1); }); });",
+      "describe(\"second\", () => { describe(\"inner\", () => { test(\"two\", () => { expect(2).toBe(2); }); }); });",
+      "",
+    ].join("\n"));
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "policy and a test file of every shape");
+
+    const listed = await runCli(["tests", "--repo", repo, "--rev", "main", "--data-dir", data, "--json"], 240_000);
+    expect(listed.code, listed.stderr).toBe(0);
+    const ids = (JSON.parse(listed.stdout) as { tests: { id: string }[] }).tests.map((t) => t.id).filter((id) => id.startsWith("test/top.test.js"));
+    expect(ids.sort()).toEqual([
+      "test/top.test.js::alone at the top",
+      "test/top.test.js::first one",
+      "test/top.test.js::second inner two",
+    ]);
+  }, 600_000);
+});
