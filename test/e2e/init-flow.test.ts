@@ -34,10 +34,10 @@ function commitPolicy(repo: string): void {
 const CASES = [
   { name: "init-jest", toolchain: true, tests: /tests found: 3 in 1 file\(s\)\n {2}test\/cli\.test\.js {2}3 \(3 passed\)/ },
   { name: "init-vitest", toolchain: true, tests: /tests found: 1 in 1 file\(s\)\n {2}test\/server\.test\.js {2}1 \(1 passed\)/ },
-  { name: "init-lockfile", toolchain: false, tests: /setup \d+\.\d s.*\ntests found: 1 in 1 file\(s\)/ },
+  { name: "init-lockfile", toolchain: false, tests: /setup \d+\.\d s \(installed once, now cached\).*\ntests found: 1 in 1 file\(s\)/, setup: true },
 ];
 
-describe.each(CASES)("$name: ranex init, then an honest PR", ({ name, toolchain, tests }) => {
+describe.each(CASES)("$name: ranex init, then an honest PR", ({ name, toolchain, tests, setup }) => {
   it("init tries the policy on HEAD and says what it found; the honest PR is a CANDIDATE", async () => {
     const repo = await build(name);
     const data = tempDir("ranex-data-");
@@ -50,6 +50,12 @@ describe.each(CASES)("$name: ranex init, then an honest PR", ({ name, toolchain,
     const judged = await runCli(["judge", "--repo", repo, "--base", "main", "--head", "honest", "--data-dir", data, "--json"], 240_000);
     const verdict = parseVerdict(judged);
     expect(verdict.verdict, failingText(verdict)).toBe("CANDIDATE");
+    if (setup === true) {
+      // init installed the dependencies into the judgment's cache: no run of the judgment installs them again.
+      const runs = (verdict as unknown as { runs: { run: string; setup?: string }[] }).runs.filter((r) => !r.run.startsWith("check:"));
+      expect(runs.length).toBeGreaterThan(0);
+      for (const run of runs) expect(run.setup, run.run).toMatch(/^cached \(key sha256:[0-9a-f]{64}\)$/);
+    }
   }, 600_000);
 });
 
