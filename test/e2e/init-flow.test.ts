@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -111,5 +111,48 @@ describe("jest ids", () => {
       "test/top.test.js::first one",
       "test/top.test.js::second inner two",
     ]);
+  }, 600_000);
+});
+
+describe("ranex init --add-deps", () => {
+  it("tries what init leaves behind: HEAD with init's uncommitted package.json, never touching the index or the branch", async () => {
+    const repo = await build("init-jest");
+    const data = tempDir("ranex-data-");
+    // A test that holds only once jest-junit is declared: red on HEAD, green in what init leaves behind.
+    writeFileSync(join(repo, "test", "declared.test.js"),
+      "\"use strict\";\ntest(\"jest-junit is declared\", () => {\n  expect(require(\"../package.json\").devDependencies?.[\"jest-junit\"]).toBeDefined();\n});\n");
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "a test of package.json");
+    writeFileSync(join(repo, "notes.txt"), "the owner's own staged work\n");
+    git(repo, "add", "notes.txt");
+    const before = { head: git(repo, "rev-parse", "HEAD"), branch: git(repo, "symbolic-ref", "HEAD"), staged: git(repo, "diff", "--cached", "--name-only") };
+    // Tests may not reach the npm registry: a stand-in does to package.json what `npm install --save-dev`
+    // does, and, named in the toolchain, stands in for the setup's `npm install` in the sandbox too
+    // (jest and jest-junit come from this project's node_modules/.bin).
+    const bin = join(tempDir("ranex-npm-"), "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "npm"), [
+      "#!/usr/bin/env node",
+      "const fs = require(\"node:fs\");",
+      "const names = process.argv.slice(2).filter((a) => !a.startsWith(\"-\") && a !== \"install\");",
+      "if (names.length === 0) process.exit(0);",
+      "const pkg = JSON.parse(fs.readFileSync(\"package.json\", \"utf8\"));",
+      "pkg.devDependencies = { ...pkg.devDependencies };",
+      "for (const name of names) pkg.devDependencies[name] = \"*\";",
+      "fs.writeFileSync(\"package.json\", JSON.stringify(pkg, null, 2) + \"\\n\");",
+      "",
+    ].join("\n"));
+    chmodSync(join(bin, "npm"), 0o755);
+
+    const init = await runCli(["init", "--dir", repo, "--data-dir", data, "--add-deps", "--toolchain", TOOLCHAIN, "--toolchain", bin], 240_000, { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    expect(init.stderr).toBe("");
+    expect(init.stdout).toMatch(/adding devDependencies: npm install --save-dev jest jest-junit/);
+    expect(init.stdout).toMatch(/trying the working tree with init's changes \(HEAD [0-9a-f]{12} plus package\.json, uncommitted\) in the sandbox/);
+    expect(init.stdout).toMatch(/test\/declared\.test\.js {2}1 \(1 passed\)/);
+    expect(init.stdout).not.toContain("failing on HEAD already");
+    expect(init.code, init.stdout).toBe(0);
+    // The owner's branch, HEAD and index are as they were; init's changes wait uncommitted in the tree.
+    expect({ head: git(repo, "rev-parse", "HEAD"), branch: git(repo, "symbolic-ref", "HEAD"), staged: git(repo, "diff", "--cached", "--name-only") }).toEqual(before);
+    expect(git(repo, "status", "--porcelain", "--", "package.json")).toBe("M package.json");
   }, 600_000);
 });
