@@ -86,7 +86,8 @@ function fixFor(suite: SuiteRun, toolchain: readonly string[]): string {
 
 export function timingLine(run: RunAt): string {
   const parts = [`checkout ${seconds(run.timings.materialiseMs)}`];
-  if (run.suite.deps?.hit === true) parts.push("dependencies from cache");
+  const installed = run.suite.deps?.installed;
+  if (run.suite.deps?.hit === true) parts.push(`dependencies from cache${installed === undefined ? "" : ` (installed once in ${seconds(installed.ms)}${installed.on === "" ? "" : ` on ${installed.on}`})`}`);
   else if (run.timings.setupMs !== null) parts.push(`setup ${seconds(run.timings.setupMs)}${run.suite.deps !== undefined && run.suite.command !== null ? " (installed once, now cached)" : ""}`);
   parts.push(`tests ${seconds(run.timings.commandMs)}`);
   if (run.checks.length > 0) parts.push(`checks ${seconds(run.timings.checksMs)}`);

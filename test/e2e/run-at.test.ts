@@ -83,7 +83,7 @@ describe("ranex tests lays out a run as a judgment does", () => {
 
     const again = await runCli(["tests", "--repo", repo.dir, "--rev", "main", "--data-dir", data], 240_000);
     expect(again.stdout).toMatch(/passed +tests\/test_value\.py::test_value/);
-    expect(again.stdout).toMatch(/\(checkout [\d.]+ s, dependencies from cache, tests [\d.]+ s\)/);
+    expect(again.stdout).toMatch(/\(checkout [\d.]+ s, dependencies from cache \(installed once in [\d.]+ s on \d{4}-\d\d-\d\d\), tests [\d.]+ s\)/);
     expect(cacheEntries(data)).toHaveLength(1);
 
     // The judgment finds what `ranex tests` installed: no setup runs, every run says so.
@@ -91,7 +91,7 @@ describe("ranex tests lays out a run as a judgment does", () => {
     expect(judged.verdict).toBe("CANDIDATE");
     const runs = (judged as unknown as { runs: { run: string; setup?: string }[] }).runs.filter((r) => !r.run.startsWith("check:"));
     expect(runs.map((r) => r.run).sort()).toEqual(["base", "base+new", "head", "head+new"]);
-    for (const run of runs) expect(run.setup, run.run).toMatch(/^cached \(key sha256:[0-9a-f]{64}\)$/);
+    for (const run of runs) expect(run.setup, run.run).toMatch(/^dependencies from cache \(installed once in [\d.]+ s on \d{4}-\d\d-\d\d, key sha256:[0-9a-f]{64}\)$/);
     expect(cacheEntries(data)).toHaveLength(1);
   }, 600_000);
 });
