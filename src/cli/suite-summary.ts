@@ -30,6 +30,7 @@ export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: s
   if (problem !== null) return { problem, fix: fixFor(suite, run.policy.toolchain.path) };
   const report = suite.report;
   if (report === null) return null;
+  if (report.cases.length === 0 && report.loadErrors.length > 0) return nothingLoaded(suite, report.loadErrors);
   if (report.cases.length === 0) {
     return { problem: "the command ran and its report holds no tests", fix: "check that tests.command is given the folders or files that hold the tests" };
   }
@@ -42,6 +43,29 @@ export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: s
   }
   return null;
 }
+
+// Every test file failed to import (a src layout not on the path, a package not installed): the
+// report holds no tests, but saying only that sends people looking at tests.command's folders.
+function nothingLoaded(suite: SuiteRun, files: readonly string[]): { problem: string; fix: string } {
+  const output = suite.command?.outputTail ?? "";
+  const lines = output.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  // The most specific line first: pytest says "ImportError while importing …" before the module it missed.
+  const error = [MISSING_MODULE, IMPORT_ERROR, /\b\w*(Error|Exception)\b/].map((p) => lines.find((l) => p.test(l))).find((l) => l !== undefined);
+  const last = lines.slice(-3).join(" | ");
+  const problem = [
+    `${files.length} test file(s) failed to load and no test ran: ${files.slice(0, 5).join(", ")}${files.length > 5 ? ", …" : ""}`,
+    error === undefined ? "" : `first error: ${error.slice(0, 200)}`,
+    last === "" ? "" : `last output: ${last.slice(0, 400)}`,
+  ].filter((p) => p !== "").join("; ");
+  const python = /No module named|ModuleNotFoundError|ImportError|\.py\b/.test(`${output}\n${files.join("\n")}`);
+  const fix = python
+    ? "make the package importable in the sandbox: for a src layout put PYTHONPATH=src before the command in tests.command (ranex init does when it sees one), or install it in tests.setup (pip install -e ., with setup_network: true); run the suite by hand in a fresh clone to see the import error"
+    : "make the package importable in the sandbox: install its dependencies in tests.setup (npm ci, with setup_network: true) or name the toolchain that has them in toolchain.path; run the suite by hand in a fresh clone to see the import error";
+  return { problem, fix };
+}
+
+const MISSING_MODULE = /No module named|Cannot find module|Cannot find package/;
+const IMPORT_ERROR = /ModuleNotFoundError|ImportError|ERR_MODULE_NOT_FOUND/;
 
 function fixFor(suite: SuiteRun, toolchain: readonly string[]): string {
   const output = `${suite.setup?.outputTail ?? ""}\n${suite.command?.outputTail ?? ""}`;
@@ -62,7 +86,9 @@ function fixFor(suite: SuiteRun, toolchain: readonly string[]): string {
 
 export function timingLine(run: RunAt): string {
   const parts = [`checkout ${seconds(run.timings.materialiseMs)}`];
-  if (run.timings.setupMs !== null) parts.push(`setup ${seconds(run.timings.setupMs)}`);
+  const installed = run.suite.deps?.installed;
+  if (run.suite.deps?.hit === true) parts.push(`dependencies from cache${installed === undefined ? "" : ` (installed once in ${seconds(installed.ms)}${installed.on === "" ? "" : ` on ${installed.on}`})`}`);
+  else if (run.timings.setupMs !== null) parts.push(`setup ${seconds(run.timings.setupMs)}${run.suite.deps !== undefined && run.suite.command !== null ? " (installed once, now cached)" : ""}`);
   parts.push(`tests ${seconds(run.timings.commandMs)}`);
   if (run.checks.length > 0) parts.push(`checks ${seconds(run.timings.checksMs)}`);
   return parts.join(", ");

@@ -27,10 +27,20 @@ export async function readBaseCache(dataDir: string, key: BaseCacheKey): Promise
     const stored = JSON.parse(await readFile(cachePath(dataDir, key), "utf8")) as { key: BaseCacheKey; run: SuiteRun };
     // Belt and braces: the file name is a digest of the key, and the stored key must match too.
     if (canonicalJson(stored.key) !== canonicalJson(key)) return null;
-    return whyNotCacheable(stored.run) === null ? stored.run : null;
+    return whyNotCacheable(stored.run) === null ? asCacheHit(stored.run) : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * A base run read back ran no setup now: its dependencies are, for this judgment, a cache hit on the
+ * install it recorded (its "ran once in 35.1 s" would read as if setup ran again).
+ */
+function asCacheHit(run: SuiteRun): SuiteRun {
+  if (run.deps === undefined || run.deps.hit) return run;
+  const { setupMs, installed } = run.deps;
+  return { ...run, deps: { key: run.deps.key, hit: true, setupMs: null, ...(installed !== undefined ? { installed } : setupMs === null ? {} : { installed: { ms: setupMs, on: "" } }) } };
 }
 
 /** Caches the run when it is a fact about the base; returns why not otherwise. */

@@ -7,7 +7,8 @@ import type { Policy, Task } from "../policy/schema.js";
 import { profileDigest } from "../sandbox/index.js";
 import { openRepository, WorkspaceError, type Repository } from "../workspace/index.js";
 import type { DiffFact } from "../workspace/types.js";
-import { frozenSet, newTestFiles, type DiffContext } from "../measure/diff/index.js";
+import { newTestFiles } from "../measure/diff/index.js";
+import { frozenPathsOn, testFilesOn } from "./frozen-paths.js";
 import { measureTests, measurementFailed } from "./measure-tests.js";
 import { conflictReason, diffClaims, diffContext, judgeFromOtherBases, readDiff, resolveChange, withConflictDetails, type Change } from "./change.js";
 import { startMeasurer } from "../measure/spawn-measurer.js";
@@ -194,18 +195,6 @@ async function loadConfiguration(repo: Repository, base: string, taskId: string 
     };
   }
   return { policyDigest: digest, policy: parsed.policy, task: task.task };
-}
-
-/** The base's test files, by the same matcher the frozen rule uses; `unfreeze` takes paths out. */
-function testFilesOn(paths: readonly string[], ctx: DiffContext): string[] {
-  const frozen = frozenSet(ctx);
-  return paths.filter((p) => frozen.isTestFile(p) && !ctx.policy.unfreeze.includes(p));
-}
-
-/** Every frozen path of the base (tests, harness, policy): read-only inside every run. */
-function frozenPathsOn(paths: readonly string[], ctx: DiffContext): string[] {
-  const frozen = frozenSet(ctx);
-  return paths.filter((p) => frozen.has(p));
 }
 
 function unsandboxed(digest: string): Evidence {

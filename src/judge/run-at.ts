@@ -3,17 +3,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatIssues, parsePolicy, POLICY_PATH } from "../policy/index.js";
 import type { Policy } from "../policy/schema.js";
-import { createSandbox } from "../sandbox/index.js";
 import type { RunResult } from "../sandbox/types.js";
-import { runSuite } from "../measure/run-suite.js";
+import type { MeasurePlan } from "../measure/plan.js";
 import type { SuiteRun } from "../measure/report-types.js";
+import { startMeasurer } from "../measure/spawn-measurer.js";
 import { openRepository, WorkspaceError, type Repository } from "../workspace/index.js";
+import { planDependencies } from "./deps-plan.js";
+import { frozenPathsOf } from "./frozen-paths.js";
 import { profileFor } from "./gate-for.js";
 import { CannotJudge } from "./judge.js";
+import { presentFrozen } from "./run-plan.js";
 
-// One revision's suite and checks, run exactly as a judgment runs them (same profile, same runSuite,
-// same JUnit reading), for the people who write policies and tasks: `ranex init` tries its starter,
-// `ranex tests` lists the ids, `ranex task check` measures a task's targets on the base.
+// One revision's suite and checks, run exactly as a judgment runs its head (same profile, the same
+// keyless measuring process, frozen paths read-only, the dependencies from the same once-only cache
+// under the data dir, checks after setup and before the tests), for the people who write policies
+// and tasks: `ranex init` tries its starter, `ranex tests` lists the ids, `ranex task check`
+// measures a task's targets on the base. What a try installs, a later judgment finds cached.
 
 export interface RunAtRequest {
   /** Local path or URL of the repository. */
@@ -22,7 +27,7 @@ export interface RunAtRequest {
   dataDir: string;
   /** The policy to run; default: the one on `rev`. */
   policy?: Policy;
-  /** Also run the policy's checks (each on the same tree, after the suite). */
+  /** Also run the policy's checks (each on the same tree, after setup and before the tests, as a judgment does). */
   checks?: boolean;
 }
 
@@ -31,6 +36,7 @@ export interface RunAt {
   policy: Policy;
   suite: SuiteRun;
   checks: { name: string; run: string; result: RunResult }[];
+  /** `setupMs`: the once-only setup when it ran now (null: none, or the dependencies came from the cache, `suite.deps.hit`). */
   timings: { materialiseMs: number; setupMs: number | null; commandMs: number | null; checksMs: number };
 }
 
@@ -48,30 +54,46 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
   }
   const policy = request.policy ?? await policyOn(repo, commit);
   if (policy.tests.command === undefined) throw new CannotJudge(`${POLICY_PATH} on ${commit.slice(0, 12)} has no tests.command: there is no suite to run`);
-  const sandbox = createSandbox(profileFor(policy));
+  const profile = profileFor(policy);
+  const measurer = startMeasurer();
   const scratch = await mkdtemp(join(tmpdir(), "ranex-run-at-"));
   try {
-    const tree = join(scratch, "tree");
     const t0 = Date.now();
-    await repo.materialise(commit, tree);
+    const frozenPaths = frozenPathsOf((await repo.listFiles(commit)).map((f) => f.path), policy);
+    const tree = join(scratch, "tree-head");
+    const [, deps] = await Promise.all([
+      repo.materialise(commit, tree),
+      planDependencies({ repo, base: commit, policy, profile, dataDir: request.dataDir, scratch, frozenPaths }),
+    ]);
     const materialiseMs = Date.now() - t0;
-    const suite = await runSuite(sandbox, {
-      label: "head", treeDir: tree, readonly: [], reportDir: join(scratch, "report"), setup: policy.tests.setup,
-      command: policy.tests.command, setupNetwork: policy.tests.setup_network, timeout: policy.tests.timeout,
-    });
-    const checks: RunAt["checks"] = [];
-    const t1 = Date.now();
-    if (request.checks === true) {
-      for (const check of policy.checks) {
-        const result = await sandbox.run({ command: check.run, workdir: tree, env: {}, timeoutMs: check.timeout * 1000, network: false });
-        checks.push({ name: check.name, run: check.run, result });
-      }
+    const checks = request.checks === true ? policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })) : [];
+    const plan: MeasurePlan = {
+      policy, profile, scratchDir: scratch, checks, checksTree: null, parallel: 1,
+      runs: [{
+        name: "head", purpose: "the revision's suite, as a judgment runs its head", treeDir: tree,
+        readonly: await presentFrozen(tree, frozenPaths), canary: false, checks: checks.length > 0, priority: 0, cached: null,
+      }],
+      ...(deps === undefined ? {} : { deps }),
+    };
+    let result;
+    try {
+      result = await measurer.measure(plan);
+    } catch (err) {
+      throw new CannotJudge(`could not measure: ${(err as Error).message}`);
     }
+    const suite = result.runs.head ?? { label: "head", setup: null, command: null, report: null, reportError: "the run did not happen" };
+    const checksMs = Object.entries(result.timings).filter(([stage]) => stage.startsWith("check:")).reduce((sum, [, ms]) => sum + ms, 0);
     return {
-      commit, policy, suite, checks,
-      timings: { materialiseMs, setupMs: suite.setup?.durationMs ?? null, commandMs: suite.command?.durationMs ?? null, checksMs: Date.now() - t1 },
+      commit, policy, suite,
+      checks: result.checks.map((c) => ({ name: c.name, run: policy.checks.find((p) => p.name === c.name)?.run ?? "", result: c.run })),
+      timings: {
+        materialiseMs,
+        setupMs: suite.deps !== undefined ? (suite.deps.hit ? null : suite.deps.setupMs) : suite.setup?.durationMs ?? null,
+        commandMs: suite.command?.durationMs ?? null, checksMs,
+      },
     };
   } finally {
+    await measurer.dispose();
     await rm(scratch, { recursive: true, force: true });
   }
 }

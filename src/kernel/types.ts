@@ -75,8 +75,8 @@ export interface RunFact {
   /** The last lines of its output, untrusted text: escape before printing. */
   outputTail: string;
   /**
-   * How the run got its dependencies when the setup ran once for all runs: `cached (key sha256:…)`
-   * or `ran once for all runs in 12.3 s (key sha256:…)`. Absent for a run with its own setup or none.
+   * How the run got its dependencies when the setup ran once for all runs: `dependencies from cache
+   * (installed once in 35.1 s on 2026-01-02, key sha256:…)` or `ran once for all runs in 12.3 s (key sha256:…)`. Absent for a run with its own setup or none.
    */
   setup?: string;
 }

@@ -78,9 +78,10 @@ export interface SuiteRun {
   canary?: CanaryOutcome;
   /**
    * The once-only setup this run used instead of its own (src/measure/deps): its key, whether the
-   * result came from the cache, and on a miss how long the one setup took.
+   * result came from the cache, and on a miss how long the one setup took. `installed`: when and in
+   * how long the setup that filled the cache ran (on a hit; absent for entries stored before it was kept).
    */
-  deps?: { key: string; hit: boolean; setupMs: number | null };
+  deps?: { key: string; hit: boolean; setupMs: number | null; installed?: DepsInstall };
   /**
    * The ids this run was asked to run (a repeat of selected tests), set by the measuring side, never
    * read from the report; absent for a run of the whole suite. A run says nothing of ids outside it.
@@ -93,4 +94,10 @@ export interface Target {
   id: string;
   /** `task`: named by the task manifest; `new-file`: a test in a file the PR adds (self-authored). */
   origin: "task" | "new-file";
+}
+
+/** The one setup behind a dependency cache entry: how long it took, and its day (YYYY-MM-DD). */
+export interface DepsInstall {
+  ms: number;
+  on: string;
 }

@@ -29,8 +29,7 @@ export function suiteRunFact(run: SuiteRun): RunFact {
       : run.reportError ?? "no JUnit report";
   const limit = [run.setup?.violation, run.command?.violation].find((v): v is string => typeof v === "string") ?? null;
   const ranToEnd = last !== null && !last.timedOut && last.exitCode !== null;
-  const setup = run.deps === undefined ? {}
-    : { setup: run.deps.hit ? `cached (key ${run.deps.key})` : `ran once for all runs${run.deps.setupMs === null ? "" : ` in ${secondsText(run.deps.setupMs)}`} (key ${run.deps.key})` };
+  const setup = run.deps === undefined ? {} : { setup: depsText(run.deps) };
   return {
     run: run.label, stage: run.command !== null ? "tests" : run.setup !== null ? "setup" : "tests",
     exitCode: last?.exitCode ?? null, signal: last?.signal ?? null, timedOut: last?.timedOut ?? false,
@@ -38,6 +37,16 @@ export function suiteRunFact(run: SuiteRun): RunFact {
     ok: ranToEnd && limit === null && run.command !== null && run.report !== null,
     outputTail: tailOf(last?.outputTail ?? ""), ...setup,
   };
+}
+
+/** How a run got its dependencies: a hit reads as one, never as a setup that ran again. */
+export function depsText(deps: NonNullable<SuiteRun["deps"]>): string {
+  if (deps.hit) {
+    const { installed } = deps;
+    const when = installed === undefined ? "" : `installed once in ${secondsText(installed.ms)}${installed.on === "" ? "" : ` on ${installed.on}`}, `;
+    return `dependencies from cache (${when}key ${deps.key})`;
+  }
+  return `ran once for all runs${deps.setupMs === null ? "" : ` in ${secondsText(deps.setupMs)}`} (key ${deps.key})`;
 }
 
 /** The facts of one check (`check:<name>`). */

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -34,10 +34,10 @@ function commitPolicy(repo: string): void {
 const CASES = [
   { name: "init-jest", toolchain: true, tests: /tests found: 3 in 1 file\(s\)\n {2}test\/cli\.test\.js {2}3 \(3 passed\)/ },
   { name: "init-vitest", toolchain: true, tests: /tests found: 1 in 1 file\(s\)\n {2}test\/server\.test\.js {2}1 \(1 passed\)/ },
-  { name: "init-lockfile", toolchain: false, tests: /setup \d+\.\d s.*\ntests found: 1 in 1 file\(s\)/ },
+  { name: "init-lockfile", toolchain: false, tests: /setup \d+\.\d s \(installed once, now cached\).*\ntests found: 1 in 1 file\(s\)/, setup: true },
 ];
 
-describe.each(CASES)("$name: ranex init, then an honest PR", ({ name, toolchain, tests }) => {
+describe.each(CASES)("$name: ranex init, then an honest PR", ({ name, toolchain, tests, setup }) => {
   it("init tries the policy on HEAD and says what it found; the honest PR is a CANDIDATE", async () => {
     const repo = await build(name);
     const data = tempDir("ranex-data-");
@@ -50,6 +50,12 @@ describe.each(CASES)("$name: ranex init, then an honest PR", ({ name, toolchain,
     const judged = await runCli(["judge", "--repo", repo, "--base", "main", "--head", "honest", "--data-dir", data, "--json"], 240_000);
     const verdict = parseVerdict(judged);
     expect(verdict.verdict, failingText(verdict)).toBe("CANDIDATE");
+    if (setup === true) {
+      // init installed the dependencies into the judgment's cache: no run of the judgment installs them again.
+      const runs = (verdict as unknown as { runs: { run: string; setup?: string }[] }).runs.filter((r) => !r.run.startsWith("check:"));
+      expect(runs.length).toBeGreaterThan(0);
+      for (const run of runs) expect(run.setup, run.run).toMatch(/^dependencies from cache \(installed once in [\d.]+ s on \d{4}-\d\d-\d\d, key sha256:[0-9a-f]{64}\)$/);
+    }
   }, 600_000);
 });
 
@@ -78,5 +84,75 @@ describe("ranex tests and ranex task check", () => {
     expect(checked.stdout).toMatch(/^GREEN +test\/cli\.test\.js::parse sets verbose: already passes on the base/m);
     expect(checked.stdout).toMatch(/^absent +test\/format\.test\.js::format writes verbose first/m);
     expect(checked.stdout).toMatch(/^AMBIGUOUS test\/cli\.test\.js::parse keeps a word/m);
+  }, 600_000);
+});
+
+describe("jest ids", () => {
+  it("are <file>::<title path> for tests outside any describe and in a file's second describe", async () => {
+    const repo = await build("init-jest");
+    const data = tempDir("ranex-data-");
+    expect((await runCli(["init", "--dir", repo, "--data-dir", data, "--toolchain", TOOLCHAIN, "--no-try"])).code).toBe(0);
+    // jest-junit names a file's suite after the first test's describe, "undefined" when it has none.
+    writeFileSync(join(repo, "test", "top.test.js"), [
+      "\"use strict\";",
+      "test(\"alone at the top\", () => { expect(1).toBe(1); });",
+      "describe(\"first\", () => { test(\"one\", () => { expect(1).toBe(1); }); });",
+      "describe(\"second\", () => { describe(\"inner\", () => { test(\"two\", () => { expect(2).toBe(2); }); }); });",
+      "",
+    ].join("\n"));
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "policy and a test file of every shape");
+
+    const listed = await runCli(["tests", "--repo", repo, "--rev", "main", "--data-dir", data, "--json"], 240_000);
+    expect(listed.code, listed.stderr).toBe(0);
+    const ids = (JSON.parse(listed.stdout) as { tests: { id: string }[] }).tests.map((t) => t.id).filter((id) => id.startsWith("test/top.test.js"));
+    expect(ids.sort()).toEqual([
+      "test/top.test.js::alone at the top",
+      "test/top.test.js::first one",
+      "test/top.test.js::second inner two",
+    ]);
+  }, 600_000);
+});
+
+describe("ranex init --add-deps", () => {
+  it("tries what init leaves behind: HEAD with init's uncommitted package.json, never touching the index or the branch", async () => {
+    const repo = await build("init-jest");
+    const data = tempDir("ranex-data-");
+    // A test that holds only once jest-junit is declared: red on HEAD, green in what init leaves behind.
+    writeFileSync(join(repo, "test", "declared.test.js"),
+      "\"use strict\";\ntest(\"jest-junit is declared\", () => {\n  expect(require(\"../package.json\").devDependencies?.[\"jest-junit\"]).toBeDefined();\n});\n");
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "a test of package.json");
+    writeFileSync(join(repo, "notes.txt"), "the owner's own staged work\n");
+    git(repo, "add", "notes.txt");
+    const before = { head: git(repo, "rev-parse", "HEAD"), branch: git(repo, "symbolic-ref", "HEAD"), staged: git(repo, "diff", "--cached", "--name-only") };
+    // Tests may not reach the npm registry: a stand-in does to package.json what `npm install --save-dev`
+    // does, and, named in the toolchain, stands in for the setup's `npm install` in the sandbox too
+    // (jest and jest-junit come from this project's node_modules/.bin).
+    const bin = join(tempDir("ranex-npm-"), "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "npm"), [
+      "#!/usr/bin/env node",
+      "const fs = require(\"node:fs\");",
+      "const names = process.argv.slice(2).filter((a) => !a.startsWith(\"-\") && a !== \"install\");",
+      "if (names.length === 0) process.exit(0);",
+      "const pkg = JSON.parse(fs.readFileSync(\"package.json\", \"utf8\"));",
+      "pkg.devDependencies = { ...pkg.devDependencies };",
+      "for (const name of names) pkg.devDependencies[name] = \"*\";",
+      "fs.writeFileSync(\"package.json\", JSON.stringify(pkg, null, 2) + \"\\n\");",
+      "",
+    ].join("\n"));
+    chmodSync(join(bin, "npm"), 0o755);
+
+    const init = await runCli(["init", "--dir", repo, "--data-dir", data, "--add-deps", "--toolchain", TOOLCHAIN, "--toolchain", bin], 240_000, { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    expect(init.stderr).toBe("");
+    expect(init.stdout).toMatch(/adding devDependencies: npm install --save-dev jest jest-junit/);
+    expect(init.stdout).toMatch(/trying the working tree with init's changes \(HEAD [0-9a-f]{12} plus package\.json, uncommitted\) in the sandbox/);
+    expect(init.stdout).toMatch(/test\/declared\.test\.js {2}1 \(1 passed\)/);
+    expect(init.stdout).not.toContain("failing on HEAD already");
+    expect(init.code, init.stdout).toBe(0);
+    // The owner's branch, HEAD and index are as they were; init's changes wait uncommitted in the tree.
+    expect({ head: git(repo, "rev-parse", "HEAD"), branch: git(repo, "symbolic-ref", "HEAD"), staged: git(repo, "diff", "--cached", "--name-only") }).toEqual(before);
+    expect(git(repo, "status", "--porcelain", "--", "package.json")).toBe("M package.json");
   }, 600_000);
 });

@@ -37,9 +37,9 @@ export interface VerdictJson {
 const CREDENTIAL = /TOKEN|SECRET|PASSWORD|PRIVATE|_KEY|DATABASE_URL|^RANEX_|^GIT_/i;
 const cliEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CREDENTIAL.test(key)));
 
-export function runCli(args: string[], timeoutMs = 120_000): Promise<CliResult> {
+export function runCli(args: string[], timeoutMs = 120_000, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: cliEnv, cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
+    execFile(process.execPath, [BIN, ...args], { env: { ...cliEnv, ...env }, cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
       (err, stdout, stderr) => {
         // A signal (our timeout) has no exit code: report it as -1 so no expectation can match it.
         const code = err === null ? 0 : typeof err.code === "number" ? err.code : -1;

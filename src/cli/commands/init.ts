@@ -11,6 +11,7 @@ import { missingPackages, renderStarter, type StarterOptions } from "../../polic
 import type { Policy } from "../../policy/schema.js";
 import { runAt, type RunAt } from "../../judge/run-at.js";
 import { firstProblem, seconds, testsPerFile, timingLine } from "../suite-summary.js";
+import { changedFromHead, commitWithWorkingTree, MANIFEST_FILES } from "../working-tree-commit.js";
 
 // `ranex init`: writes .github/ranex.yml for the repository, then TRIES it on HEAD in the sandbox
 // (unless --no-try) and says what it found: tests per file, duplicate ids, checks that already fail
@@ -76,7 +77,10 @@ export const run: Command = async (args, io) => {
   let found = await detectTestRunner(opts.dir);
   io.stdout(`runner: ${found.kind} (${found.evidence})\n`);
   const missing = missingPackages(found);
+  // What init itself changes in the working tree; the try runs HEAD with these, as init leaves it.
+  let changed: string[] = [];
   if (missing.length > 0 && opts.addDeps) {
+    const dirtyBefore = await changedFromHead(opts.dir, MANIFEST_FILES).catch(() => [] as string[]);
     io.stdout(`adding devDependencies: npm install --save-dev ${missing.join(" ")}\n`);
     const added = await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", ...missing], { cwd: opts.dir, reject: false, all: true });
     if (added.exitCode !== 0) {
@@ -84,6 +88,7 @@ export const run: Command = async (args, io) => {
       return 2;
     }
     found = await detectTestRunner(opts.dir);
+    changed = [...new Set([...dirtyBefore, ...await changedFromHead(opts.dir, MANIFEST_FILES).catch(() => [] as string[])])].sort();
   } else if (missing.length > 0) {
     io.stdout(`missing: package.json does not declare ${missing.join(", ")}; run 'npm install --save-dev ${missing.join(" ")}' (or 'ranex init --add-deps')${opts.toolchain.length > 0 ? ", unless the toolchain provides them" : ""}\n`);
   }
@@ -97,9 +102,13 @@ export const run: Command = async (args, io) => {
     else {
       const candidate = policyOf(renderStarter(found, { ...starter, checks: found.checks }));
       if (candidate.ok && candidate.policy.tests.command !== undefined) {
-        io.stdout(`trying it on HEAD ${head.slice(0, 12)} in the sandbox…\n`);
         try {
-          tried = await runAt({ source: opts.dir, rev: head, dataDir: opts.dataDir, policy: candidate.policy, checks: true });
+          let rev = head;
+          if (changed.length > 0) {
+            rev = await commitWithWorkingTree(opts.dir, head, changed);
+            io.stdout(`trying the working tree with init's changes (HEAD ${head.slice(0, 12)} plus ${changed.join(", ")}, uncommitted) in the sandbox…\n`);
+          } else io.stdout(`trying it on HEAD ${head.slice(0, 12)} in the sandbox…\n`);
+          tried = await runAt({ source: opts.dir, rev, dataDir: opts.dataDir, policy: candidate.policy, checks: true });
         } catch (err) {
           tryError = `could not try it: ${(err as Error).message.split("\n")[0]}`;
         }

@@ -3,18 +3,22 @@
 // only after a setup that exited 0 in time, and the least recently used go first when it is full.
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile, cp, mkdtemp } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { DepsInstall } from "../report-types.js";
 
 export interface CachedDependencies {
   dir: string;
   /** Tree paths the setup created, each stored under `<dir>/files/<path>`. */
   entries: string[];
   bytes: number;
+  /** The setup that filled the entry, so a hit can say when and in how long it was installed. */
+  installed: DepsInstall | null;
 }
 
 interface Manifest {
   key: string;
   entries: string[];
   bytes: number;
+  installed?: DepsInstall;
 }
 
 function entryDir(cacheDir: string, key: string): string {
@@ -33,7 +37,7 @@ export async function lookupDependencies(cacheDir: string, key: string): Promise
   if (manifest.key !== key || !Array.isArray(manifest.entries)) return null;
   const now = new Date();
   await utimes(join(dir, "manifest.json"), now, now).catch(() => undefined);
-  return { dir, entries: manifest.entries, bytes: manifest.bytes };
+  return { dir, entries: manifest.entries, bytes: manifest.bytes, installed: manifest.installed ?? null };
 }
 
 /** Host path of a cached entry, to mount read-only at `/work/<entry>`. */
@@ -54,7 +58,7 @@ async function sizeOf(path: string): Promise<number> {
  * Moves the setup's created entries out of `tree` into the cache under `key`. When another
  * judgment stored the same key meanwhile, its entry is kept and ours discarded: same key, same result.
  */
-export async function storeDependencies(cacheDir: string, key: string, tree: string, entries: readonly string[]): Promise<CachedDependencies> {
+export async function storeDependencies(cacheDir: string, key: string, tree: string, entries: readonly string[], installed?: DepsInstall): Promise<CachedDependencies> {
   await mkdir(cacheDir, { recursive: true });
   const temp = await mkdtemp(join(cacheDir, ".incoming-"));
   try {
@@ -66,7 +70,7 @@ export async function storeDependencies(cacheDir: string, key: string, tree: str
       });
     }
     const bytes = await sizeOf(join(temp, "files"));
-    const manifest: Manifest = { key, entries: [...entries], bytes };
+    const manifest: Manifest = { key, entries: [...entries], bytes, ...(installed === undefined ? {} : { installed }) };
     await writeFile(join(temp, "manifest.json"), JSON.stringify(manifest));
     await rename(temp, entryDir(cacheDir, key)).catch(async () => {
       await rm(temp, { recursive: true, force: true });

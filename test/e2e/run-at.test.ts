@@ -1,0 +1,97 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TestRepo, tempDir } from "../helpers/git-repo.js";
+import { parseVerdict, runCli } from "./run-cli.js";
+
+// `ranex tests --repo --rev` (and so `ranex init`'s try and `ranex task check`) as a person sees it:
+// the real CLI on real repositories, in the real sandbox (issue 15).
+
+const PYTEST_POLICY = [
+  "version: 1",
+  "tests:",
+  "  command: python3 -m pytest -q -p no:cacheprovider --junitxml=\"$RANEX_JUNIT\" tests",
+  "  timeout: 60",
+  "require: [tests.regression]",
+  "",
+].join("\n");
+
+describe("ranex tests: a suite whose every test file fails to import", () => {
+  it("leads with the files that failed to load and the last lines of output, and says how to make the package importable", async () => {
+    // A src layout: `calc` lives in src/, which is not on the import path unless installed or named in PYTHONPATH.
+    const repo = TestRepo.init();
+    repo.commit({
+      ".github/ranex.yml": PYTEST_POLICY,
+      "src/calc/__init__.py": "def add(a, b):\n    return a + b\n",
+      "tests/test_add.py": "from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+      "tests/test_more.py": "from calc import add\n\ndef test_more():\n    assert add(2, 2) == 4\n",
+    });
+    const listed = await runCli(["tests", "--repo", repo.dir, "--rev", "main", "--data-dir", tempDir("ranex-data-")], 240_000);
+    expect(listed.stdout).toMatch(/^problem: 2 test file\(s\) failed to load and no test ran: tests\/test_add\.py, tests\/test_more\.py/m);
+    expect(listed.stdout).toMatch(/^problem: .*; first error: .*No module named 'calc'.*; last output: .*2 errors/m);
+    expect(listed.stdout).toMatch(/^fix: make the package importable in the sandbox: .*PYTHONPATH=src.*install it in tests\.setup/m);
+    expect(listed.stdout).not.toContain("holds no tests");
+  }, 300_000);
+});
+
+const PYTEST = "python3 -m pytest -q -p no:cacheprovider --junitxml=\\\"$RANEX_JUNIT\\\" tests";
+const INSTALL = "mkdir -p node_modules/x && cat requirements.txt > node_modules/x/value.txt";
+const readValue = "def value():\n    with open('node_modules/x/value.txt') as f:\n        return f.read().strip()\n";
+
+/** A repository whose setup installs into node_modules, with a test that reads it; `honest` adds a test. */
+function depsRepo(): TestRepo {
+  const repo = TestRepo.init();
+  repo.commit({
+    ".github/ranex.yml": `version: 1\ntests:\n  command: "${PYTEST}"\n  setup: "${INSTALL}"\n  timeout: 60\nrequire: [tests.regression, tests.red_green]\n`,
+    "requirements.txt": "7\n",
+    "src/__init__.py": "",
+    "src/value.py": readValue,
+    "tests/test_value.py": "from src.value import value\n\ndef test_value():\n    assert value() == '7'\n",
+  }, "base");
+  repo.branch("honest");
+  repo.commit({
+    "src/value.py": `${readValue}\ndef doubled():\n    return int(value()) * 2\n`,
+    "tests/test_doubled.py": "from src.value import doubled\n\ndef test_doubled():\n    assert doubled() == 14\n",
+  }, "honest");
+  repo.checkout("main");
+  return repo;
+}
+
+const cacheEntries = (dataDir: string): string[] => existsSync(join(dataDir, "deps")) ? readdirSync(join(dataDir, "deps")).filter((n) => !n.startsWith(".")) : [];
+
+describe("ranex tests lays out a run as a judgment does", () => {
+  it("keeps frozen files read-only: a test that writes into a test file fails there, as it would in a judgment", async () => {
+    const repo = TestRepo.init();
+    repo.commit({
+      ".github/ranex.yml": PYTEST_POLICY,
+      "tests/test_touch.py": "def test_writes_itself():\n    with open(__file__, 'a') as f:\n        f.write('# touched\\n')\n",
+    });
+    const listed = await runCli(["tests", "--repo", repo.dir, "--rev", "main", "--data-dir", tempDir("ranex-data-"), "--json"], 240_000);
+    expect(listed.code, listed.stderr).toBe(0);
+    const tests = (JSON.parse(listed.stdout) as { tests: { id: string; result: string }[] }).tests;
+    expect(tests).toEqual([{ id: "tests/test_touch.py::test_writes_itself", file: "tests/test_touch.py", result: "failed" }]);
+  }, 300_000);
+
+  it("installs dependencies once into the cache under the data dir; later runs and a judgment take them from there", async () => {
+    const repo = depsRepo();
+    const data = tempDir("ranex-data-");
+    const first = await runCli(["tests", "--repo", repo.dir, "--rev", "main", "--data-dir", data], 240_000);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/passed +tests\/test_value\.py::test_value/);
+    expect(first.stdout).toMatch(/\(checkout [\d.]+ s, setup [\d.]+ s \(installed once, now cached\), tests [\d.]+ s\)/);
+    expect(cacheEntries(data)).toHaveLength(1);
+
+    const again = await runCli(["tests", "--repo", repo.dir, "--rev", "main", "--data-dir", data], 240_000);
+    expect(again.stdout).toMatch(/passed +tests\/test_value\.py::test_value/);
+    expect(again.stdout).toMatch(/\(checkout [\d.]+ s, dependencies from cache \(installed once in [\d.]+ s on \d{4}-\d\d-\d\d\), tests [\d.]+ s\)/);
+    expect(cacheEntries(data)).toHaveLength(1);
+
+    // The judgment finds what `ranex tests` installed: no setup runs, every run says so.
+    const judged = parseVerdict(await runCli(["judge", "--repo", repo.dir, "--base", "main", "--head", "honest", "--data-dir", data, "--json"], 240_000));
+    expect(judged.verdict).toBe("CANDIDATE");
+    const runs = (judged as unknown as { runs: { run: string; setup?: string }[] }).runs.filter((r) => !r.run.startsWith("check:"));
+    expect(runs.map((r) => r.run).sort()).toEqual(["base", "base+new", "head", "head+new"]);
+    for (const run of runs) expect(run.setup, run.run).toMatch(/^dependencies from cache \(installed once in [\d.]+ s on \d{4}-\d\d-\d\d, key sha256:[0-9a-f]{64}\)$/);
+    expect(cacheEntries(data)).toHaveLength(1);
+  }, 600_000);
+});
