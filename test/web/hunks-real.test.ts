@@ -50,6 +50,6 @@ describe("diff.needed's hunks of a real judgment on the verdict page", () => {
     expect(diff).toMatch(new RegExp(`<tr class="unneeded"><td>modified</td><td class="break"><code>src/calc.py</code>.*<strong>no test needs</strong> <a href="#${unneeded![1]}">line 5</a>`));
     // div's implementation is needed (test_div kills its mutant): folded, with its lines.
     const needed = /<details id="hunk-\d+" class="hunk needed"><summary><span class="status pass">✓ needed<\/span> <span class="break">src\/calc\.py:15: needed by tests\/test_div\.py::test_div<\/span><\/summary>(.*?)<\/details>/.exec(diff);
-    expect(needed?.[1]).toMatch(/<tr class="del"><td class="num">\d+<\/td><td class="num"><\/td>.*raise NotImplementedError\(&quot;div: see \.ranex\/tasks\/div\.yml&quot;\)<\/td><\/tr><tr class="add"><td class="num"><\/td><td class="num">15<\/td>.*    return a \/ b<\/td>/);
+    expect(needed?.[1]).toMatch(/<tr class="del"><td class="num">\d+<\/td><td class="num"><\/td>.*raise NotImplementedError\(&quot;div: see \.ranex\/tasks\/div\.yml&quot;\)<\/td><\/tr><tr class="add"><td class="num"><\/td><td class="num">15<\/td>.*dir="ltr"> {4}return a \/ b<\/td>/);
   }, 240_000);
 });

@@ -95,7 +95,16 @@ function cutLine(text: string, max: number): { text: string; cutChars: number } 
     end += ch.length;
   }
   if (end === text.length) return { text, cutChars: 0 };
-  let rest = 0;
-  for (const _ of text.slice(end)) rest++; // eslint-disable-line @typescript-eslint/no-unused-vars
-  return { text: text.slice(0, end), cutChars: rest };
+  return { text: text.slice(0, end), cutChars: codePoints(text.slice(end)) };
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    count++;
+  }
+  return count;
 }
