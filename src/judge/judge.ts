@@ -9,7 +9,8 @@ import { openRepository, WorkspaceError, type Repository } from "../workspace/in
 import type { DiffFact } from "../workspace/types.js";
 import { newTestFiles } from "../measure/diff/index.js";
 import { frozenPathsOn, testFilesOn } from "./frozen-paths.js";
-import { measureTests, measurementFailed } from "./measure-tests.js";
+import { measureTests, measurementFailed, type Measured } from "./measure-tests.js";
+import type { HunkText } from "../measure/needed/hunk-text.js";
 import { conflictReason, diffClaims, diffContext, judgeFromOtherBases, readDiff, resolveChange, withConflictDetails, type Change } from "./change.js";
 import { startMeasurer } from "../measure/spawn-measurer.js";
 import { requiredClaims, needsTestRuns, profileFor } from "./gate-for.js";
@@ -47,6 +48,11 @@ export interface Judgment {
   /** The pull request's own change: merge base to head. */
   facts: DiffFact[];
   timings: Record<string, number>;
+  /**
+   * The text of each hunk diff.needed names, bounded, for the verdict page's facts: never part of
+   * the signed verdict. Absent or empty when diff.needed was not measured.
+   */
+  hunkTexts?: HunkText[];
 }
 
 /** The repository or a revision could not be read: there is nothing to judge (CLI exit 2). */
@@ -77,8 +83,8 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
     mergeBase: change.mergeBase, mergedTree: merge.clean ? merge.tree : null,
     policy: null, task: subjectTask(request), sandbox: null,
   };
-  const done = (verdict: Verdict, evidence: Evidence[] = [], facts: DiffFact[] = []): Judgment =>
-    ({ verdict, evidence, facts, timings: clock.timings });
+  const done = (verdict: Verdict, evidence: Evidence[] = [], facts: DiffFact[] = [], hunkTexts: HunkText[] = []): Judgment =>
+    ({ verdict, evidence, facts, timings: clock.timings, hunkTexts });
 
   // Policy and task come from the base tip only (invariant 7), never from the merge base or head.
   const loaded = await clock.time("policy", () => loadTasks(taskIdsOf(request), (id) => loadConfiguration(repo, base, id)));
@@ -105,6 +111,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   const measurer = measuring && merge.clean ? startMeasurer() : null;
   const evidence: Evidence[] = [];
   let facts: DiffFact[];
+  let hunkTexts: HunkText[] = [];
   try {
     const diffInput = { digest, policy, task, secrets: required.includes("secrets") };
     // The file facts are all the runs need; the diff claims (reading every added line, the secret
@@ -117,10 +124,10 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
       const others = change.otherMergeBases.length > 0 ? await judgeFromOtherBases(repo, change, diffInput) : [];
       return [...own.evidence, ...others];
     });
-    let measured: Promise<Evidence[]> = Promise.resolve([]);
+    let measured: Promise<Measured> = Promise.resolve({ evidence: [], hunkTexts: [] });
     if (measuring && !merge.clean) {
       const reason = conflictReason(change, merge.conflicts);
-      measured = Promise.resolve(withConflictDetails(measurementFailed({ runTests, task, policy, digest }, reason), merge.conflicts));
+      measured = Promise.resolve({ evidence: withConflictDetails(measurementFailed({ runTests, task, policy, digest }, reason), merge.conflicts), hunkTexts: [] });
     } else if (measurer !== null && merge.clean) {
       request.signal?.throwIfAborted();
       // The tests measure what would land (the merged tree) against the base tip; the new test
@@ -138,7 +145,8 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
     if (tests.status === "rejected") throw tests.reason;
     evidence.push(...own.value);
     if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
-    evidence.push(...tests.value);
+    evidence.push(...tests.value.evidence);
+    hunkTexts = tests.value.hunkTexts;
   } finally {
     await measurer?.dispose();
   }
@@ -146,7 +154,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   const ownPaths = facts.flatMap((f) => (f.oldPath === null ? [f.path] : [f.path, f.oldPath]));
   const carried = carryBaseAhead(evidence, required, baseAheadDetails(base, head, change.ahead, ownPaths));
   const verdict = clock.timeSync("evaluate", () => evaluate(gate, carried, subject, null));
-  return done(verdict, carried, facts);
+  return done(verdict, carried, facts, hunkTexts);
 }
 
 type Loaded =

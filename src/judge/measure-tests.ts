@@ -18,6 +18,7 @@ import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
 import { planDependencies } from "./deps-plan.js";
 import { planRuns, type RunPlan } from "./run-plan.js";
+import type { HunkText } from "../measure/needed/hunk-text.js";
 import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
 
@@ -48,19 +49,25 @@ export interface MeasureInput {
   signal?: AbortSignal;
 }
 
+export interface Measured {
+  evidence: Evidence[];
+  /** diff.needed's hunks as the verdict page shows them (unsigned, bounded); empty when not measured. */
+  hunkTexts: HunkText[];
+}
+
 /**
  * Prepares the trees (git work stays in this process), hands the untrusted work to the keyless
  * measuring process, and turns its raw runs into evidence. Any failure to measure becomes failing
  * evidence with its reason: a judgment never ends without a verdict.
  */
-export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
+export async function measureTests(input: MeasureInput): Promise<Measured> {
   const { policy, clock } = input;
   // A change that adds a file over the size limit already fails diff.safety; writing it out (a 2 GB
   // blob, say) for a test run would cost disk and time for nothing, so the runs are not made.
   const oversized = input.facts.filter((f) => f.status !== "D" && !f.submodule && f.size !== null && f.size > policy.limits.file_bytes);
   if (oversized.length > 0) {
     const names = oversized.slice(0, 3).map((f) => JSON.stringify(f.path)).join(", ");
-    return measurementFailed(input, `not measured: the change adds ${oversized.length === 1 ? "a file" : `${oversized.length} files`} over the size limit of ${policy.limits.file_bytes} bytes (${names}${oversized.length > 3 ? ", …" : ""}); see diff.safety`);
+    return unmeasured(input, `not measured: the change adds ${oversized.length === 1 ? "a file" : `${oversized.length} files`} over the size limit of ${policy.limits.file_bytes} bytes (${names}${oversized.length > 3 ? ", …" : ""}); see diff.safety`);
   }
   const scratch = await mkdtemp(join(tmpdir(), "ranex-judge-"));
   try {
@@ -92,7 +99,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
     } catch (err) {
       // A tree that cannot be written out safely (a `..` path, a write through a link) is a FAIL
       // with its reason, signed like any other, not a judgment that ends without a verdict.
-      return measurementFailed(input, `not measured: the trees could not be laid out safely: ${(err as Error).message}`);
+      return unmeasured(input, `not measured: the trees could not be laid out safely: ${(err as Error).message}`);
     }
     if (cachedBase !== null) clock.record("base-cached", 0);
     let mutants: PreparedMutants | null = null;
@@ -131,7 +138,7 @@ export async function measureTests(input: MeasureInput): Promise<Evidence[]> {
     } catch (err) {
       // An abort is not a measurement result: the caller decides what a superseded judgment says.
       if (input.signal?.aborted === true) throw err;
-      return measurementFailed(input, `could not measure: ${(err as Error).message}`);
+      return unmeasured(input, `could not measure: ${(err as Error).message}`);
     }
     for (const [stage, ms] of Object.entries(result.timings)) clock.record(stage.replace(/^run:/, ""), ms);
     const base = result.runs.base;
@@ -150,9 +157,10 @@ function earlyTrees(plan: RunPlan, baseCached: boolean): RepeatPlan["early"] {
   return early;
 }
 
-function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null): Evidence[] {
+function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null): Measured {
   const evidence: Evidence[] = result.checks.map((c) => checkClaim(input.digest, c.name, c.run));
-  if (!input.runTests) return evidence;
+  let hunkTexts: HunkText[] = [];
+  if (!input.runTests) return { evidence, hunkTexts };
   const run = (name: RunName): SuiteRun => result.runs[name] ?? missingRun(name);
   const withNew = input.newFiles.length > 0;
   const runs = {
@@ -172,12 +180,20 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
     return { base: [run(red), ...repeats(red)], head: [run(green), ...repeats(green)] };
   }, input.policy.tests.repeat));
   if (input.policy.require.includes("diff.needed")) {
-    evidence.push(mutants === null
-      ? { claim: "diff.needed", subject: input.digest, outcome: "fail", reason: "the mutants could not be prepared", details: [] }
-      : neededEvidence(input.digest, mutants, result.mutants ?? [], run(mutants.of), runs.base, targets, result.mutantSelection));
+    if (mutants === null) {
+      evidence.push({ claim: "diff.needed", subject: input.digest, outcome: "fail", reason: "the mutants could not be prepared", details: [] });
+    } else {
+      const needed = neededEvidence(input.digest, mutants, result.mutants ?? [], run(mutants.of), runs.base, targets, result.mutantSelection);
+      evidence.push(needed.evidence);
+      hunkTexts = needed.texts;
+    }
   }
   if (input.task !== null && input.task.edges.length > 0) evidence.push(edgesClaim(input.digest, input.task, runs.head));
-  return evidence;
+  return { evidence, hunkTexts };
+}
+
+function unmeasured(input: MeasureInput, reason: string): Measured {
+  return { evidence: measurementFailed(input, reason), hunkTexts: [] };
 }
 
 export function measurementFailed(input: Pick<MeasureInput, "runTests" | "task" | "policy" | "digest">, reason: string): Evidence[] {

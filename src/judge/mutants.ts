@@ -8,6 +8,7 @@ import type { Repository } from "../workspace/index.js";
 import { MODE_SYMLINK, type DiffFact } from "../workspace/types.js";
 import { hunkLabel, hunksOf, revertHunk, type Hunk } from "../measure/needed/hunks.js";
 import { killers, mutantResult, neededClaim, type MutantResult } from "../measure/needed/claim.js";
+import { hunkTexts, type HunkText } from "../measure/needed/hunk-text.js";
 import { watchedIds } from "../measure/needed/selection.js";
 import type { MutantRun, MutantSelection, MutantSpec } from "../measure/plan.js";
 import type { RunName, SuiteRun, Target } from "../measure/report-types.js";
@@ -34,7 +35,7 @@ export async function codeHunks(input: NeededInput): Promise<{ hunks: Hunk[]; sk
   const limit = input.policy.limits.file_bytes;
   for (const fact of input.facts) {
     if (fact.submodule || input.testFiles.has(fact.path) || input.frozenPaths.has(fact.path)) continue;
-    const whole: Hunk = { path: fact.path, newStart: 1, newLines: [], oldLines: [], whole: null };
+    const whole: Hunk = { path: fact.path, newStart: 1, oldStart: 1, newLines: [], oldLines: [], whole: null };
     if (fact.binary || fact.newMode === MODE_SYMLINK || fact.oldMode === MODE_SYMLINK) {
       skipped.push({ hunk: whole, status: "not-checked", killedBy: [], why: fact.binary ? "a binary file" : "a symbolic link" });
       continue;
@@ -118,12 +119,18 @@ function mutantRunFact(run: SuiteRun, name: string): RunFact {
   return { ...suiteRunFact(run), run: name };
 }
 
+/** diff.needed's evidence, and the text of each hunk it names for the verdict page (never signed). */
+export interface NeededOutcome {
+  evidence: Evidence;
+  texts: HunkText[];
+}
+
 /**
  * diff.needed from the mutant runs: watched are the targets and every test that passed on base. A
  * mutant the selected tests killed, against their own run on the unmutated tree, is killed; any
  * other is judged on its full-suite run against the reference run of the same tree.
  */
-export function neededEvidence(subject: string, prepared: PreparedMutants, runs: readonly MutantRun[], reference: SuiteRun, base: SuiteRun, targets: readonly Target[], selection?: MutantSelection): Evidence {
+export function neededEvidence(subject: string, prepared: PreparedMutants, runs: readonly MutantRun[], reference: SuiteRun, base: SuiteRun, targets: readonly Target[], selection?: MutantSelection): NeededOutcome {
   const results: MutantResult[] = [];
   const facts: RunFact[] = [];
   const watched = watchedIds(targets, base);
@@ -142,5 +149,6 @@ export function neededEvidence(subject: string, prepared: PreparedMutants, runs:
     else if (run?.run == null) results.push({ hunk, status: "not-checked", killedBy: [], why: run?.why ?? "the mutant did not run" });
     else results.push(mutantResult(hunk, reference.report, run.run, watched, selected === undefined ? "full" : "selected, then full"));
   }
-  return neededClaim(subject, [...results, ...prepared.unchecked], selectionText(selection), facts);
+  const all = [...results, ...prepared.unchecked];
+  return { evidence: neededClaim(subject, all, selectionText(selection), facts), texts: hunkTexts(all) };
 }

@@ -47,6 +47,25 @@ section.brief{border:2px solid var(--cand);border-radius:8px;padding:4px 16px 10
 section.brief h2{border-bottom:none;margin-top:10px}
 tr.unneeded td{background:#fff1c2}
 tr.unchecked td{background:#f7efe3}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.hunk{border:1px solid var(--line);border-radius:6px;margin:8px 0;padding:4px 10px}
+.hunk.unneeded{border:3px solid #9a6700;background:#fff8d6}
+.hunk.unchecked{border-left:6px solid var(--miss);background:#fbf6ee}
+.hunk summary{cursor:pointer;padding:2px 0}
+p.hunk-head{margin:4px 0}
+table.diff{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:13px;margin:4px 0 6px;background:var(--bg)}
+table.diff th{font:600 12px system-ui,sans-serif;padding:2px 8px}
+table.diff td{border:none;padding:0 8px}
+table.diff td.num{color:var(--muted);text-align:right;width:1%;white-space:nowrap}
+table.diff td.op{width:1%;font-weight:700}
+table.diff td.code{white-space:pre-wrap;word-break:break-all;tab-size:4;unicode-bidi:isolate}
+table.diff tr.del td{background:#ffebe9}
+table.diff tr.add td{background:#dafbe1}
+.hunk.unneeded table.diff tr.add td{background:#ffe08a}
+table.diff tr.more td{color:var(--muted);font-style:italic}
+.char{border:1px solid var(--fail);border-radius:3px;padding:0 2px;color:var(--fail);font-size:11px}
+.cut{color:var(--muted);font-style:italic}
+p.hidden-chars{color:var(--fail);margin:4px 0}
 `;
 
 export function page(title: string, body: Html): string {

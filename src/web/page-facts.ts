@@ -1,9 +1,11 @@
 // What the verdict page shows that the signed envelope does not carry: the judge's stage timings,
-// the diff facts, and a summary of the base and head test runs. Kept next to the journal entry,
-// keyed by its id, in `<dataDir>/verdict-pages/`. Unsigned, so the page labels it as such.
+// the diff facts, a summary of the base and head test runs, and the text of diff.needed's hunks
+// (bounded). Kept next to the journal entry, keyed by its id, in `<dataDir>/verdict-pages/`.
+// Unsigned, so the page labels it as such.
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Evidence } from "../kernel/index.js";
+import type { HunkLine, HunkText } from "../measure/needed/hunk-text.js";
 import type { DiffFact } from "../workspace/types.js";
 
 export const PAGE_FACTS_DIR = "verdict-pages";
@@ -35,9 +37,15 @@ export interface PageFacts {
   timings: Record<string, number>;
   files: FileFact[];
   runs: { base: RunSummary | null; head: RunSummary | null };
+  /**
+   * diff.needed's hunks with their lines, each naming the signed finding it belongs to. Absent in
+   * facts written before they were kept, or when diff.needed was not measured: the page then lists
+   * the hunks by path and line only.
+   */
+  hunks?: HunkText[];
 }
 
-export function pageFactsOf(judgment: { facts: readonly DiffFact[]; evidence: readonly Evidence[]; timings: Record<string, number> }, signMs: number): PageFacts {
+export function pageFactsOf(judgment: { facts: readonly DiffFact[]; evidence: readonly Evidence[]; timings: Record<string, number>; hunkTexts?: readonly HunkText[] }, signMs: number): PageFacts {
   const meta = judgment.evidence.find((e) => e.claim === "tests.regression")?.meta ?? judgment.evidence.find((e) => e.claim === "tests.red_green")?.meta;
   return {
     version: 1,
@@ -47,6 +55,7 @@ export function pageFactsOf(judgment: { facts: readonly DiffFact[]; evidence: re
       size: f.size, symlinkTarget: f.symlinkTarget, submodule: f.submodule, binary: f.binary,
     })),
     runs: { base: runSummary(meta?.base), head: runSummary(meta?.head) },
+    ...(judgment.hunkTexts === undefined || judgment.hunkTexts.length === 0 ? {} : { hunks: [...judgment.hunkTexts] }),
   };
 }
 
@@ -77,7 +86,21 @@ export async function readPageFacts(dataDir: string, journalId: string): Promise
   }
   const parsed = JSON.parse(text) as Partial<PageFacts>;
   if (parsed.version !== 1 || typeof parsed.timings !== "object" || !Array.isArray(parsed.files)) return null;
+  // Hunk text of the wrong shape is left out (the page falls back to the table), never half-shown.
+  if (parsed.hunks !== undefined && !(Array.isArray(parsed.hunks) && parsed.hunks.every(isHunkText))) delete parsed.hunks;
   return parsed as PageFacts;
+}
+
+function isHunkText(value: unknown): value is HunkText {
+  return isObject(value) && typeof value.path === "string" && typeof value.message === "string"
+    && (value.line === undefined || typeof value.line === "number")
+    && typeof value.moreRemoved === "number" && typeof value.moreAdded === "number"
+    && Array.isArray(value.lines) && value.lines.every(isHunkLine);
+}
+
+function isHunkLine(value: unknown): value is HunkLine {
+  return isObject(value) && (value.op === "-" || value.op === "+") && typeof value.line === "number" && typeof value.text === "string"
+    && (value.cutChars === undefined || typeof value.cutChars === "number");
 }
 
 function runSummary(value: unknown): RunSummary | null {

@@ -4,7 +4,7 @@
 import type { ClaimResult, Detail } from "../kernel/index.js";
 import { html, type Html } from "./html.js";
 import type { FileFact, PageFacts } from "./page-facts.js";
-import { hunkRows, hunksTable, NEEDED_CLAIM, unneededByPath, type HunkRow } from "./render-hunks.js";
+import { hunkRows, hunksSection, NEEDED_CLAIM, unneededByPath, type HunkRow } from "./render-hunks.js";
 import { seconds, timelineBars, timelineSvg } from "./timeline.js";
 
 const DIFF_CLAIMS = ["diff.frozen", "diff.scope", "diff.safety", "diff.change", "secrets"];
@@ -16,7 +16,7 @@ export function diffSection(claims: readonly ClaimResult[], facts: PageFacts | n
   const files = facts === null
     ? html`<p class="note">The changed files were not recorded beside this journal entry (judged before the page existed, or on another machine); the findings below come from the signed claims.</p>`
     : facts.files.length === 0 ? html`<p>No file changed.</p>` : filesTable(facts.files, diffClaims, unneededByPath(hunkRows(claims)));
-  return html`<section aria-labelledby="diff"><h2 id="diff">What changed</h2>${files}${hunksTable(claims)}<h3>Findings on the diff</h3>${findingsBy(diffClaims, "No finding: no frozen, out-of-scope or unsafe path, and no credential in the added lines.")}</section>`;
+  return html`<section aria-labelledby="diff"><h2 id="diff">What changed</h2>${files}${hunksSection(claims, facts?.hunks)}<h3>Findings on the diff</h3>${findingsBy(diffClaims, "No finding: no frozen, out-of-scope or unsafe path, and no credential in the added lines.")}</section>`;
 }
 
 function filesTable(files: readonly FileFact[], claims: readonly ClaimResult[], unneeded: ReadonlyMap<string, HunkRow[]>): Html {

@@ -24,7 +24,7 @@ const reference = run([["t/a.py::near", "passed"], ["t/z.py::far", "passed"]]);
 const selectedReference = run([["t/a.py::near", "passed"]]);
 const selection: MutantSelection = { used: true, how: "pytest plugin", files: ["t/a.py"], ids: ["t/a.py::near"], suiteCases: 2, reference: selectedReference };
 
-const evidence = (runs: MutantRun[]) => neededEvidence("sha256:s", prepared, runs, reference, base, [], selection);
+const evidence = (runs: MutantRun[]) => neededEvidence("sha256:s", prepared, runs, reference, base, [], selection).evidence;
 
 describe("diff.needed after a run of the selected tests", () => {
   it("a mutant the selected tests do not kill and the full suite does is needed, named by the test the selection left out", () => {

@@ -34,7 +34,7 @@ describe.skipIf(!available)(`verdict pages in headless Chromium${available ? "" 
   let secret: string;
   let context: BrowserContext;
   let profile: string;
-  const ids: { candidate?: string; fail?: string } = {};
+  const ids: { candidate?: string; fail?: string; unneeded?: string } = {};
   const requests: string[] = [];
 
   beforeAll(async () => {
@@ -44,8 +44,9 @@ describe.skipIf(!available)(`verdict pages in headless Chromium${available ? "" 
       judge: (request) => judge(request), ...journalDeps({ dataDir }), dataDir, clock: () => new Date("2026-02-03T04:05:06Z"), runner: new InProcessRunner(1),
     } as Parameters<typeof ranexApp>[0]);
     // Judged and recorded as the app's job does (judge, then record), so timings and diff facts are real.
-    for (const [name, head, task] of [["candidate", "honest", "mul"], ["fail", "edit-test", null]] as const) {
-      const judgment = await judge({ source: repo, base: "main", head, task, dataDir, repository: "acme/python-calc" });
+    // unneeded-branch: a special case in add no test needs (diff.needed, required on main-strict).
+    for (const [name, head, task, baseBranch] of [["candidate", "honest", "mul", "main"], ["fail", "edit-test", null, "main"], ["unneeded", "unneeded-branch", "div", "main-strict"]] as const) {
+      const judgment = await judge({ source: repo, base: baseBranch, head, task, dataDir, repository: "acme/python-calc" });
       const recorded = await deps.record(judgment, { repository: "acme/python-calc", ref: "refs/pull/7/head", time: "2026-02-03T04:05:06Z" });
       ids[name] = recorded.journalId;
     }
@@ -72,7 +73,7 @@ describe.skipIf(!available)(`verdict pages in headless Chromium${available ? "" 
     if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   });
 
-  async function open(name: "candidate" | "fail"): Promise<Page> {
+  async function open(name: keyof typeof ids): Promise<Page> {
     const page = await context.newPage();
     const response = await page.goto(`${base}${verdictHref(secret, ids[name]!)}`);
     expect(response?.status()).toBe(200);
@@ -112,6 +113,33 @@ describe.skipIf(!available)(`verdict pages in headless Chromium${available ? "" 
     expect(await frozen.locator(".status").innerText()).toBe("✗ fail");
     expect(await page.locator("#diff ~ table").first().innerText()).toMatch(/modified\s+tests\/test_calc\.py[\s\S]*diff\.frozen/);
     expect(await page.locator("svg.timeline").isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it("shows a hunk no test needs as its own lines, framed and marked; the needed one folded; the changed file links to it", async () => {
+    const page = await open("unneeded");
+    const unneeded = page.locator(".hunk.unneeded");
+    expect(await unneeded.count()).toBe(1);
+    expect(await unneeded.isVisible()).toBe(true);
+    expect(await unneeded.locator(".hunk-head").innerText()).toBe("✗ no test needs it src/calc.py:5-6: no test changes its outcome without this change");
+    expect(await unneeded.locator("tr.add td.code").allInnerTexts()).toEqual(["    if (a, b) == (31337, 7):", "        return 0"]);
+    expect(await unneeded.locator("tr.add td.num").allInnerTexts()).toEqual(["", "5", "", "6"]);
+    // Framed in a colour of its own, and wider than its text: the code column takes the room.
+    const style = await unneeded.evaluate((el) => ({ border: getComputedStyle(el).borderTopWidth, background: getComputedStyle(el).backgroundColor }));
+    expect(style).toEqual({ border: "3px", background: "rgb(255, 248, 214)" });
+    const box = (await unneeded.boundingBox())!;
+    expect(box.width).toBeGreaterThan(800);
+    expect(box.width).toBeLessThanOrEqual(1200);
+    // The needed hunk (div) is folded: its summary shows, its lines do not until opened.
+    const needed = page.locator("details.hunk.needed");
+    expect(await needed.locator("summary").innerText()).toMatch(/^✓ needed src\/calc\.py:15: needed by tests\/test_div\.py::test_div/);
+    expect(await needed.locator("table.diff").isVisible()).toBe(false);
+    await needed.locator("summary").click();
+    expect(await needed.locator("tr.add td.code").innerText()).toBe("    return a / b");
+    await page.locator("#diff ~ table tr.unneeded a").click();
+    expect(page.url()).toMatch(/#hunk-\d+$/);
+    expect(await unneeded.isVisible()).toBe(true);
+    await unneeded.screenshot({ path: join(OUTPUT, "unneeded-hunk.png") });
     await page.close();
   });
 

@@ -59,23 +59,31 @@ export function mutantResult(hunk: Hunk, reference: TestReport, mutant: SuiteRun
 }
 
 /**
+ * The finding a hunk's result becomes. The verdict page finds a hunk's text (page facts) by this
+ * detail's path, line and message, so both sides build it here.
+ */
+export function hunkDetail(r: MutantResult): Detail {
+  const note = (status: "killed" | "survived"): string => (r.suite === undefined ? "" : SUITE_NOTE[r.suite][status]);
+  return {
+    kind: r.status === "killed" ? "needed" : r.status === "survived" ? "unneeded" : "not-checked",
+    path: r.hunk.path,
+    line: r.hunk.whole === null ? r.hunk.newStart : undefined,
+    message: r.status === "killed"
+      ? `${hunkLabel(r.hunk)}: needed by ${listed(r.killedBy, 3)}${note("killed")}`
+      : r.status === "survived"
+        ? `${hunkLabel(r.hunk)}: no test changes its outcome without this change${note("survived")}`
+        : `${hunkLabel(r.hunk)}: not checked (${r.why ?? "unknown"})`,
+  };
+}
+
+/**
  * The claim from every hunk's result. `selection` says, in one line, which tests the mutants ran
  * (the selected ones first, or the full suite and why): a detail of its own, before the hunks.
  */
 export function neededClaim(subject: string, results: readonly MutantResult[], selection?: string, runs?: readonly RunFact[]): Evidence {
   const survived = results.filter((r) => r.status === "survived");
   const unchecked = results.filter((r) => r.status === "not-checked");
-  const note = (r: MutantResult, status: "killed" | "survived"): string => (r.suite === undefined ? "" : SUITE_NOTE[r.suite][status]);
-  const details: Detail[] = results.map((r) => ({
-    kind: r.status === "killed" ? "needed" : r.status === "survived" ? "unneeded" : "not-checked",
-    path: r.hunk.path,
-    line: r.hunk.whole === null ? r.hunk.newStart : undefined,
-    message: r.status === "killed"
-      ? `${hunkLabel(r.hunk)}: needed by ${listed(r.killedBy, 3)}${note(r, "killed")}`
-      : r.status === "survived"
-        ? `${hunkLabel(r.hunk)}: no test changes its outcome without this change${note(r, "survived")}`
-        : `${hunkLabel(r.hunk)}: not checked (${r.why ?? "unknown"})`,
-  }));
+  const details: Detail[] = results.map(hunkDetail);
   const meta = {
     hunks: results.length, killed: results.length - survived.length - unchecked.length, survived: survived.length, unchecked: unchecked.length,
     ...(selection === undefined ? {} : { selection }),

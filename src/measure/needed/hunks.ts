@@ -7,6 +7,11 @@ export interface Hunk {
   path: string;
   /** 1-based line of the hunk on the head side (first changed line; for a pure deletion, the line after it). */
   newStart: number;
+  /**
+   * 1-based line of the hunk on the merge base's side (first removed line; for a pure addition, the
+   * line it came before). Shown beside the removed lines on the verdict page.
+   */
+  oldStart: number;
   /** The head's lines of this hunk (empty for a pure deletion). */
   newLines: string[];
   /** The merge base's lines that the hunk replaced (empty for a pure addition). */
@@ -25,8 +30,8 @@ function linesOf(text: string): string[] {
 /** The hunks that turn `before` into `after` (null: the file is absent on that side), no context. */
 export function hunksOf(path: string, before: string | null, after: string | null): Hunk[] {
   if (before === null && after === null) return [];
-  if (before === null) return [{ path, newStart: 1, newLines: linesOf(after as string), oldLines: [], whole: "added" }];
-  if (after === null) return [{ path, newStart: 1, newLines: [], oldLines: linesOf(before), whole: "deleted" }];
+  if (before === null) return [{ path, newStart: 1, oldStart: 1, newLines: linesOf(after as string), oldLines: [], whole: "added" }];
+  if (after === null) return [{ path, newStart: 1, oldStart: 1, newLines: [], oldLines: linesOf(before), whole: "deleted" }];
   const patch = structuredPatch(path, path, before, after, "", "", { context: 0 });
   return patch.hunks.map((h) => {
     const changed = h.lines.filter((line) => !line.startsWith("\\"));
@@ -34,6 +39,7 @@ export function hunksOf(path: string, before: string | null, after: string | nul
       path,
       // For a pure deletion this is the head line the deleted lines stood before.
       newStart: h.newStart,
+      oldStart: h.oldStart,
       newLines: changed.filter((line) => line.startsWith("+")).map((line) => line.slice(1)),
       oldLines: changed.filter((line) => line.startsWith("-")).map((line) => line.slice(1)),
       whole: null,
