@@ -3,7 +3,7 @@
 import type { Detail, Evidence } from "../../kernel/types.js";
 import type { SuiteRun, Target, TestCaseResult, TestReport } from "../report-types.js";
 import {
-  casesById, disagreement, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
+  casesById, disagreement, isGreen, isRed, listed, loadErrorReason, resultWord, runProblem, suiteMeta, violations, withLoadReason,
 } from "./run-facts.js";
 import { anyRed, copiesWord, countCopies, isShared, lostCopies } from "./outcomes.js";
 import { suiteRunFact } from "../run-report.js";
@@ -77,9 +77,12 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
   }
   if (run.label === "head") {
     for (const file of report.loadErrors) {
-      details.push({ kind: "load-error", path: file, message: `${file} failed to load on head` });
+      const reason = loadErrorReason(report, file);
+      details.push({ kind: "load-error", path: file, message: `${file} failed to load on head${reason === undefined ? "" : `: ${reason}`}` });
     }
-    if (report.loadErrors.length > 0) problems.push(`test files failed to load on head: ${listed(report.loadErrors)}`);
+    if (report.loadErrors.length > 0) {
+      problems.push(`test files failed to load on head: ${listed(report.loadErrors.map((file) => withLoadReason(report, file)))}`);
+    }
   }
   return usable ? report : null;
 }
