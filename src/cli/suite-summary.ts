@@ -66,6 +66,10 @@ function nothingLoaded(suite: SuiteRun, report: TestReport): { problem: string; 
     error === undefined ? "" : `first error: ${error.slice(0, 200)}`,
     last === "" ? "" : `last output: ${last.slice(0, 400)}`,
   ].filter((p) => p !== "").join("; ");
+  // `Cannot find module '../src/cli.js'`, `Cannot find module './nope.js' imported from …`: the tree's own file.
+  if (error !== undefined && /Cannot find module '\.{1,2}\//.test(error)) {
+    return { problem, fix: "a test file imports a file of the repository that is not there at this revision: restore the file, or (when the test file is not frozen) its import" };
+  }
   const python = /No module named|ModuleNotFoundError|ImportError|\.py\b/.test(`${output}\n${files.join("\n")}`);
   const fix = python
     ? "make the package importable in the sandbox: for a src layout put PYTHONPATH=src before the command in tests.command (ranex init does when it sees one), or install it in tests.setup (pip install -e ., with setup_network: true); run the suite by hand in a fresh clone to see the import error"

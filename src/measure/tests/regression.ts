@@ -54,7 +54,8 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
   if (report === null || run.command === null) return null;
   let usable = true;
   if (report.cases.length === 0) {
-    const loads = report.loadErrors.length > 0 ? `; files that failed to load: ${listed(report.loadErrors)}` : "";
+    // The head's load errors get a problem of their own below, with their reasons.
+    const loads = report.loadErrors.length > 0 && run.label !== "head" ? `; files that failed to load: ${listed(report.loadErrors)}` : "";
     // A base without tests is a fine base, unless its tests were there and failed to load.
     if (run.label === "head" || report.loadErrors.length > 0) {
       problems.push(`${prefix}the ${run.label} report has no test cases${loads}`);
