@@ -6,6 +6,8 @@
 //   file's suite by its path: by default it takes the first test's describe title ("undefined" for a
 //   test outside any describe), which would enter every id of that file (`file::undefined::title`);
 //   a path is recognised as the file and left out, so ids are `<file>::<describe titles> <title>`;
+// - a test file that fails to run (a syntax error, a missing module, a throw at import) is reported:
+//   by default jest-junit leaves it out, and a file that cannot load would look like one with no tests;
 // - jest runs tests in this very process when it runs in band, and tests that read process.argv
 //   would see jest's flags (`--ci`): argv is reset to [node, this file] before jest starts.
 "use strict";
@@ -16,6 +18,7 @@ const [jest, junit] = findOrExit(["jest", "jest-junit"]);
 process.env.JEST_JUNIT_OUTPUT_FILE = process.env.RANEX_JUNIT;
 process.env.JEST_JUNIT_ADD_FILE_ATTRIBUTE = "true";
 process.env.JEST_JUNIT_SUITE_NAME = "{filepath}";
+process.env.JEST_JUNIT_REPORT_TEST_SUITE_ERRORS = "true";
 const args = ["--ci", "--passWithNoTests", "--reporters=default", `--reporters=${junit}`, ...cleanArgv()];
 require(jest).run(args).catch((err) => {
   process.stderr.write(`ranex: jest failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);

@@ -1,6 +1,7 @@
 import type { RunAt } from "../judge/run-at.js";
 import { suiteProblem } from "../judge/run-at.js";
-import type { SuiteRun, TestCaseResult } from "../measure/report-types.js";
+import type { SuiteRun, TestCaseResult, TestReport } from "../measure/report-types.js";
+import { loadErrorReason, withLoadReason } from "../measure/tests/run-facts.js";
 
 // What `ranex init` and `ranex tests` print about one run of a policy's suite: the tests per file,
 // duplicate ids, load errors, the timing, and the first problem with how to fix it.
@@ -30,12 +31,16 @@ export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: s
   if (problem !== null) return { problem, fix: fixFor(suite, run.policy.toolchain.path) };
   const report = suite.report;
   if (report === null) return null;
-  if (report.cases.length === 0 && report.loadErrors.length > 0) return nothingLoaded(suite, report.loadErrors);
+  if (report.cases.length === 0 && report.loadErrors.length > 0) return nothingLoaded(suite, report);
   if (report.cases.length === 0) {
     return { problem: "the command ran and its report holds no tests", fix: "check that tests.command is given the folders or files that hold the tests" };
   }
   if (report.loadErrors.length > 0) {
-    return { problem: `${report.loadErrors.length} test file(s) failed to load on HEAD: ${report.loadErrors.slice(0, 3).join(", ")}`, fix: "run the suite by hand; a file that cannot load on HEAD has no baseline" };
+    const files = report.loadErrors.slice(0, 3).map((file) => withLoadReason(report, file));
+    return {
+      problem: `${report.loadErrors.length} test file(s) failed to load on HEAD: ${files.join(", ")}${report.loadErrors.length > 3 ? ", …" : ""}`,
+      fix: "run the suite by hand; a file that cannot load on HEAD has no baseline",
+    };
   }
   const fileless = report.cases.filter((c) => c.file === null).length;
   if (fileless > 0) {
@@ -46,17 +51,25 @@ export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: s
 
 // Every test file failed to import (a src layout not on the path, a package not installed): the
 // report holds no tests, but saying only that sends people looking at tests.command's folders.
-function nothingLoaded(suite: SuiteRun, files: readonly string[]): { problem: string; fix: string } {
+function nothingLoaded(suite: SuiteRun, report: TestReport): { problem: string; fix: string } {
+  const files = report.loadErrors;
   const output = suite.command?.outputTail ?? "";
   const lines = output.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  // The most specific line first: pytest says "ImportError while importing …" before the module it missed.
-  const error = [MISSING_MODULE, IMPORT_ERROR, /\b\w*(Error|Exception)\b/].map((p) => lines.find((l) => p.test(l))).find((l) => l !== undefined);
+  // The report's own reason for a file first; else the most specific line of output: pytest says
+  // "ImportError while importing …" before the module it missed.
+  const reported = files.find((file) => loadErrorReason(report, file) !== undefined);
+  const error = reported !== undefined ? `${reported}: ${loadErrorReason(report, reported)}`
+    : [MISSING_MODULE, IMPORT_ERROR, /\b\w*(Error|Exception)\b/].map((p) => lines.find((l) => p.test(l))).find((l) => l !== undefined);
   const last = lines.slice(-3).join(" | ");
   const problem = [
     `${files.length} test file(s) failed to load and no test ran: ${files.slice(0, 5).join(", ")}${files.length > 5 ? ", …" : ""}`,
     error === undefined ? "" : `first error: ${error.slice(0, 200)}`,
     last === "" ? "" : `last output: ${last.slice(0, 400)}`,
   ].filter((p) => p !== "").join("; ");
+  // `Cannot find module '../src/cli.js'`, `Cannot find module './nope.js' imported from …`: the tree's own file.
+  if (error !== undefined && /Cannot find module '\.{1,2}\//.test(error)) {
+    return { problem, fix: "a test file imports a file of the repository that is not there at this revision: restore the file, or (when the test file is not frozen) its import" };
+  }
   const python = /No module named|ModuleNotFoundError|ImportError|\.py\b/.test(`${output}\n${files.join("\n")}`);
   const fix = python
     ? "make the package importable in the sandbox: for a src layout put PYTHONPATH=src before the command in tests.command (ranex init does when it sees one), or install it in tests.setup (pip install -e ., with setup_network: true); run the suite by hand in a fresh clone to see the import error"

@@ -148,6 +148,9 @@ export function stripCanary(report: TestReport, canary: Pick<PlacedCanary, "toke
     cases: others,
     duplicates: report.duplicates.filter((id) => !id.includes(canary.token)),
     loadErrors: report.loadErrors.filter((file) => !file.includes(canary.token)),
+    ...(report.loadErrorMessages !== undefined
+      ? { loadErrorMessages: report.loadErrorMessages.filter((m) => !m.file.includes(canary.token)) }
+      : {}),
   };
   return {
     report: stripped,

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import type { CopyOutcome, TestCaseResult, TestReport } from "./report-types.js";
 import { attribute, caseOutcome, children, worse, type XmlNode } from "./junit-case.js";
 import { looksLikePath, resolveDottedClassname, resolveReportedPath, type ResolveFile } from "./junit-paths.js";
+import { loadEntry } from "./junit-load-errors.js";
 
 export class JunitError extends Error {}
 
@@ -33,6 +34,7 @@ const CONTAINER_SUITES = new Set(["pytest"]);
 interface Suite {
   name: string;
   file: string | undefined;
+  tests: string | undefined;
 }
 
 interface Builder {
@@ -40,6 +42,8 @@ interface Builder {
   cases: Map<string, TestCaseResult>;
   duplicates: Set<string>;
   loadErrors: Set<string>;
+  /** The first error message read for each file in loadErrors. */
+  loadErrorMessages: Map<string, string>;
   notes: Set<string>;
   counted: number;
 }
@@ -53,7 +57,8 @@ export function parseJunit(xml: string, resolveFile: ResolveFile): TestReport {
   if (valid !== true) throw new JunitError(`unparsable XML: ${valid.err.msg} (line ${valid.err.line})`);
   const document = parser.parse(xml) as Record<string, unknown>;
   const builder: Builder = {
-    resolve: cached(resolveFile), cases: new Map(), duplicates: new Set(), loadErrors: new Set(), notes: new Set(), counted: 0,
+    resolve: cached(resolveFile), cases: new Map(), duplicates: new Set(), loadErrors: new Set(), loadErrorMessages: new Map(),
+    notes: new Set(), counted: 0,
   };
   const root = rootOf(document);
   walk(root, [], builder);
@@ -66,6 +71,9 @@ export function parseJunit(xml: string, resolveFile: ResolveFile): TestReport {
     digest: `sha256:${createHash("sha256").update(xml, "utf8").digest("hex")}`,
     duplicates: [...builder.duplicates].sort(),
     loadErrors: [...builder.loadErrors].sort(),
+    ...(builder.loadErrorMessages.size > 0
+      ? { loadErrorMessages: [...builder.loadErrorMessages].sort(([a], [b]) => a.localeCompare(b)).map(([file, message]) => ({ file, message })) }
+      : {}),
     notes: [...builder.notes],
   };
 }
@@ -83,16 +91,22 @@ function rootOf(document: Record<string, unknown>): XmlNode {
 function walk(node: XmlNode, suites: Suite[], builder: Builder): void {
   for (const testcase of children(node, "testcase")) addCase(testcase, suites, builder);
   for (const suite of children(node, "testsuite")) {
-    walk(suite, [...suites, { name: attribute(suite, "name") ?? "", file: attribute(suite, "file") }], builder);
+    walk(suite, [...suites, { name: attribute(suite, "name") ?? "", file: attribute(suite, "file"), tests: attribute(suite, "tests") }], builder);
   }
 }
 
 function addCase(testcase: XmlNode, suites: Suite[], builder: Builder): void {
-  builder.counted++;
   const name = attribute(testcase, "name") ?? "";
   const classname = attribute(testcase, "classname") ?? "";
   const outcome = caseOutcome(testcase);
-  if (recordLoadError(testcase, name, classname, outcome.result, outcome.message, builder)) return;
+  const load = loadEntry(testcase, name, classname, outcome.result, outcome.message, suites.at(-1), builder.resolve);
+  if (load !== null) {
+    if (load.counted) builder.counted++;
+    if (load.failed) builder.loadErrors.add(load.file);
+    if (load.failed && load.message !== undefined && !builder.loadErrorMessages.has(load.file)) builder.loadErrorMessages.set(load.file, load.message);
+    return;
+  }
+  builder.counted++;
 
   const place = locate(testcase, classname, suites, builder);
   const suitePath = suites
@@ -135,34 +149,6 @@ function copyOf(c: TestCaseResult | CopyOutcome): CopyOutcome {
     ...(c.flavour !== undefined ? { flavour: c.flavour } : {}),
     ...(c.message !== undefined ? { message: c.message } : {}),
   };
-}
-
-// Only a runner's own shape for "this file did not load" counts as one, never a test whose name merely
-// ends in a path (`slug of ./README.md`):
-// - pytest: a collection error is a testcase with an empty classname, named after the module, whose
-//   error message is "collection failure";
-// - node:test (Node 20's junit reporter): a testcase of classname "test" named by the file's absolute
-//   path; the gate's own reporter names it by the file it reports it in (name = file attribute);
-// - vitest: a testcase whose name is its classname, the file's path.
-// A failed entry is a load error; a passing one (node:test reports a file without tests so) is no test.
-function recordLoadError(testcase: XmlNode, name: string, classname: string, result: string, message: string | undefined, builder: Builder): boolean {
-  if (classname === "" && result === "errored" && message === "collection failure") {
-    const file = resolveDottedClassname(name, builder.resolve)?.file ?? resolveReportedPath(name, builder.resolve) ?? name;
-    builder.loadErrors.add(file);
-    return true;
-  }
-  const fileAttribute = attribute(testcase, "file");
-  const absolute = /^(?:\/|file:\/\/)/.test(name);
-  const shape = name === "" || !looksLikePath(name) ? null
-    : !absolute && (name === fileAttribute || name === classname) ? "relative"
-      : absolute && classname === "test" && fileAttribute === undefined ? "absolute" : null;
-  if (shape === null) return false;
-  const file = resolveReportedPath(name, builder.resolve);
-  // A relative name must be the path itself, not a title that ends in one (jest-junit writes the
-  // title as both name and classname: "parses ./README.md").
-  if (file === null || (shape === "relative" && file !== name.replace(/^\.\//, ""))) return false;
-  if (result === "failed" || result === "errored") builder.loadErrors.add(file);
-  return true;
 }
 
 interface Place {

@@ -28,6 +28,11 @@ export interface TestCaseResult {
   copies?: CopyOutcome[];
 }
 
+export interface LoadErrorMessage {
+  file: string;
+  message: string;
+}
+
 /** One copy of a test whose id the report holds more than once. */
 export interface CopyOutcome {
   result: CaseResult;
@@ -41,8 +46,13 @@ export interface TestReport {
   digest: string;
   /** Ids that occur more than once; their cases carry `copies`, compared as counts of outcomes. */
   duplicates: string[];
-  /** Test files that failed to load or collect (pytest collection errors, node:test file failures). */
+  /**
+   * Test files that failed to load or collect: pytest collection errors, node:test file failures,
+   * vitest's failed imports, jest-junit's suites that failed to run (src/measure/junit-load-errors.ts).
+   */
   loadErrors: string[];
+  /** Why, for the files in loadErrors whose report said more than "failed": one line each, by file. */
+  loadErrorMessages?: LoadErrorMessage[];
   /** What a person should know about how the report was read (unmapped classnames, ...). */
   notes: string[];
 }

@@ -114,6 +114,39 @@ describe("jest ids", () => {
   }, 600_000);
 });
 
+describe("a jest test file that no longer loads", () => {
+  it("is a FAIL of tests.regression naming the file and why, and the first problem `ranex tests` names", async () => {
+    const repo = await build("init-jest");
+    const data = tempDir("ranex-data-");
+    expect((await runCli(["init", "--dir", repo, "--data-dir", data, "--toolchain", TOOLCHAIN, "--no-try"])).code).toBe(0);
+    // A second test file that still loads on the head, whose title ends in a path of the tree.
+    writeFileSync(join(repo, "README.md"), "init-jest\n");
+    writeFileSync(join(repo, "test", "readme.test.js"), "\"use strict\";\ntest(\"loads ./README.md\", () => {\n  expect(require(\"node:fs\").existsSync(\"README.md\")).toBe(true);\n});\n");
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "policy, a readme and its test");
+    git(repo, "checkout", "-q", "break-import");
+    git(repo, "rebase", "-q", "main");
+    git(repo, "checkout", "-q", "main");
+
+    const judged = await runCli(["judge", "--repo", repo, "--base", "main", "--head", "break-import", "--data-dir", data, "--json"], 240_000);
+    const verdict = parseVerdict(judged);
+    expect(verdict.verdict).toBe("FAIL");
+    const regression = verdict.claims.find((c) => c.name === "tests.regression");
+    expect(regression?.status, failingText(verdict)).toBe("fail");
+    expect(regression?.reason).toContain("test files failed to load on head: test/cli.test.js (Cannot find module '../src/cli.js' from 'test/cli.test.js')");
+    expect(regression?.details).toContainEqual(expect.objectContaining({
+      kind: "load-error", path: "test/cli.test.js", message: "test/cli.test.js failed to load on head: Cannot find module '../src/cli.js' from 'test/cli.test.js'",
+    }));
+    // The test whose title ends in a path still ran, and is no load error.
+    expect(regression?.reason).not.toContain("README.md");
+
+    const listed = await runCli(["tests", "--repo", repo, "--rev", "break-import", "--data-dir", data], 240_000);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^passed +test\/readme\.test\.js::loads \.\/README\.md$/m);
+    expect(listed.stdout).toMatch(/^problem: 1 test file\(s\) failed to load on HEAD: test\/cli\.test\.js \(Cannot find module '\.\.\/src\/cli\.js' from 'test\/cli\.test\.js'\)$/m);
+  }, 600_000);
+});
+
 describe("ranex init --add-deps", () => {
   it("tries what init leaves behind: HEAD with init's uncommitted package.json, never touching the index or the branch", async () => {
     const repo = await build("init-jest");

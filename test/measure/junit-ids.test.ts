@@ -80,4 +80,59 @@ describe("a load error only in the runner's own shape", () => {
     expect(report.loadErrors).toEqual([]);
     expect(outcomes(report)).toEqual({ "test/docs.test.js::docs parses ./README.md": "failed" });
   });
+
+  const jestTree = ["README.md", "test/ok.test.js", "test/syntax.test.js", "test/missing.test.js", "test/throws.test.js", "test/empty.test.js"];
+  const jestLoadErrors = ["test/empty.test.js", "test/missing.test.js", "test/syntax.test.js", "test/throws.test.js"];
+  // The line that says why, not jest's "● Test suite failed to run" banner nor its JSON dump of the error.
+  const jestReasons = [
+    { file: "test/empty.test.js", message: "Your test suite must contain at least one test." },
+    { file: "test/missing.test.js", message: "Cannot find module './nope.js' from 'test/missing.test.js'" },
+    { file: "test/syntax.test.js", message: expect.stringMatching(/^SyntaxError: .*test\/syntax\.test\.js: Unexpected token \(2:0\)$/) as unknown as string },
+    { file: "test/throws.test.js", message: "boom at load" },
+  ];
+
+  it("jest through the gate's launcher: a file that fails to run is a load error with its reason; titles ending in a path are tests", () => {
+    const report = read("jest-load-error.xml", tree(jestTree));
+    expect(outcomes(report)).toEqual({ "test/ok.test.js::loads ./README.md": "passed", "test/ok.test.js::docs fails test/ok.test.js": "failed" });
+    expect(report.loadErrors).toEqual(jestLoadErrors);
+    expect(report.loadErrorMessages).toEqual(jestReasons);
+    // jest-junit counts a suite that failed to run as an error, not a test: no false "summary says" note.
+    expect(report.notes).toEqual([]);
+  });
+
+  it("jest by hand, with only suite errors reported (no file attribute, default names): the same load errors", () => {
+    const report = read("jest-load-error-plain.xml", tree(jestTree));
+    expect(report.loadErrors).toEqual(jestLoadErrors);
+    expect(report.loadErrorMessages).toEqual(jestReasons);
+    expect(report.cases.map((c) => c.name)).toEqual(["loads ./README.md", "docs fails test/ok.test.js"]);
+  });
+
+  it("jest: only the whole shape is a load error, never a test that borrows part of it", () => {
+    const resolve = tree(["README.md", "test/a.test.js"]);
+    const xml = `<testsuites>
+      <testsuite name="test/a.test.js" tests="2" errors="0" failures="2">
+        <testcase classname="Test suite failed to run" name="Test suite failed to run" file="test/a.test.js"><failure>x</failure></testcase>
+        <testcase classname="Test suite failed to run" name="test/a.test.js" file="test/a.test.js"><failure>y</failure></testcase>
+      </testsuite>
+      <testsuite name="test/a.test.js" tests="0" errors="1">
+        <testcase classname="Test suite failed to run" name="README.md" file="test/a.test.js"><error>z</error></testcase>
+      </testsuite>
+    </testsuites>`;
+    const report = parseJunit(xml, resolve);
+    // In a suite that ran tests (tests="2"), a test named like its own file is the documented odd case
+    // of the generic rule (name = file attribute); one named "Test suite failed to run" is a test.
+    expect(report.loadErrors).toEqual(["test/a.test.js"]);
+    expect(outcomes(report)).toEqual({ "test/a.test.js::Test suite failed to run": "failed", "test/a.test.js::README.md": "errored" });
+  });
+
+  it("pytest and vitest load errors carry the reason their reports give; node:test's says only \"test failed\"", () => {
+    expect(read("pytest.xml", tree(["tests/test_calc.py", "tests/test_broken.py"])).loadErrorMessages)
+      .toEqual([{ file: "tests/test_broken.py", message: "ModuleNotFoundError: No module named 'no_such_module_here'" }]);
+    expect(read("vitest-load-error.xml", tree(["README.md", "test/ok.test.js", "test/broken.test.js", "test/throws.test.js"])).loadErrorMessages)
+      .toEqual([
+        { file: "test/broken.test.js", message: expect.stringMatching(/^Error: Cannot find module '\.\/nope\.js' imported from /) as unknown as string },
+        { file: "test/throws.test.js", message: "Error: boom at load" },
+      ]);
+    expect(read("node-test-path-names.xml", tree(paths)).loadErrorMessages).toBeUndefined();
+  });
 });

@@ -3,7 +3,7 @@
 import type { Detail, Evidence } from "../../kernel/types.js";
 import type { SuiteRun, Target, TestCaseResult, TestReport } from "../report-types.js";
 import {
-  casesById, disagreement, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
+  casesById, disagreement, isGreen, isRed, listed, loadErrorReason, resultWord, runProblem, suiteMeta, violations, withLoadReason,
 } from "./run-facts.js";
 import { anyRed, copiesWord, countCopies, isShared, lostCopies } from "./outcomes.js";
 import { suiteRunFact } from "../run-report.js";
@@ -54,7 +54,8 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
   if (report === null || run.command === null) return null;
   let usable = true;
   if (report.cases.length === 0) {
-    const loads = report.loadErrors.length > 0 ? `; files that failed to load: ${listed(report.loadErrors)}` : "";
+    // The head's load errors get a problem of their own below, with their reasons.
+    const loads = report.loadErrors.length > 0 && run.label !== "head" ? `; files that failed to load: ${listed(report.loadErrors)}` : "";
     // A base without tests is a fine base, unless its tests were there and failed to load.
     if (run.label === "head" || report.loadErrors.length > 0) {
       problems.push(`${prefix}the ${run.label} report has no test cases${loads}`);
@@ -77,9 +78,12 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
   }
   if (run.label === "head") {
     for (const file of report.loadErrors) {
-      details.push({ kind: "load-error", path: file, message: `${file} failed to load on head` });
+      const reason = loadErrorReason(report, file);
+      details.push({ kind: "load-error", path: file, message: `${file} failed to load on head${reason === undefined ? "" : `: ${reason}`}` });
     }
-    if (report.loadErrors.length > 0) problems.push(`test files failed to load on head: ${listed(report.loadErrors)}`);
+    if (report.loadErrors.length > 0) {
+      problems.push(`test files failed to load on head: ${listed(report.loadErrors.map((file) => withLoadReason(report, file)))}`);
+    }
   }
   return usable ? report : null;
 }

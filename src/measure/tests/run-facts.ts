@@ -117,6 +117,17 @@ export function fileOfId(id: string): string {
   return index === -1 ? id : id.slice(0, index);
 }
 
+/** The reason the report gave for a file that failed to load, if it gave one. */
+export function loadErrorReason(report: TestReport, file: string): string | undefined {
+  return report.loadErrorMessages?.find((m) => m.file === file)?.message;
+}
+
+/** A file that failed to load, with its reason when the report gave one: `test/a.test.js (Cannot find module …)`. */
+export function withLoadReason(report: TestReport, file: string): string {
+  const reason = loadErrorReason(report, file);
+  return reason === undefined ? file : `${file} (${reason})`;
+}
+
 export function listed(ids: readonly string[], limit = 5): string {
   const shown = ids.slice(0, limit).join(", ");
   return ids.length > limit ? `${shown} and ${ids.length - limit} more` : shown;

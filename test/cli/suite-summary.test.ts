@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { firstProblem } from "../../src/cli/suite-summary.js";
+import { parseJunit } from "../../src/measure/junit.js";
+import type { SuiteRun } from "../../src/measure/report-types.js";
+import type { Policy } from "../../src/policy/schema.js";
+
+// The first problem `ranex init` and `ranex tests` print, read off a real jest report
+// (test/measure/fixtures/junit/jest-load-error.xml) in which test files failed to run.
+const XML = readFileSync(join(import.meta.dirname, "..", "measure", "fixtures", "junit", "jest-load-error.xml"), "utf8");
+const TREE = new Set(["README.md", "test/ok.test.js", "test/syntax.test.js", "test/missing.test.js", "test/throws.test.js", "test/empty.test.js"]);
+const policy = { toolchain: { path: [] } } as unknown as Policy;
+
+function suite(keepCases: boolean): SuiteRun {
+  const report = parseJunit(XML, (path) => TREE.has(path));
+  const command = {
+    exitCode: 1, signal: null, timedOut: false, durationMs: 900, outputTail: "Test Suites: 5 failed, 5 total\nRan all test suites.\n",
+    outputBytes: 60, outputTruncated: false, peakMemoryBytes: null, cpuMs: null, violation: null,
+  };
+  return { label: "head", setup: null, command, report: keepCases ? report : { ...report, cases: [] }, reportError: null };
+}
+
+describe("the first problem of a jest run whose test files failed to run", () => {
+  it("names the files and each one's reason when other tests ran", () => {
+    expect(firstProblem({ suite: suite(true), policy })?.problem).toMatch(new RegExp([
+      "^4 test file\\(s\\) failed to load on HEAD: test/empty\\.test\\.js \\(Your test suite must contain at least one test\\.\\), ",
+      "test/missing\\.test\\.js \\(Cannot find module '\\./nope\\.js' from 'test/missing\\.test\\.js'\\), ",
+      "test/syntax\\.test\\.js \\(SyntaxError: \\S+/test/syntax\\.test\\.js: Unexpected token \\(2:0\\)\\), …$",
+    ].join("")));
+  });
+
+  it("names the first reason the report gave when no test ran", () => {
+    const found = firstProblem({ suite: suite(false), policy });
+    expect(found?.problem).toMatch(/^4 test file\(s\) failed to load and no test ran: test\/empty\.test\.js, test\/missing\.test\.js, test\/syntax\.test\.js, test\/throws\.test\.js; first error: test\/empty\.test\.js: Your test suite must contain at least one test\.; last output: /);
+  });
+});
