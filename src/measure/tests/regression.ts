@@ -148,6 +148,16 @@ function compare(
       details.push({ kind: "already-red", message: `${before.id} already ${resultWord(before)} on base and is not a target: allowed to stay red`, ...pathOf(before.file) });
     }
   }
+  // A frozen file cannot change, so a red result it gives on head that the base did not have comes
+  // from what the change did to it: a hook that now throws (jest reports an `afterAll` failure as a
+  // test of its own), a case generated from data the change altered. It is a regression as well.
+  const onBase = casesById(base);
+  for (const after of head.cases) {
+    if (after.file === null || !frozen.has(after.file) || onBase.has(after.id) || targetIds.has(after.id) || !isRed(after)) continue;
+    broken.push(after.id);
+    const why = after.message !== undefined ? `: ${after.message}` : "";
+    details.push({ kind: "regressed", message: `${after.id} of the frozen file ${after.file} is ${resultWord(after)} on head and was not on base${why}`, path: after.file });
+  }
   if (broken.length > 0) problems.push(`tests that passed on base do not pass on head: ${listed(broken)}`);
   if (vanished.length > 0) problems.push(`tests vanished on head: ${listed(vanished)}`);
 }

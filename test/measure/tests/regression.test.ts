@@ -1,4 +1,9 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseJunit } from "../../../src/measure/junit.js";
+import { treeResolver } from "../../../src/measure/junit-read.js";
 import { regressionClaim } from "../../../src/measure/tests/regression.js";
 import type { SuiteRun } from "../../../src/measure/report-types.js";
 import { runSuite } from "./real-run.js";
@@ -67,6 +72,35 @@ describe("tests.regression", () => {
     expect(evidence.outcome).toBe("fail");
     expect(evidence.reason).toBe("tests vanished on head: tests/test_calc.py::test_spec_of_another_task");
     expect(evidence.details).toContainEqual(expect.objectContaining({ kind: "frozen-missing" }));
+  });
+
+  it("a red result a frozen file gives on head and not on base is a regression (a case generated from data the change altered)", async () => {
+    const tests = "import pytest\nfrom calc import add, CASES\n\n@pytest.mark.parametrize('a,b,want', CASES)\ndef test_add(a, b, want):\n    assert add(a, b) == want\n";
+    const baseRun = await runSuite("base", tree(tests, { "calc.py": `${CALC}CASES = [(1, 1, 2)]\n` }));
+    const head = await runSuite("head", tree(tests, { "calc.py": `${CALC}CASES = [(1, 1, 2), (2, 2, 5)]\n` }));
+    expect(regressionClaim(SUBJECT, baseRun, head, [], []).outcome).toBe("pass");
+    const evidence = regressionClaim(SUBJECT, baseRun, head, [], ["tests/test_calc.py"]);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.reason).toBe("tests that passed on base do not pass on head: tests/test_calc.py::test_add[2-2-5]");
+    expect(evidence.details).toContainEqual(expect.objectContaining({
+      kind: "regressed", path: "tests/test_calc.py", message: expect.stringContaining("tests/test_calc.py::test_add[2-2-5] of the frozen file tests/test_calc.py is failed on head and was not on base"),
+    }));
+  });
+
+  it("jest: an afterAll of a frozen file that throws on head (reported as a test of its own) is a regression", () => {
+    const root = mkdtempSync(join(tmpdir(), "ranex-hook-"));
+    mkdirSync(dirname(join(root, "test/lib.test.js")), { recursive: true });
+    writeFileSync(join(root, "test/lib.test.js"), "");
+    // Recorded from real jest runs through the gate's launcher (fixtures/junit/make-fixtures.sh).
+    const recorded = (side: "base" | "head"): SuiteRun => {
+      const report = parseJunit(readFileSync(join(import.meta.dirname, "..", "fixtures", "junit", `jest-hook-${side}.xml`), "utf8"), treeResolver(root));
+      const command = { exitCode: side === "base" ? 0 : 1, signal: null, timedOut: false, durationMs: 1, outputTail: "", outputBytes: 0, outputTruncated: false, peakMemoryBytes: null, cpuMs: null, violation: null };
+      return { label: side, setup: null, command, report, reportError: null };
+    };
+    const evidence = regressionClaim(SUBJECT, recorded("base"), recorded("head"), [], ["test/lib.test.js"]);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.reason).toMatch(/^tests that passed on base do not pass on head: test\/lib\.test\.js::.*Test execution failure: could be caused by test hooks like 'afterAll'/);
+    expect(evidence.details).toContainEqual(expect.objectContaining({ kind: "regressed", path: "test/lib.test.js", message: expect.stringContaining("close broke") }));
   });
 
   it("fails when the exit status and the report disagree (a test that exits 0 after failing)", async () => {
