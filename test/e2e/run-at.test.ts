@@ -1,7 +1,6 @@
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TestRepo, tempDir } from "../helpers/git-repo.js";
+import { cacheEntries, depsRepo } from "../helpers/deps-repo.js";
 import { parseVerdict, runCli } from "./run-cli.js";
 
 // `ranex tests --repo --rev` (and so `ranex init`'s try and `ranex task check`) as a person sees it:
@@ -34,30 +33,6 @@ describe("ranex tests: a suite whose every test file fails to import", () => {
   }, 300_000);
 });
 
-const PYTEST = "python3 -m pytest -q -p no:cacheprovider --junitxml=\\\"$RANEX_JUNIT\\\" tests";
-const INSTALL = "mkdir -p node_modules/x && cat requirements.txt > node_modules/x/value.txt";
-const readValue = "def value():\n    with open('node_modules/x/value.txt') as f:\n        return f.read().strip()\n";
-
-/** A repository whose setup installs into node_modules, with a test that reads it; `honest` adds a test. */
-function depsRepo(): TestRepo {
-  const repo = TestRepo.init();
-  repo.commit({
-    ".github/ranex.yml": `version: 1\ntests:\n  command: "${PYTEST}"\n  setup: "${INSTALL}"\n  timeout: 60\nrequire: [tests.regression, tests.red_green]\n`,
-    "requirements.txt": "7\n",
-    "src/__init__.py": "",
-    "src/value.py": readValue,
-    "tests/test_value.py": "from src.value import value\n\ndef test_value():\n    assert value() == '7'\n",
-  }, "base");
-  repo.branch("honest");
-  repo.commit({
-    "src/value.py": `${readValue}\ndef doubled():\n    return int(value()) * 2\n`,
-    "tests/test_doubled.py": "from src.value import doubled\n\ndef test_doubled():\n    assert doubled() == 14\n",
-  }, "honest");
-  repo.checkout("main");
-  return repo;
-}
-
-const cacheEntries = (dataDir: string): string[] => existsSync(join(dataDir, "deps")) ? readdirSync(join(dataDir, "deps")).filter((n) => !n.startsWith(".")) : [];
 
 describe("ranex tests lays out a run as a judgment does", () => {
   it("keeps frozen files read-only: a test that writes into a test file fails there, as it would in a judgment", async () => {

@@ -1,50 +1,15 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { judge, type Judgment } from "../../src/judge/judge.js";
 import { distinctRuns } from "../../src/measure/run-report.js";
-import { TestRepo, tempDir } from "../helpers/git-repo.js";
+import { tempDir } from "../helpers/git-repo.js";
+import { READ_VALUE as readValue, cacheEntries, depsRepo } from "../helpers/deps-repo.js";
 
 // "Dependencies installed once" (issue 15): the setup runs once per dependency key on a clean copy
 // of the base, and what it created is shown read-only to every run of this and later judgments.
 
-const PYTEST = "python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors --junitxml=\"$RANEX_JUNIT\" tests";
-const INSTALL = "mkdir -p node_modules/x && cat requirements.txt > node_modules/x/value.txt";
-
-function policy(setup: string, timeout = 60): string {
-  return [
-    "version: 1",
-    "tests:",
-    `  command: ${JSON.stringify(PYTEST)}`,
-    `  setup: ${JSON.stringify(setup)}`,
-    `  timeout: ${timeout}`,
-    "require: [tests.regression, tests.red_green]",
-  ].join("\n") + "\n";
-}
-
-const readValue = "def value():\n    with open('node_modules/x/value.txt') as f:\n        return f.read().strip()\n";
-
-/** A base whose tests read what setup installed, and a head `honest` whose new test reads it too. */
-function depsRepo(setup = INSTALL, timeout = 60): TestRepo {
-  const repo = TestRepo.init();
-  repo.commit({
-    ".github/ranex.yml": policy(setup, timeout),
-    "requirements.txt": "7\n",
-    "src/__init__.py": "",
-    "src/value.py": readValue,
-    "tests/test_value.py": "from src.value import value\n\ndef test_value():\n    assert value() == '7'\n",
-  }, "base");
-  repo.branch("honest");
-  repo.commit({
-    "src/value.py": `${readValue}\ndef doubled():\n    return int(value()) * 2\n`,
-    "tests/test_doubled.py": "from src.value import doubled\n\ndef test_doubled():\n    assert doubled() == 14\n",
-  }, "honest");
-  repo.checkout("main");
-  return repo;
-}
-
 const setupLines = (j: Judgment): string[] => distinctRuns(j.verdict.claims).map((r) => `${r.run}: ${r.setup ?? "(own setup)"}`);
-const cacheEntries = (dataDir: string): string[] => existsSync(join(dataDir, "deps")) ? readdirSync(join(dataDir, "deps")).filter((n) => !n.startsWith(".")) : [];
 
 describe("dependencies installed once", () => {
   afterEach(() => {
