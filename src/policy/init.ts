@@ -4,7 +4,8 @@ import { DEFAULT_TEST_FILES } from "./schema.js";
 // `ranex init`: a commented starter policy for the repository at `dir`. Every file it writes
 // validates with parsePolicy (tested per runner), so the owner starts from something that works.
 
-const TEST_CLAIMS = ["tests.regression", "tests.red_green"];
+// The policy default (a require list left out) includes tests.stable: what init writes says the same.
+const TEST_CLAIMS = ["tests.regression", "tests.red_green", "tests.stable"];
 const DIFF_CLAIMS = ["diff.frozen", "diff.scope", "diff.safety", "secrets"];
 
 /** Single-quoted YAML: no escapes to think about, and `"$RANEX_JUNIT"` stays readable. */
@@ -96,7 +97,7 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
   if (tests === null) {
     lines.push(
       "  # No test runner was found. Name a command that writes a JUnit XML report to $RANEX_JUNIT,",
-      "  # then add tests.regression and tests.red_green to require below.",
+      "  # then add tests.regression, tests.red_green and tests.stable to require below.",
       "  # command: 'make test'",
     );
   } else {
@@ -110,7 +111,17 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
       "  setup_network: true   # only setup gets the network; the tests and checks never do",
     );
   }
-  lines.push("  timeout: 600   # seconds for setup plus command, per run", "");
+  lines.push("  timeout: 600   # seconds for setup plus command, per run");
+  if (tests !== null) {
+    lines.push(
+      "  # tests.stable runs each target this many times on base and head (a flaky green is not green).",
+      found.kind === "pytest" || found.kind === "unittest"
+        ? "  # pytest repeats only the targets (the gate selects them)."
+        : "  # This runner repeats the whole suite unless `select` names how to run only some tests (docs/policy.md).",
+      "  repeat: 3",
+    );
+  }
+  lines.push("");
   const toolchain = options.toolchain ?? [];
   lines.push(
     "# The toolchain the runs use: directories put first on the sandbox's PATH, mounted read-only",

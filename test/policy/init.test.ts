@@ -40,6 +40,16 @@ describe("starterPolicy detects the runner and validates", () => {
     expect(policy.require).toContain("check:typecheck");
   });
 
+  it("requires what the policy default requires, tests.stable included, and says what a repeat costs with this runner", async () => {
+    const vitest = await validStarter(repoWith({ "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "4" } }) }));
+    expect(vitest.policy.require).toEqual(["diff.frozen", "diff.scope", "diff.safety", "secrets", "tests.regression", "tests.red_green", "tests.stable"]);
+    expect(vitest.policy.tests.repeat).toBe(3);
+    expect(vitest.text).toContain("This runner repeats the whole suite unless `select` names how to run only some tests");
+    const pytest = await validStarter(repoWith({ "pytest.ini": "[pytest]\n" }));
+    expect(pytest.policy.require).toContain("tests.stable");
+    expect(pytest.text).toContain("pytest repeats only the targets");
+  });
+
   it("jest through the gate's launcher, telling the owner what is not declared", async () => {
     const { text, policy } = await validStarter(repoWith({ "package.json": pkg({ scripts: { test: "jest" }, devDependencies: { jest: "30" } }), "yarn.lock": "" }));
     expect(policy.tests.command).toBe('node "$RANEX_REPORTERS/jest-run.cjs"');
