@@ -9,7 +9,11 @@
 // - a test file that fails to run (a syntax error, a missing module, a throw at import) is reported:
 //   by default jest-junit leaves it out, and a file that cannot load would look like one with no tests;
 // - jest runs tests in this very process when it runs in band, and tests that read process.argv
-//   would see jest's flags (`--ci`): argv is reset to [node, this file] before jest starts.
+//   would see jest's flags (`--ci`): argv is reset to [node, this file] before jest starts;
+// - the gate can run only some tests (tests.stable's repeats, diff.needed's mutants): it lists their
+//   ids, `<file>::<full name>`, one a line, in $RANEX_SELECT_FILE. Only those files run
+//   (--runTestsByPath), and in them only the tests whose full name (describe titles and title joined
+//   by spaces, what jest's --testNamePattern is matched against) is exactly one listed.
 "use strict";
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: jest is loaded by require.resolve */
 const { cleanArgv, findOrExit } = require("./find-package.cjs");
@@ -19,7 +23,24 @@ process.env.JEST_JUNIT_OUTPUT_FILE = process.env.RANEX_JUNIT;
 process.env.JEST_JUNIT_ADD_FILE_ATTRIBUTE = "true";
 process.env.JEST_JUNIT_SUITE_NAME = "{filepath}";
 process.env.JEST_JUNIT_REPORT_TEST_SUITE_ERRORS = "true";
-const args = ["--ci", "--passWithNoTests", "--reporters=default", `--reporters=${junit}`, ...cleanArgv()];
+const args = ["--ci", "--passWithNoTests", "--reporters=default", `--reporters=${junit}`, ...cleanArgv(), ...selection()];
+
+/** The arguments that run only the tests listed in $RANEX_SELECT_FILE; none when nothing is listed. */
+function selection() {
+  const list = process.env.RANEX_SELECT_FILE;
+  if (list === undefined || list === "") return [];
+  const ids = require("node:fs").readFileSync(list, "utf8").split("\n").filter((line) => line.includes("::"));
+  if (ids.length === 0) return [];
+  // The file is what precedes the first `::` (a title may hold `::` itself, a path does not).
+  const files = [...new Set(ids.map((id) => id.slice(0, id.indexOf("::"))))];
+  // A copy of a shared name is listed as `<id>#<n>` (the gate's own suffix): its name is also matched without it.
+  const names = [...new Set(ids.flatMap((id) => {
+    const name = id.slice(id.indexOf("::") + 2);
+    return /#\d+$/.test(name) ? [name, name.replace(/#\d+$/, "")] : [name];
+  }))];
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return [`--testNamePattern=^(?:${names.map(escape).join("|")})$`, "--runTestsByPath", ...files];
+}
 require(jest).run(args).catch((err) => {
   process.stderr.write(`ranex: jest failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);

@@ -8,7 +8,7 @@ export interface Selection {
   /** Added to the run's environment; RANEX_SELECT_FILE names the list the caller writes. */
   env: Record<string, string>;
   /** How the tests were selected, for the evidence. */
-  how: "pytest plugin" | "tests.select";
+  how: "pytest plugin" | "jest launcher" | "tests.select";
 }
 
 /** A regular expression matching exactly the given test names (the part after the last `::`). */
@@ -22,9 +22,14 @@ export function runsPytest(command: string): boolean {
   return /(?:^|[\s/;&|(])(?:py\.test|pytest)(?:\s|$)|-m\s+pytest\b/.test(command);
 }
 
-/** Whether this policy's runner can be told to run only some tests (pytest, or a `tests.select`). */
+/** Whether a test command runs jest through the gate's own launcher, which selects from $RANEX_SELECT_FILE. */
+export function runsGateJest(command: string): boolean {
+  return /(?:^|\s)node\s+(?:"\$RANEX_REPORTERS\/jest-run\.cjs"|\$RANEX_REPORTERS\/jest-run\.cjs)(?:\s|$)/.test(command);
+}
+
+/** Whether this policy's runner can be told to run only some tests (pytest, the gate's jest launcher, or a `tests.select`). */
 export function canSelect(tests: { command?: string; select?: string }): boolean {
-  return tests.select !== undefined || (tests.command !== undefined && runsPytest(tests.command));
+  return tests.select !== undefined || (tests.command !== undefined && (runsPytest(tests.command) || runsGateJest(tests.command)));
 }
 
 /**
@@ -34,6 +39,7 @@ export function canSelect(tests: { command?: string; select?: string }): boolean
 export function selectionFor(tests: { command?: string; select?: string }, ids: readonly string[], listFile: string, backend: "bwrap" | "none"): Selection | null {
   const common = { RANEX_SELECT_FILE: listFile, RANEX_SELECT_PATTERN: namePattern(ids) };
   if (tests.select !== undefined) return { command: tests.select, env: common, how: "tests.select" };
+  if (tests.command !== undefined && runsGateJest(tests.command)) return { command: tests.command, env: common, how: "jest launcher" };
   if (tests.command !== undefined && runsPytest(tests.command)) {
     const dir = `${backend === "bwrap" ? SANDBOX_REPORTERS_DIR : REPORTERS_DIR}/python`;
     return {

@@ -115,8 +115,8 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
   if (tests !== null) {
     lines.push(
       "  # tests.stable runs each target this many times on base and head (a flaky green is not green).",
-      found.kind === "pytest" || found.kind === "unittest"
-        ? "  # pytest repeats only the targets (the gate selects them)."
+      found.kind === "pytest" || found.kind === "unittest" || found.kind === "jest"
+        ? `  # ${found.kind === "jest" ? "jest" : "pytest"} repeats only the targets (the gate selects them).`
         : "  # This runner repeats the whole suite unless `select` names how to run only some tests (docs/policy.md).",
       "  repeat: 3",
     );

@@ -90,7 +90,8 @@ const TestsSchema = z.strictObject({
   /**
    * Runs only the tests listed in the file $RANEX_SELECT_FILE (one id a line; $RANEX_SELECT_PATTERN
    * holds their names as one regular expression), for repeats and mutants. pytest needs none: the
-   * gate selects through its own plugin. Without it, other runners repeat the whole suite.
+   * gate selects through its own plugin; nor does jest run through the gate's launcher. Without it,
+   * other runners repeat the whole suite.
    */
   select: z.string().min(1).optional(),
   /**

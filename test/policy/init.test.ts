@@ -48,6 +48,8 @@ describe("starterPolicy detects the runner and validates", () => {
     const pytest = await validStarter(repoWith({ "pytest.ini": "[pytest]\n" }));
     expect(pytest.policy.require).toContain("tests.stable");
     expect(pytest.text).toContain("pytest repeats only the targets");
+    const jest = await validStarter(repoWith({ "package.json": pkg({ scripts: { test: "jest" }, devDependencies: { jest: "30", "jest-junit": "17" } }) }));
+    expect(jest.text).toContain("jest repeats only the targets");
   });
 
   it("jest through the gate's launcher, telling the owner what is not declared", async () => {
