@@ -101,9 +101,19 @@ class MirrorRepository implements Repository {
     return withCatFile(this.mirrorDir, async (batch) => (await batch.readBuffer(entry.object, maxBytes, path)).content);
   }
 
+  /** A tree never changes, so its listing is read once per repository handle (the judge, the run plan and the dependency key all ask for the base's). */
+  private readonly listings = new Map<string, Promise<readonly { path: string; mode: string; blob: string }[]>>();
+
   async listFiles(treeish: string): Promise<{ path: string; mode: string; blob: string }[]> {
-    const entries = await listTree(this.mirrorDir, await this.tree(treeish), false);
-    return entries.map((e) => ({ path: e.path, mode: e.mode, blob: e.object }));
+    const tree = await this.tree(treeish);
+    let listing = this.listings.get(tree);
+    if (listing === undefined) {
+      listing = listTree(this.mirrorDir, tree, false).then((entries) => entries.map((e) => ({ path: e.path, mode: e.mode, blob: e.object })));
+      // A failed read is not kept: the next caller asks git again.
+      listing.catch(() => this.listings.delete(tree));
+      this.listings.set(tree, listing);
+    }
+    return [...await listing];
   }
 
   async diff(base: string, head: string, options: DiffOptions = {}): Promise<DiffFact[]> {
