@@ -126,7 +126,7 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
         checks: policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })),
         parallel,
         repeats: {
-          count: policy.require.includes("tests.stable") ? policy.tests.repeat - 1 : 0, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles],
+          count: stable ? policy.tests.repeat - 1 : 0, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles],
           trees: Object.fromEntries(Object.entries(plan.trees).map(([name, t]) => [name, { ...t, setupFirst: name === "base" && cachedBase !== null }])),
           ...(early ? { early: earlyTrees(plan, cachedBase !== null) } : {}),
         },
