@@ -26,6 +26,14 @@ export interface BootOptions {
   log?: Logger;
   /** Minutes between reconcile sweeps (`RANEX_RECONCILE_MINUTES`); 0 sweeps never. Webhook roles only. */
   reconcileMinutes?: number;
+  /** The webhook door's limits on unverified bodies (`doorFrom`). */
+  door?: DoorLimits;
+}
+
+/** How many unverified webhook bodies, and how many bytes of them, the endpoint holds at once. */
+export interface DoorLimits {
+  maxUnverified?: number;
+  unverifiedBytes?: number;
 }
 
 export interface Running {
@@ -57,10 +65,10 @@ export async function startRanex(config: ServerConfig, options: BootOptions): Pr
   await probot.load(ranexApp(deps), { cwd: process.cwd(), addHandler: (handler) => routes.push(handler) });
   if (options.webhooks) {
     routes.unshift(webhookReceiver({
-      queue, secret: config.webhookSecret,
-      onResult: ({ event, status, seconds, delivery }) => {
+      queue, secret: config.webhookSecret, ...options.door,
+      onResult: ({ event, status, seconds, delivery, reason }) => {
         metrics.webhook.observe({ event, status: String(status) }, seconds);
-        log.info({ event, delivery, status, durationMs: Math.round(seconds * 1000) }, "webhook");
+        log.info({ event, delivery, status, durationMs: Math.round(seconds * 1000), ...(reason === undefined ? {} : { reason }) }, "webhook");
       },
     }));
   }
@@ -143,6 +151,26 @@ export function reconcileFrom(env: Readonly<Record<string, string | undefined>>)
   const n = Number(text);
   if (!Number.isFinite(n) || n < 0) throw new Error(`RANEX_RECONCILE_MINUTES must be a number of minutes (0: no reconcile sweep), got ${JSON.stringify(text)}`);
   return n;
+}
+
+/**
+ * `RANEX_WEBHOOK_UNVERIFIED` (default 8) and `RANEX_WEBHOOK_UNVERIFIED_MB` (default 32): unverified
+ * webhook bodies held at once, and their megabytes; the rest are answered 503 with retry-after.
+ */
+export function doorFrom(env: Readonly<Record<string, string | undefined>>): DoorLimits {
+  const door: DoorLimits = {};
+  const read = (name: string): number | undefined => {
+    const text = env[name];
+    if (text === undefined || text === "") return undefined;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(text)}`);
+    return n;
+  };
+  const count = read("RANEX_WEBHOOK_UNVERIFIED");
+  const mb = read("RANEX_WEBHOOK_UNVERIFIED_MB");
+  if (count !== undefined) door.maxUnverified = count;
+  if (mb !== undefined) door.unverifiedBytes = mb * 1024 * 1024;
+  return door;
 }
 
 /** `RANEX_CONCURRENCY`: judgments at once per process; defaults to the cores. */
