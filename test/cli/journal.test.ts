@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { buildStatement, dataDirKey, generateKey, publicKeyPem, signStatement } from "../../src/attest/index.js";
+import { buildStatement, dataDirKey, generateKey, keyIdOf, publicKeyPem, signStatement, writeKeyFiles, type SigningKey } from "../../src/attest/index.js";
 import { openJournal, type JournalEntry } from "../../src/journal/index.js";
 import { makeVerdictFixture } from "../attest/verdict-fixture.js";
 import { tempDir } from "../helpers/git-repo.js";
@@ -12,9 +12,9 @@ import { ranex } from "./cli-capture.js";
 import { postgresAvailable, skippedName, TEST_DATABASE_URL } from "../helpers/postgres.js";
 
 /** A data dir holding its own key and a journal of `count` signed verdicts, the way the judge leaves it. */
-async function judgedDataDir(count: number, databaseUrl?: string) {
+async function judgedDataDir(count: number, databaseUrl?: string, signWith?: SigningKey) {
   const dataDir = join(tempDir(), "data");
-  const key = await dataDirKey(dataDir);
+  const key = signWith ?? await dataDirKey(dataDir);
   const fixture = makeVerdictFixture();
   const journal = await openJournal(databaseUrl === undefined ? { dataDir } : { dataDir, databaseUrl });
   const entries: JournalEntry[] = [];
@@ -47,6 +47,27 @@ describe("ranex journal", () => {
     const other = await ranex(["journal", "verify", "--public-key", otherPem], { env: { RANEX_DATA_DIR: dataDir } });
     expect(other.code).toBe(1);
     expect(other.stdout).toMatch(/^journal BROKEN at entry 1 .* is not validly signed/);
+  });
+
+  it("finds the key by default and names it: the data dir's seed alone, or the app's RANEX_SIGNING_KEY_PATH", async () => {
+    const { dataDir } = await judgedDataDir(2);
+    const key = await dataDirKey(dataDir);
+    unlinkSync(join(dataDir, "signing.pub.pem"));
+    const seedOnly = await ranex(["journal", "verify", "--data-dir", dataDir]);
+    expect(seedOnly.code).toBe(0);
+    expect(seedOnly.stdout).toContain(`signatures checked against the data dir's key ${join(dataDir, "signing.key")} (key id ${keyIdOf(key.publicKey)})`);
+
+    // The app signs with a key kept outside the data dir: verify uses it as the server does.
+    const appKey = await generateKey();
+    const keys = join(tempDir(), "keys");
+    mkdirSync(keys);
+    const { seedPath } = await writeKeyFiles(keys, appKey);
+    const signed = await judgedDataDir(2, undefined, appKey);
+    const withApp = await ranex(["journal", "verify", "--data-dir", signed.dataDir], { env: { RANEX_SIGNING_KEY_PATH: seedPath } });
+    expect(withApp.code).toBe(0);
+    expect(withApp.stdout).toContain(`signatures checked against the app's key (RANEX_SIGNING_KEY_PATH) ${join(keys, "signing.pub.pem")} (key id ${keyIdOf(appKey.publicKey)})`);
+    const without = await ranex(["journal", "verify", "--data-dir", signed.dataDir]);
+    expect(without.stdout).toContain(`signatures NOT checked: no key in the data dir ${signed.dataDir}`);
   });
 
   it("names an edited entry", async () => {
@@ -110,6 +131,15 @@ const reachable = await postgresAvailable();
       const result = await ranex(["journal", "verify", "--data-dir", dataDir], { env: { DATABASE_URL: databaseUrl.toString() } });
       expect(result.stdout).toContain(`journal ok: 2 entries, head is entry 2 (${entries[1]!.hash})`);
       expect(result.code).toBe(0);
+      // Signatures are checked by default here too, with the data dir's key, and the key is named.
+      const key = await dataDirKey(dataDir);
+      expect(result.stdout).toContain(`signatures checked against the data dir's key ${join(dataDir, "signing.pub.pem")} (key id ${keyIdOf(key.publicKey)})`);
+      // Entries signed by another key than the data dir's are caught without --public-key.
+      const forged = await judgedDataDir(1, databaseUrl.toString(), await generateKey());
+      await dataDirKey(forged.dataDir);
+      const broken = await ranex(["journal", "verify", "--data-dir", forged.dataDir], { env: { DATABASE_URL: databaseUrl.toString() } });
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toMatch(/^journal BROKEN at entry 1 .* is not validly signed/);
     } finally {
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();

@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { PUBLIC_KEY_FILE } from "../../attest/index.js";
 import { JOURNAL_FILE, openJournal, type Journal, type JournalEntry, type JournalHead, type VerifyOptions } from "../../journal/index.js";
 import { dataDirFrom } from "../data-dir.js";
 import { UsageError, type CliIo, type Command } from "../io.js";
 import { appIdOf, checkAgainstGitHub, githubTarget, sinceOf, type GitHubCheck } from "./journal-github.js";
-import { readEnvelopeFile, readPublicKeyFile } from "./verify.js";
+import { journalVerifyKey } from "./journal-key.js";
+import { readEnvelopeFile } from "./verify.js";
 
 const USAGE = "usage: ranex journal verify [--data-dir <d>] [--anchor <envelope.json|sequence:hash>] [--public-key <pem>]\n" +
   "                           [--github <owner/repo>]... [--since <date>] [--app-id <id>]\n" +
@@ -31,16 +31,9 @@ async function verify(args: string[], io: CliIo): Promise<number> {
   const appId = appIdOf(values["app-id"] ?? io.env.RANEX_APP_ID ?? io.env.APP_ID);
   const dataDir = dataDirFrom(args, io.env, io.cwd);
   const options: VerifyOptions = {};
-  let keyNote: string;
-  if (values["public-key"] !== undefined) {
-    options.publicKeyPem = await readPublicKeyFile(resolve(io.cwd, values["public-key"]));
-    keyNote = `signatures checked against ${values["public-key"]}`;
-  } else if (existsSync(join(dataDir, PUBLIC_KEY_FILE))) {
-    options.publicKeyPem = await readPublicKeyFile(join(dataDir, PUBLIC_KEY_FILE));
-    keyNote = `signatures checked against the data dir's key ${join(dataDir, PUBLIC_KEY_FILE)}`;
-  } else {
-    keyNote = "signatures NOT checked: no public key (pass --public-key <pem>)";
-  }
+  const key = await journalVerifyKey(values["public-key"], dataDir, io.env, io.cwd);
+  if (key.pem !== undefined) options.publicKeyPem = key.pem;
+  const keyNote = key.note;
   if (values.anchor !== undefined) {
     const head = headFromText(values.anchor);
     if (head !== null) options.anchor = head;
