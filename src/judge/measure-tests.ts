@@ -1,6 +1,5 @@
-import { availableParallelism, tmpdir } from "node:os";
-import { mkdtemp, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { availableParallelism } from "node:os";
+import { rm } from "node:fs/promises";
 import { canonicalJson, sha256Hex, type Evidence } from "../kernel/index.js";
 import type { Policy, Task } from "../policy/schema.js";
 import { profileDigest } from "../sandbox/index.js";
@@ -18,6 +17,7 @@ import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
 import { planDependencies } from "./deps-plan.js";
 import { planRuns, type RunPlan } from "./run-plan.js";
+import { judgeScratch } from "./scratch.js";
 import type { HunkText } from "../measure/needed/hunk-text.js";
 import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
@@ -69,7 +69,7 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     const names = oversized.slice(0, 3).map((f) => JSON.stringify(f.path)).join(", ");
     return unmeasured(input, `not measured: the change adds ${oversized.length === 1 ? "a file" : `${oversized.length} files`} over the size limit of ${policy.limits.file_bytes} bytes (${names}${oversized.length > 3 ? ", …" : ""}); see diff.safety`);
   }
-  const scratch = await mkdtemp(join(tmpdir(), "ranex-judge-"));
+  const scratch = await judgeScratch();
   try {
     const key: BaseCacheKey = {
       baseTree: await input.repo.treeOf(input.base),

@@ -2,6 +2,7 @@
 // built from empty; it refuses to run if anything secret reached it, reads its plan from stdin, runs
 // the untrusted work in the sandbox, and writes the raw runs to <scratchDir>/result.json.
 import { writeFile } from "node:fs/promises";
+import { Socket } from "node:net";
 import { join } from "node:path";
 import { assertKeyless } from "../sandbox/index.js";
 import { measure } from "./measure.js";
@@ -29,6 +30,31 @@ async function childMain(): Promise<number> {
   return 0;
 }
 
+/**
+ * The parent holds the other end of fd 3 and never writes to it: end of file there means the parent
+ * is gone, and so is every reason to measure. The whole group ends at once; each sandbox goes with
+ * it (bwrap runs with --die-with-parent, and a sandbox's pid namespace dies with its init).
+ */
+function dieWithParent(): void {
+  let lifeline: Socket;
+  try {
+    lifeline = new Socket({ fd: 3, readable: true, writable: false });
+  } catch {
+    return; // started by hand, without a lifeline
+  }
+  const end = (): void => {
+    try {
+      process.kill(-process.pid, "SIGKILL");
+    } catch { /* not a group leader */ }
+    process.kill(process.pid, "SIGKILL");
+  };
+  lifeline.on("end", end).on("close", end).on("error", end);
+  lifeline.resume();
+  // The lifeline alone must not keep this process alive once its work is done.
+  lifeline.unref();
+}
+
+dieWithParent();
 childMain().then(
   (code) => { process.exitCode = code; },
   (err: unknown) => {

@@ -35,12 +35,16 @@ export function startMeasurer(): Measurer {
   const child = spawn(process.execPath, [...loader, fileURLToPath(entry)], {
     cwd: tmpdir(),
     env: { ...MEASURER_ENV },
-    stdio: ["pipe", "ignore", "pipe"],
+    // fd 3: a lifeline. Nothing is ever written to it; when this process dies, however it dies (a
+    // SIGKILL runs no cleanup), the kernel closes it and the child ends itself (child.ts). Node has
+    // no PR_SET_PDEATHSIG, and the child's own group would otherwise outlive us (issue 21).
+    stdio: ["pipe", "ignore", "pipe", "pipe"],
     detached: true, // its own process group, so we can wait for and end all of it
   });
+  child.stdio[3]?.on("error", () => undefined);
   let stderr = "";
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (text: string) => {
+  child.stderr!.setEncoding("utf8");
+  child.stderr!.on("data", (text: string) => {
     stderr = (stderr + text).slice(-8192);
   });
   const closed = new Promise<number | null>((resolve) => {
@@ -63,8 +67,8 @@ export function startMeasurer(): Measurer {
       used = true;
       if (signal?.aborted === true) kill();
       signal?.addEventListener("abort", kill, { once: true });
-      child.stdin.on("error", () => undefined); // a killed child closes its stdin: the exit code says why
-      child.stdin.end(JSON.stringify(plan));
+      child.stdin!.on("error", () => undefined); // a killed child closes its stdin: the exit code says why
+      child.stdin!.end(JSON.stringify(plan));
       let code: number | null;
       try {
         code = await closed;

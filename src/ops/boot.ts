@@ -48,6 +48,12 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean | 
 export async function startRanex(config: ServerConfig, options: BootOptions): Promise<Running> {
   const role = options.webhooks ? (options.concurrency > 0 ? "server" : "webhooks") : "worker";
   const log = options.log ?? (pino({ name: "ranex", level: process.env.LOG_LEVEL ?? "info", base: { role, pid: process.pid } }) as unknown as Logger);
+  // Judgments cut off by a crash left their scratch trees behind: nobody else will remove them.
+  if (options.concurrency > 0) {
+    const { removeOrphanedScratch } = await import("../judge/scratch.js");
+    const removed = await removeOrphanedScratch();
+    if (removed.length > 0) log.info({ removed }, "removed the scratch folders of judgments whose process is gone");
+  }
   const where = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   const queue = await openQueue({ ...where, retry: options.retry });
   const journal = await openJournal(where);
