@@ -173,13 +173,21 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   const flakyOnBase = new Set(flakyIds([runs.base, ...repeats("base")]));
   evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase));
   evidence.push(redGreenClaim(input.digest, runs, targets));
-  if (input.policy.require.includes("tests.stable")) evidence.push(stableClaim(input.digest, targets, (t) => {
+  // Repeats and mutants are not started once the verdict was decided (src/measure/decided.ts): their
+  // claims then say so, rather than pass on runs never made.
+  const stopped = result.stopped;
+  if (stopped !== undefined) {
+    for (const claim of ["tests.stable", "diff.needed"].filter((c) => input.policy.require.includes(c))) {
+      evidence.push({ claim, subject: input.digest, outcome: "absent", reason: `not measured: ${stopped}`, details: [] });
+    }
+  }
+  if (stopped === undefined && input.policy.require.includes("tests.stable")) evidence.push(stableClaim(input.digest, targets, (t) => {
     const own = t.origin === "new-file" && withNew;
     const red: RunName = own ? "base+new" : "base";
     const green: RunName = own ? "head+new" : "head";
     return { base: [run(red), ...repeats(red)], head: [run(green), ...repeats(green)] };
   }, input.policy.tests.repeat));
-  if (input.policy.require.includes("diff.needed")) {
+  if (stopped === undefined && input.policy.require.includes("diff.needed")) {
     if (mutants === null) {
       evidence.push({ claim: "diff.needed", subject: input.digest, outcome: "fail", reason: "the mutants could not be prepared", details: [] });
     } else {

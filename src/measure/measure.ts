@@ -7,6 +7,7 @@ import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.j
 import { runSuite } from "./run-suite.js";
 import { earlyRepeatJobs, runRepeats, type RepeatsDone } from "./repeats.js";
 import { runMutants } from "./mutants.js";
+import { decidedFailure } from "./decided.js";
 
 /**
  * Runs everything untrusted a judgment needs: each run of the plan on its own tree (as many at once
@@ -55,6 +56,8 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   // One pool of jobs, as many at once as the plan allows: the main runs by priority, the checks on a
   // tree of their own when no run carries them (right after the first run, so they overlap it), and
   // then the early repeats (./repeats.ts), so no core waits while another works.
+  // Once a main run has decided the verdict (./decided.ts), no repeat or mutant is started any more.
+  const stopped = (): string | null => decidedFailure(plan.policy.require, runs);
   const jobs: (() => Promise<void>)[] = todo.map((spec) => async () => {
     runs[spec.name] = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps, spec.checks ? runChecks(spec) : undefined));
   });
@@ -70,7 +73,7 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
     });
   }
   const early: RepeatsDone = {};
-  const earlyJobs = earlyRepeatJobs(sandbox, plan, deps, early);
+  const earlyJobs = earlyRepeatJobs(sandbox, plan, deps, early, stopped);
   const earlyStart = Date.now();
   jobs.push(...earlyJobs.map((job) => async () => {
     await job();
@@ -86,6 +89,12 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   const carried = carrier === undefined ? undefined : runs[carrier.name];
   if (carried !== undefined && carried.command === null && checks.length === 0) {
     for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${carried.reportError ?? "unknown"}`) });
+  }
+  const decided = stopped();
+  if (decided !== null) {
+    const repeats: MeasureResult["repeats"] = {};
+    for (const [name, made] of Object.entries(early) as [keyof typeof early, { runs: SuiteRun[] }][]) repeats[name] = made.runs;
+    return { runs, checks, timings, repeats, stopped: decided };
   }
   const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs, deps, early));
   if (plan.needed === undefined || plan.needed.mutants.length === 0) return { runs, checks, timings, repeats };

@@ -131,4 +131,9 @@ export interface MeasureResult {
   repeats?: Partial<Record<RunName, SuiteRun[]>>;
   mutants?: MutantRun[];
   mutantSelection?: MutantSelection;
+  /**
+   * Set when a required claim had already failed on a run that timed out or hit a limit: the
+   * repeats and mutants not yet started were not started (./decided.ts), and this says why.
+   */
+  stopped?: string;
 }

@@ -62,13 +62,15 @@ export function earlyRepeatIds(taskTargets: readonly string[], newFiles: readonl
  * The early repeats as jobs, one per idle tree, for the measuring process's worker pool to take when
  * a worker has no main run left. Each job records what it ran in `done`.
  */
-export function earlyRepeatJobs(sandbox: Sandbox, plan: MeasurePlan, deps: PreparedDependencies | undefined, done: RepeatsDone): (() => Promise<void>)[] {
+export function earlyRepeatJobs(
+  sandbox: Sandbox, plan: MeasurePlan, deps: PreparedDependencies | undefined, done: RepeatsDone, stopped: () => string | null = () => null,
+): (() => Promise<void>)[] {
   const repeats = plan.repeats;
   if (repeats === undefined || repeats.count < 1 || repeats.early === undefined) return [];
   const ids = earlyRepeatIds(repeats.taskTargets, repeats.newFiles);
   if (ids.length === 0) return [];
   return (Object.entries(repeats.early) as [RunName, RepeatTree][]).map(([name, tree]) => async () => {
-    done[name] = { ids, runs: await repeatOn(sandbox, plan, name, tree, ids, "e", deps) };
+    done[name] = { ids, runs: await repeatOn(sandbox, plan, name, tree, ids, "e", deps, false, stopped) };
   });
 }
 
@@ -98,9 +100,11 @@ export async function runRepeats(sandbox: Sandbox, plan: MeasurePlan, runs: Part
 /** `count` repeats of `ids`, one after another on one tree. */
 async function repeatOn(
   sandbox: Sandbox, plan: MeasurePlan, name: RunName, tree: RepeatTree, ids: readonly string[], tag: string, deps: PreparedDependencies | undefined, setupDone = false,
+  stopped: () => string | null = () => null,
 ): Promise<SuiteRun[]> {
   const done: SuiteRun[] = [];
-  for (let i = 1; i <= (plan.repeats?.count ?? 0); i++) {
+  // An early repeat runs beside the main runs: it stops as soon as one of them decided the verdict.
+  for (let i = 1; i <= (plan.repeats?.count ?? 0) && stopped() === null; i++) {
     // A tree no main run used (the cached base's, the head's copy) never had its setup: the first
     // repeat runs it, unless the once-only setup (deps) serves every run anyway.
     done.push(await selectedRun(sandbox, plan, name, tree, ids, `${tag}${i}`, deps === undefined && tree.setupFirst && !setupDone && i === 1, deps));
