@@ -3,6 +3,7 @@
 // stored before it is sent (an outbox): if GitHub never acknowledged it, the next try re-sends that
 // exact body instead of judging again, so a journalled verdict is never lost to a failed post.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { WritesRefused } from "../github/write-retry.js";
 import type { DeliveryQueue } from "./types.js";
 
 /** The delivery being handled in this async context. */
@@ -49,7 +50,14 @@ export function recordChecks(octokit: Hookable): void {
       // An error completion after a journalled verdict failed to post: the verdict is sent again
       // instead, because the journal already says what this head's verdict is.
       const rest = Object.fromEntries(Object.entries(options).filter(([key]) => !(BODY_KEYS as readonly string[]).includes(key)));
-      const response = await request({ ...rest, ...send } as RequestOptions);
+      let response;
+      try {
+        response = await request({ ...rest, ...send } as RequestOptions);
+      } catch (err) {
+        // Refused for the whole retry window: the reconcile sweep posts the held body later.
+        if (err instanceof WritesRefused) await context.queue.markRefused(id, err.status, err.since);
+        throw err;
+      }
       await context.queue.markPosted(id);
       return response;
     }
