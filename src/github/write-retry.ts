@@ -115,16 +115,21 @@ interface Hookable { hook: { wrap: (name: "request", wrapper: (request: Request,
 
 /**
  * An Octokit plugin retrying check run writes under `options`. A request may carry
- * `request: { stopRetrying: AbortSignal }` to end its retries early.
+ * `request: { stopRetrying: AbortSignal }` to end its retries early, or `request: { writeWindowMs }`
+ * for a window of its own (the sweep's writes: 0, one try, the next sweep tries again).
  */
 export function checkRunWriteRetry(options: WriteRetryOptions): (octokit: Hookable) => void {
   return (octokit) => {
     octokit.hook.wrap("request", (request, opts) => {
       if (!isCheckRunWrite(opts.method, opts.url)) return request(opts);
       const stop = opts.request?.stopRetrying as AbortSignal | undefined;
-      // Probot's retry plugin would try 5xx three more times per attempt; this policy owns them.
-      const once = { ...opts, request: { ...opts.request, retries: 0 } };
-      return retryWrite(() => request(once), options, `${opts.method} ${opts.url}`, stop);
+      // Probot's retry plugin would try 5xx three more times per attempt; this policy owns them. The
+      // options object is changed in place: Octokit's hook chain hands every inner layer the same
+      // object, whatever an outer layer passes on.
+      const windowMs = opts.request?.writeWindowMs;
+      opts.request = { ...opts.request, retries: 0 };
+      const policy = typeof windowMs === "number" ? { ...options, windowMs } : options;
+      return retryWrite(() => request(opts), policy, `${opts.method} ${opts.url}`, stop);
     });
   };
 }

@@ -43,7 +43,12 @@ export function settlingBody(run: OpenRun, record: CheckRecord | null, now: Date
   };
 }
 
-/** Sends the settling body; true when GitHub accepted it. */
+/**
+ * Sends the settling body, once: the write retry's window is not waited out here (the body names how
+ * long the outage lasted, so it is sent as it stands now or by the next sweep).
+ */
 export async function settleOpenRun(octokit: GitHub, run: OpenRun, record: CheckRecord | null, now: Date): Promise<void> {
-  await octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner: run.owner, repo: run.repo, check_run_id: run.id, ...settlingBody(run, record, now) });
+  await octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+    owner: run.owner, repo: run.repo, check_run_id: run.id, ...settlingBody(run, record, now), request: { writeWindowMs: 0 },
+  });
 }
