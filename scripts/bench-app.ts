@@ -2,6 +2,9 @@
 // entry, SQLite queue and journal) on loopback, with GitHub stood in for on loopback as in the e2e
 // tests. Prints webhook ack latency (p50/p95/p99), the time until every verdict is posted, judgments
 // lost and duplicated, and the server's idle and peak RSS. BENCH_PRS changes the burst size.
+// Issue 21: the check run writes each verdict cost, and the floor they set: GitHub asks for a second
+// between one installation's writes, so the burst cannot post faster than writes × 1 s (one
+// installation here).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,13 +72,19 @@ async function main(): Promise<void> {
     line("acks (HTTP status)", JSON.stringify(acks.reduce<Record<number, number>>((m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }), {})));
     line("ack latency p50/p95/p99", `${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 95).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} ms`);
     line("all verdicts posted after", `${allPostedS.toFixed(1)} s`);
+    const writes = (name: string): number => heads.reduce((n, h) => n + github.runsFor(h, name).reduce((m, r) => m + r.bodies.length, 0), 0);
+    const judgeWrites = writes("ranex/judge");
+    const approvalWrites = writes("ranex/approval");
+    line("ranex/judge writes/verdict", `${(judgeWrites / PRS).toFixed(2)} (${judgeWrites} in all)`);
+    line("ranex/approval writes/PR", `${(approvalWrites / PRS).toFixed(2)} (${approvalWrites} in all)`);
+    line("throttle floor", `${judgeWrites + approvalWrites} s (${judgeWrites + approvalWrites} writes, 1 s apart per installation)`);
     line("judgments lost", String(lost));
     line("duplicates", String(duplicates));
     line("conclusions", JSON.stringify(conclusions));
     line("server RSS idle / peak", `${(idleKb / 1024).toFixed(0)} MB / ${(peakKb / 1024).toFixed(0)} MB`);
     line("stand-in problems", String(github.problems.length));
     if (github.problems.length > 0) process.stdout.write(`${github.problems.slice(0, 5).join("\n")}\n`);
-    process.exitCode = lost === 0 && duplicates === 0 ? 0 : 1;
+    process.exitCode = lost === 0 && duplicates === 0 && judgeWrites <= 2 * PRS ? 0 : 1;
   } finally {
     await app?.stop();
     await github.close();

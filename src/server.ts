@@ -39,10 +39,10 @@ async function start(): Promise<void> {
   }
   // Loaded only once the configuration is known to be complete, so a missing variable is reported
   // before anything heavy loads.
-  const { concurrencyFrom, doorFrom, reconcileFrom, retryFrom, startRanex, startWebhookProxy } = await import("./ops/boot.js");
+  const { concurrencyFrom, doorFrom, reconcileFrom, retryFrom, startRanex, startWebhookProxy, writeWindowFrom } = await import("./ops/boot.js");
   let options;
   try {
-    options = { webhooks: true, concurrency: concurrencyFrom(process.env), retry: retryFrom(process.env), reconcileMinutes: reconcileFrom(process.env), door: doorFrom(process.env) };
+    options = { webhooks: true, concurrency: concurrencyFrom(process.env), retry: retryFrom(process.env), reconcileMinutes: reconcileFrom(process.env), door: doorFrom(process.env), checkWriteWindowMs: writeWindowFrom(process.env) };
   } catch (err) {
     process.stderr.write(`ranex: ${(err as Error).message}\n`);
     process.exit(1);

@@ -11,8 +11,10 @@ import type { ServerConfig } from "../github/config.js";
 import type { AppDeps } from "../github/deps.js";
 import { openJournal } from "../journal/index.js";
 import type { GitHub } from "../github/check-runs.js";
-import { startSweeps } from "../github/pull-request/sweep.js";
-import { coalescingOf, deliveryHandler, openQueue, QueueJobRunner, webhookReceiver, type DeliveryQueue, type RetryPolicy } from "../queue/index.js";
+import { startSweeps, sweepOnce, type SweepOptions, type SweepResult } from "../github/pull-request/sweep.js";
+import { DEFAULT_WRITE_WINDOW_MS, realTime } from "../github/write-retry.js";
+import { MemoryWriteSlots } from "../github/write-throttle.js";
+import { coalescingOf, DEFAULT_RETRY, deliveryHandler, openQueue, QueueJobRunner, webhookReceiver, type DeliveryQueue, type RetryPolicy } from "../queue/index.js";
 import { healthCheck } from "./health.js";
 import { Metrics } from "./metrics.js";
 import { appOctokit } from "./octokit.js";
@@ -28,6 +30,10 @@ export interface BootOptions {
   reconcileMinutes?: number;
   /** The webhook door's limits on unverified bodies (`doorFrom`). */
   door?: DoorLimits;
+  /** How long one check run write is retried (`RANEX_CHECK_WRITE_WINDOW_MINUTES`, default 30). */
+  checkWriteWindowMs?: number;
+  /** The clock and the wait of retries, throttling and the sweep; real time unless a test injects its own. */
+  time?: { now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> };
 }
 
 /** How many unverified webhook bodies, and how many bytes of them, the endpoint holds at once. */
@@ -39,6 +45,8 @@ export interface DoorLimits {
 export interface Running {
   port: number;
   queue: DeliveryQueue;
+  /** One reconcile sweep now (webhook roles; null otherwise). */
+  sweepNow: (() => Promise<SweepResult>) | null;
   /** Stops taking work and listening; running judgments get `graceMs` to finish. */
   close: (graceMs?: number) => Promise<void>;
 }
@@ -58,14 +66,17 @@ export async function startRanex(config: ServerConfig, options: BootOptions): Pr
   const queue = await openQueue({ ...where, retry: options.retry });
   const journal = await openJournal(where);
   const metrics = new Metrics(queue);
-  const deps = await appDeps(config, queue, metrics, log);
+  const time = options.time ?? realTime;
+  const clock = (): Date => new Date(time.now());
+  const windowMs = options.checkWriteWindowMs ?? DEFAULT_WRITE_WINDOW_MS;
+  const deps = await appDeps(config, queue, metrics, log, clock);
   deps.ops = { metrics, health: healthCheck({ queue, journalHead: () => journal.head(), judges: options.concurrency > 0 }) };
 
   // The app's handlers run in the worker's Probot; its routes (verdicts, health, metrics) are served here.
   const routes: Handler[] = [];
   const probot = new Probot({
     appId: config.appId, privateKey: config.privateKey, secret: config.webhookSecret, baseUrl: config.baseUrl,
-    Octokit: appOctokit(log), log: log.child({ name: "probot" }),
+    Octokit: appOctokit(log, { retry: { windowMs, ...time }, slots: queue.writeSlots ?? new MemoryWriteSlots(time.now) }), log: log.child({ name: "probot" }),
   });
   const { default: ranexApp } = await import("../index.js");
   await probot.load(ranexApp(deps), { cwd: process.cwd(), addHandler: (handler) => routes.push(handler) });
@@ -85,14 +96,17 @@ export async function startRanex(config: ServerConfig, options: BootOptions): Pr
   const port = (server.address() as AddressInfo).port;
   log.info({ port, role, queue: queue.kind, concurrency: options.concurrency }, "ranex gate listening");
   // GitHub never redelivers a failed webhook: heads without a ranex/judge check run are found and queued.
+  // It also completes check runs left open: refused writes at once, any other past lease + window.
   const minutes = options.reconcileMinutes ?? DEFAULT_RECONCILE_MINUTES;
-  const sweeps = options.webhooks && minutes > 0 ? startSweeps({
+  const sweepOptions: SweepOptions = {
     app: () => probot.auth() as Promise<GitHub>, installation: (id) => probot.auth(id) as Promise<GitHub>, appId: config.appId,
     deliver: (delivery) => queue.enqueue(delivery, coalescingOf(delivery.name, delivery.payload)),
-    clock: () => new Date(), log: log.child({ name: "reconcile" }),
-  }, minutes * 60_000) : null;
+    clock, log: log.child({ name: "reconcile" }), checks: queue,
+    staleAfterMs: { ...DEFAULT_RETRY, ...options.retry }.leaseMs + windowMs,
+  };
+  const sweeps = options.webhooks && minutes > 0 ? startSweeps(sweepOptions, minutes * 60_000) : null;
   return {
-    port, queue,
+    port, queue, sweepNow: options.webhooks ? () => sweepOnce(sweepOptions) : null,
     close: async (graceMs = 30_000) => {
       sweeps?.stop();
       await sweeps?.running();
@@ -103,7 +117,7 @@ export async function startRanex(config: ServerConfig, options: BootOptions): Pr
   };
 }
 
-async function appDeps(config: ServerConfig, queue: DeliveryQueue, metrics: Metrics, log: Logger): Promise<AppDeps> {
+async function appDeps(config: ServerConfig, queue: DeliveryQueue, metrics: Metrics, log: Logger, clock: () => Date): Promise<AppDeps> {
   const { judge } = await import("../judge/judge.js");
   const { journalDeps } = await import("../github/journal-deps.js");
   const { mergeAuthority } = await import("../github/approval/deps.js");
@@ -123,7 +137,7 @@ async function appDeps(config: ServerConfig, queue: DeliveryQueue, metrics: Metr
       dataDir: config.dataDir, keyPath: config.signingKeyPath, databaseUrl: config.databaseUrl,
       autoProtect: process.env.RANEX_AUTO_PROTECT === "1", appId: config.appId,
     }),
-    clock: () => new Date(),
+    clock,
     runner: new QueueJobRunner(queue, (err) => log.error(err, "a judge job failed outside its check run")),
     enqueue: (delivery, options) => queue.enqueue(delivery, coalescingOf(delivery.name, delivery.payload), options),
   };
@@ -177,6 +191,15 @@ export function doorFrom(env: Readonly<Record<string, string | undefined>>): Doo
   if (count !== undefined) door.maxUnverified = count;
   if (mb !== undefined) door.unverifiedBytes = mb * 1024 * 1024;
   return door;
+}
+
+/** `RANEX_CHECK_WRITE_WINDOW_MINUTES`: how long one check run write is retried before the sweep takes over. */
+export function writeWindowFrom(env: Readonly<Record<string, string | undefined>>): number {
+  const text = env.RANEX_CHECK_WRITE_WINDOW_MINUTES;
+  if (text === undefined || text === "") return DEFAULT_WRITE_WINDOW_MS;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`RANEX_CHECK_WRITE_WINDOW_MINUTES must be a positive number of minutes, got ${JSON.stringify(text)}`);
+  return n * 60_000;
 }
 
 /** `RANEX_CONCURRENCY`: judgments at once per process; defaults to the cores. */

@@ -3,6 +3,7 @@
 // stored before it is sent (an outbox): if GitHub never acknowledged it, the next try re-sends that
 // exact body instead of judging again, so a journalled verdict is never lost to a failed post.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { WritesRefused } from "../github/write-retry.js";
 import type { DeliveryQueue } from "./types.js";
 
 /** The delivery being handled in this async context. */
@@ -48,8 +49,17 @@ export function recordChecks(octokit: Hookable): void {
       const send = await context.queue.recordCompletion(id, body, typeof options.external_id === "string" && options.external_id !== "");
       // An error completion after a journalled verdict failed to post: the verdict is sent again
       // instead, because the journal already says what this head's verdict is.
-      const rest = Object.fromEntries(Object.entries(options).filter(([key]) => !(BODY_KEYS as readonly string[]).includes(key)));
-      const response = await request({ ...rest, ...send } as RequestOptions);
+      // In place: Octokit's hook chain hands inner layers the same options object, not the one passed on.
+      for (const key of BODY_KEYS) delete options[key];
+      Object.assign(options, send);
+      let response;
+      try {
+        response = await request(options);
+      } catch (err) {
+        // Refused for the whole retry window: the reconcile sweep posts the held body later.
+        if (err instanceof WritesRefused) await context.queue.markRefused(id, err.status, err.since);
+        throw err;
+      }
       await context.queue.markPosted(id);
       return response;
     }

@@ -18,7 +18,19 @@ CREATE TABLE IF NOT EXISTS ranex_checks (
   completion JSONB, verdict BOOLEAN NOT NULL DEFAULT false, posted BOOLEAN NOT NULL DEFAULT false
 );
 CREATE INDEX IF NOT EXISTS ranex_checks_delivery ON ranex_checks (delivery);
+ALTER TABLE ranex_checks ADD COLUMN IF NOT EXISTS refused_since BIGINT;
+ALTER TABLE ranex_checks ADD COLUMN IF NOT EXISTS refused_status INT;
+CREATE TABLE IF NOT EXISTS ranex_write_slots (key TEXT PRIMARY KEY, next_at BIGINT NOT NULL);
 `;
+
+const CHECK_COLUMNS = "SELECT id, delivery, owner, repo, completion, verdict, posted, refused_since, refused_status FROM ranex_checks";
+
+interface CheckRow extends Omit<CheckRecord, "id" | "refused"> { id: string; refused_since: string | null; refused_status: number | null }
+
+function checkOf(r: CheckRow): CheckRecord {
+  const { refused_since: since, refused_status: status, ...rest } = r;
+  return { ...rest, id: Number(r.id), refused: since === null ? null : { status, since: Number(since) } };
+}
 
 interface JobData extends Delivery { enqueuedAt: number }
 
@@ -119,10 +131,39 @@ export class PostgresQueue implements DeliveryQueue {
     await this.pool.query("UPDATE ranex_checks SET posted = true WHERE id = $1", [id]);
   }
 
-  async checksOf(delivery: string): Promise<CheckRecord[]> {
-    const { rows } = await this.pool.query("SELECT id, delivery, owner, repo, completion, verdict, posted FROM ranex_checks WHERE delivery = $1 ORDER BY id", [delivery]);
-    return (rows as (Omit<CheckRecord, "id"> & { id: string })[]).map((r) => ({ ...r, id: Number(r.id) }));
+  async markRefused(id: number, status: number | null, since: number): Promise<void> {
+    await this.pool.query("UPDATE ranex_checks SET refused_since = COALESCE(refused_since, $2), refused_status = $3 WHERE id = $1", [id, since, status]);
   }
+
+  async checksOf(delivery: string): Promise<CheckRecord[]> {
+    const { rows } = await this.pool.query(`${CHECK_COLUMNS} WHERE delivery = $1 ORDER BY id`, [delivery]);
+    return (rows as CheckRow[]).map(checkOf);
+  }
+
+  async checkRecord(id: number): Promise<CheckRecord | null> {
+    const { rows } = await this.pool.query(`${CHECK_COLUMNS} WHERE id = $1`, [id]);
+    const row = rows[0] as CheckRow | undefined;
+    return row === undefined ? null : checkOf(row);
+  }
+
+  async refusedChecks(): Promise<CheckRecord[]> {
+    const { rows } = await this.pool.query(`${CHECK_COLUMNS} WHERE refused_since IS NOT NULL AND NOT posted ORDER BY id`);
+    return (rows as CheckRow[]).map(checkOf);
+  }
+
+  /**
+   * Write slots every worker shares (issue 21): the next free slot of an installation is reserved
+   * in one statement, on the database's clock, so processes on other machines agree.
+   */
+  readonly writeSlots = {
+    reserve: async (key: string, spacingMs: number): Promise<number> => {
+      const { rows } = await this.pool.query(`WITH now AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms)
+        INSERT INTO ranex_write_slots (key, next_at) SELECT $1, now.ms + $2 FROM now
+        ON CONFLICT (key) DO UPDATE SET next_at = GREATEST(ranex_write_slots.next_at, (SELECT ms FROM now)) + $2
+        RETURNING next_at - $2 - (SELECT ms FROM now) AS wait`, [key, spacingMs]);
+      return Math.max(0, Number((rows[0] as { wait: string }).wait));
+    },
+  };
 
   async depth(): Promise<QueueDepth> {
     const { rows } = await this.pool.query(

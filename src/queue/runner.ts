@@ -11,6 +11,7 @@ import type { DeliveryQueue } from "./types.js";
 const SUPERSEDE_POLL_MS = 2000;
 
 export class QueueJobRunner implements JobRunner {
+  readonly startsAtOnce = true;
   private readonly running = new Map<string, { head: string; controller: AbortController }[]>();
   private readonly all = new Set<Promise<void>>();
 

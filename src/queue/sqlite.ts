@@ -25,6 +25,17 @@ CREATE INDEX IF NOT EXISTS checks_delivery ON checks (delivery);
 const PAYLOAD_RETENTION_MS = 7 * 24 * 3600_000;
 const IDLE_POLL_MS = 1000;
 
+const CHECK_COLUMNS = "SELECT id, delivery, owner, repo, completion, verdict, posted, refused_since, refused_status FROM checks";
+
+interface CheckRow { id: number; delivery: string; owner: string; repo: string; completion: string | null; verdict: number; posted: number; refused_since: number | null; refused_status: number | null }
+
+function checkOf(r: CheckRow): CheckRecord {
+  return {
+    id: r.id, delivery: r.delivery, owner: r.owner, repo: r.repo, completion: r.completion === null ? null : JSON.parse(r.completion) as Record<string, unknown>,
+    verdict: r.verdict === 1, posted: r.posted === 1, refused: r.refused_since === null ? null : { status: r.refused_status, since: r.refused_since },
+  };
+}
+
 interface Row { id: string; name: string; payload: string; attempts: number; enqueued_at: number }
 
 export class SqliteQueue implements DeliveryQueue {
@@ -43,6 +54,9 @@ export class SqliteQueue implements DeliveryQueue {
     // Added after the first release: low-priority deliveries (base-moved re-judgments) wait for the rest.
     const columns = this.db.prepare("PRAGMA table_info(deliveries)").all() as { name: string }[];
     if (!columns.some((c) => c.name === "priority")) this.db.exec("ALTER TABLE deliveries ADD COLUMN priority INTEGER NOT NULL DEFAULT 0");
+    // Added with issue 21: check runs whose writes GitHub refused for the whole window.
+    const checkColumns = this.db.prepare("PRAGMA table_info(checks)").all() as { name: string }[];
+    if (!checkColumns.some((c) => c.name === "refused_since")) this.db.exec("ALTER TABLE checks ADD COLUMN refused_since INTEGER; ALTER TABLE checks ADD COLUMN refused_status INTEGER");
     // Recovery: this process owns the file, so whatever is `active` belonged to one that died.
     this.db.prepare("UPDATE deliveries SET state = 'queued', run_after = ? WHERE state = 'active'").run(this.now());
     this.db.prepare("UPDATE deliveries SET payload = NULL WHERE state IN ('done', 'failed') AND finished_at < ?").run(this.now() - PAYLOAD_RETENTION_MS);
@@ -132,10 +146,21 @@ export class SqliteQueue implements DeliveryQueue {
     this.db.prepare("UPDATE checks SET posted = 1 WHERE id = ?").run(id);
   }
 
+  async markRefused(id: number, status: number | null, since: number): Promise<void> {
+    this.db.prepare("UPDATE checks SET refused_since = COALESCE(refused_since, ?), refused_status = ? WHERE id = ?").run(since, status, id);
+  }
+
   async checksOf(delivery: string): Promise<CheckRecord[]> {
-    const rows = this.db.prepare("SELECT id, delivery, owner, repo, completion, verdict, posted FROM checks WHERE delivery = ? ORDER BY id").all(delivery) as
-      { id: number; delivery: string; owner: string; repo: string; completion: string | null; verdict: number; posted: number }[];
-    return rows.map((r) => ({ ...r, completion: r.completion === null ? null : JSON.parse(r.completion) as Record<string, unknown>, verdict: r.verdict === 1, posted: r.posted === 1 }));
+    return (this.db.prepare(`${CHECK_COLUMNS} WHERE delivery = ? ORDER BY id`).all(delivery) as CheckRow[]).map(checkOf);
+  }
+
+  async checkRecord(id: number): Promise<CheckRecord | null> {
+    const row = this.db.prepare(`${CHECK_COLUMNS} WHERE id = ?`).get(id) as CheckRow | undefined;
+    return row === undefined ? null : checkOf(row);
+  }
+
+  async refusedChecks(): Promise<CheckRecord[]> {
+    return (this.db.prepare(`${CHECK_COLUMNS} WHERE refused_since IS NOT NULL AND posted = 0 ORDER BY id`).all() as CheckRow[]).map(checkOf);
   }
 
   async depth(): Promise<QueueDepth> {

@@ -2,6 +2,7 @@
 // is one verified webhook delivery (serialisable, unlike the in-process runner's closures); the
 // worker replays it through the app's own handlers. Two stores implement it: SQLite in the data dir
 // (one process, nothing else to start) and pg-boss on Postgres (many webhook and worker processes).
+import type { WriteSlots } from "../github/write-throttle.js";
 
 /** A delivery as the webhook receiver verified it. */
 export interface Delivery {
@@ -39,6 +40,11 @@ export interface CheckRecord {
   verdict: boolean;
   /** Whether GitHub acknowledged the completion. */
   posted: boolean;
+  /**
+   * Set when GitHub refused this check run's writes for the whole retry window (issue 21): the
+   * reconcile sweep completes it once GitHub answers again. `status` is the last HTTP status.
+   */
+  refused: { status: number | null; since: number } | null;
 }
 
 export interface EnqueueOptions {
@@ -72,7 +78,15 @@ export interface DeliveryQueue {
    */
   recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<Record<string, unknown>>;
   markPosted(id: number): Promise<void>;
+  /** GitHub refused the check run's writes for the whole window: the sweep takes it over. */
+  markRefused(id: number, status: number | null, since: number): Promise<void>;
   checksOf(delivery: string): Promise<CheckRecord[]>;
+  /** One check run's record, or null when no delivery of this store created it. */
+  checkRecord(id: number): Promise<CheckRecord | null>;
+  /** Check runs whose writes were refused and that are not completed yet (for the sweep). */
+  refusedChecks(): Promise<CheckRecord[]>;
+  /** Write slots all workers share (Postgres); absent when one process owns the store. */
+  readonly writeSlots?: WriteSlots;
   depth(): Promise<QueueDepth>;
   /** Throws when the store cannot be reached (health). */
   ping(): Promise<void>;

@@ -5,6 +5,8 @@
 import type { Logger, Probot } from "probot";
 import type { GitHub } from "../github/check-runs.js";
 import { handling, type HandlingContext } from "./check-recorder.js";
+import { WritesRefused } from "../github/write-retry.js";
+import { payloadProblem, permanentReason } from "./permanent.js";
 import type { CheckRecord, DeliveryHandler, DeliveryQueue } from "./types.js";
 
 export interface WorkerOptions {
@@ -22,6 +24,12 @@ export function deliveryHandler(options: WorkerOptions): DeliveryHandler {
   return async (delivery) => {
     const log = options.log.child({ delivery: delivery.id, event: delivery.name, attempt: delivery.attempt });
     if (delivery.attempt === 1) options.onWait?.(Math.max(0, Date.now() - delivery.enqueuedAt) / 1000);
+    // Deterministic: a payload without what its event needs fails the same way on every try.
+    const problem = payloadProblem(delivery.name, delivery.payload);
+    if (problem !== null) {
+      log.warn({ reason: problem }, `delivery dropped, not retried: ${problem}`);
+      return;
+    }
     const installation = installationOf(delivery.payload);
     const octokit = (): Promise<GitHub> => options.probot.auth(installation) as Promise<GitHub>;
     if (delivery.attempt > 1) {
@@ -43,23 +51,31 @@ export function deliveryHandler(options: WorkerOptions): DeliveryHandler {
     } catch (err) {
       failure = err;
     }
-    const open = (await options.queue.checksOf(delivery.id)).filter((check) => !check.posted);
-    if (failure === null && open.length === 0) {
-      log.info({ durationMs: Date.now() - started }, "delivery handled");
+    const open = (await options.queue.checksOf(delivery.id)).filter((check) => !check.posted && check.refused === null);
+    const refused = failure instanceof WritesRefused || (failure instanceof AggregateError && failure.errors.some((e) => e instanceof WritesRefused));
+    if ((failure === null || refused) && open.length === 0) {
+      // Refused for the whole window: trying the delivery again would wait another window. The
+      // reconcile sweep completes what is left open (or judges a head left without a check run).
+      if (refused) log.error({ reason: messageOf(failure) }, "GitHub refused check run writes for the whole window: left to the reconcile sweep, not retried");
+      else log.info({ durationMs: Date.now() - started }, "delivery handled");
       return;
     }
     const reason = failure !== null ? messageOf(failure) : `GitHub did not accept the completion of check run ${open.map((c) => c.id).join(", ")}`;
-    if (!delivery.lastAttempt) {
+    const permanent = failure === null ? null : permanentReason(failure);
+    if (!delivery.lastAttempt && permanent === null) {
       log.warn({ reason }, "delivery not finished: the queue will try again");
       throw new Error(reason);
     }
-    log.error({ reason }, "delivery failed on its last try: completing its open checks as failure");
+    if (permanent !== null) log.error({ reason: permanent }, `delivery dropped, not retried: ${permanent}`);
+    else log.error({ reason }, "delivery failed on its last try: completing its open checks as failure");
     const github = open.length > 0 ? await octokit() : null;
     for (const check of open) {
       await complete(github as GitHub, check, "failure", `error: ${reason}`.slice(0, 200),
         `Ranex Gate could not finish this judgment after ${delivery.attempt} tries, so it fails closed.\n\n**Reason:** ${reason}\n\nA person with write access can comment \`/ranex rejudge\` after fixing the cause.`, clock())
         .then(() => options.queue.markPosted(check.id), (err: unknown) => log.error(err, "could not complete the check run after the last try"));
     }
+    // Dropped: done, not failed, so the queue does not try it again.
+    if (permanent !== null) return;
     throw new Error(reason);
   };
 }

@@ -88,8 +88,9 @@ describe("the app over real HTTP", () => {
     expect(bad).toMatchObject({ conclusion: "failure" });
     expect(bad!.output?.title).toMatch(/^FAIL/);
     expect(bad!.output?.summary).toContain("diff.frozen");
-    // queued -> in_progress -> completed, and the verdict page serves the journalled entry.
-    expect(good!.bodies.map((body) => body.status)).toEqual(["queued", "in_progress", "completed"]);
+    // Created in_progress (the queue starts it at once), then completed: two writes (issue 21); the
+    // verdict page serves the journalled entry.
+    expect(good!.bodies.map((body) => body.status)).toEqual(["in_progress", "completed"]);
     const entry = await fetch(`${app.url}/ranex/verdicts/${encodeURIComponent(good!.external_id!)}`);
     expect(entry.status).not.toBe(500);
     expect(github.problems).toEqual([]);

@@ -101,11 +101,46 @@ describe.each(stores)("%s queue", (_name, open) => {
       const error = { status: "completed", conclusion: "failure", output: { title: "error: 502" } };
       expect(await queue.recordCompletion(id, verdict, true)).toEqual(verdict);
       expect(await queue.recordCompletion(id, error, false)).toEqual(verdict);
-      expect(await queue.checksOf("d-outbox")).toEqual([{ delivery: "d-outbox", owner: "o", repo: "r", id, completion: verdict, verdict: true, posted: false }]);
+      expect(await queue.checksOf("d-outbox")).toEqual([{ delivery: "d-outbox", owner: "o", repo: "r", id, completion: verdict, verdict: true, posted: false, refused: null }]);
       await queue.markPosted(id);
       expect((await queue.checksOf("d-outbox"))[0]).toMatchObject({ posted: true });
     } finally {
       await queue.stop(1000);
+    }
+  }, 30_000);
+
+  it("hands a check run whose writes were refused to the sweep, until it is posted (issue 21)", async () => {
+    const queue = await open();
+    try {
+      const id = (Date.now() % 1_000_000_000) + 7;
+      await queue.recordCheck("d-refused", "o", "r", id);
+      await queue.recordCompletion(id, { status: "completed", conclusion: "failure", external_id: "entry-2" }, true);
+      expect((await queue.refusedChecks()).map((c) => c.id)).not.toContain(id);
+      await queue.markRefused(id, 500, 1_000);
+      // The first refusal is kept: the outage is named from its start.
+      await queue.markRefused(id, 502, 2_000);
+      expect(await queue.checkRecord(id)).toMatchObject({ id, verdict: true, refused: { status: 502, since: 1_000 } });
+      expect((await queue.refusedChecks()).map((c) => c.id)).toContain(id);
+      await queue.markPosted(id);
+      expect((await queue.refusedChecks()).map((c) => c.id)).not.toContain(id);
+      expect(await queue.checkRecord(id + 1)).toBeNull();
+    } finally {
+      await queue.stop(1000);
+    }
+  }, 30_000);
+});
+
+describe.runIf(withPostgres)("postgres write slots", () => {
+  it("spaces one installation's writes a second apart across processes, and leaves others free", async () => {
+    const [a, b] = await Promise.all([PostgresQueue.open(urlInSchema(SCHEMA), RETRY), PostgresQueue.open(urlInSchema(SCHEMA), RETRY)]);
+    try {
+      const key = `installation:test-${Date.now()}`;
+      const waits = await Promise.all([a, b, a, b].map((q) => q.writeSlots.reserve(key, 1000)));
+      // Four reservations from two processes: one at once, then one a second apart each.
+      expect(waits.map((w) => Math.round(w / 1000)).sort()).toEqual([0, 1, 2, 3]);
+      expect(await a.writeSlots.reserve(`${key}-other`, 1000)).toBe(0);
+    } finally {
+      await Promise.all([a.stop(1000), b.stop(1000)]);
     }
   }, 30_000);
 });

@@ -18,10 +18,10 @@ export const run: Command = async (args, io) => {
     if (err instanceof ConfigError) throw new UsageError(err.message);
     throw err;
   }
-  const { concurrencyFrom, retryFrom, startRanex } = await import("../../ops/boot.js");
+  const { concurrencyFrom, retryFrom, startRanex, writeWindowFrom } = await import("../../ops/boot.js");
   const concurrency = concurrencyFrom(io.env);
   if (concurrency === 0) throw new UsageError("RANEX_CONCURRENCY=0 leaves a worker with nothing to do");
-  const running = await startRanex(config, { webhooks: false, concurrency, retry: retryFrom(io.env) });
+  const running = await startRanex(config, { webhooks: false, concurrency, retry: retryFrom(io.env), checkWriteWindowMs: writeWindowFrom(io.env) });
   io.stderr(`ranex worker: judging up to ${concurrency} at a time from the ${running.queue.kind} queue; health on port ${running.port}\n`);
   // Runs until a signal: then stops taking work and lets running judgments finish for a while.
   await new Promise<void>((resolve) => {

@@ -14,6 +14,7 @@ import { currentPullOf, gatherApprovalFacts } from "./facts.js";
 import type { GitHub, RepoRef } from "../check-runs.js";
 import type { AppDeps } from "../deps.js";
 import { APPROVAL_CHECK, JUDGE_CHECK } from "../protection/protection.js";
+import { WritesRefused } from "../write-retry.js";
 
 export interface ApprovalTarget {
   repo: RepoRef;
@@ -144,6 +145,11 @@ async function failClosed(s: Settle, existing: ExistingCheck | null, work: () =>
     await work();
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
+    // Refused for the whole write window (issue 21): posting an error now would wait another window.
+    if (err instanceof WritesRefused) {
+      s.log.error({ reason }, "GitHub refused ranex/approval's writes for the whole window");
+      return;
+    }
     s.log.error(err, "deciding ranex/approval failed; completing it as failure");
     try {
       await postApproval(s.octokit, s.target.repo, s.target.head, renderApproval({ kind: "error", head: s.target.head, reason }, s.notice), existing, s.deps.clock());

@@ -7,6 +7,7 @@ import type { Logger } from "probot";
 import { postApproval } from "../approval/check.js";
 import { approvalPolicyOf } from "../approval/approval.js";
 import { closeCheck, completeCheck, createQueuedCheck, markInProgress, type GitHub } from "../check-runs.js";
+import { WritesRefused } from "../write-retry.js";
 import { detailsUrl, type AppDeps } from "../deps.js";
 import { cutTitle } from "../limits.js";
 import { Superseded } from "../pull-request/jobs.js";
@@ -134,6 +135,11 @@ class GroupJob {
   private async fail(err: unknown): Promise<void> {
     const reason = err instanceof Error ? err.message : String(err);
     const { octokit, log } = this.ctx;
+    // Refused for the whole write window (issue 21): posting an error now would wait another window.
+    if (err instanceof WritesRefused) {
+      log.error({ reason }, "GitHub refused the merge group's check run writes for the whole window");
+      return;
+    }
     log.error(err, "judging the merge group failed; completing its checks as failure");
     const summary = `Ranex Gate could not finish judging this merge group, so it fails closed.\n\n**Reason:** ${reason}\n\nRemove the pull requests from the merge queue and add them again once the cause is fixed: a new group is judged anew.`;
     try {

@@ -35,6 +35,11 @@ export class Closed extends Error {
 export const CLOSED_HEAD = "closed";
 
 export interface JobRunner {
+  /**
+   * True when a submitted job starts at once (the durable queue already bounded concurrency): its
+   * check run is then created `in_progress`, not `queued` and updated a moment later (issue 21).
+   */
+  readonly startsAtOnce: boolean;
   /** True the first time a delivery id is seen; false for a redelivery, which must do nothing. */
   accept(deliveryId: string): boolean;
   /** Queues a job; an older job with the same key is aborted. */
@@ -58,6 +63,8 @@ interface Entry {
 const REMEMBERED_DELIVERIES = 10_000;
 
 export class InProcessRunner implements JobRunner {
+  /** Jobs wait for a free slot: their check runs show `queued` meanwhile. */
+  readonly startsAtOnce = false;
   private readonly pending: Entry[] = [];
   private readonly running = new Set<Entry>();
   private readonly latest = new Map<string, Entry>();

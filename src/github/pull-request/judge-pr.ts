@@ -6,7 +6,9 @@ import { annotationsOf } from "./annotations.js";
 import { readBasePolicy, type BasePolicy } from "./agents.js";
 import { afterVerdict, decorationNotice, neutralApproval } from "../approval/hooks.js";
 import { ESCALATED_LABEL } from "../approval/escalation.js";
-import { closeCheck, completeCheck, createQueuedCheck, markInProgress, type GitHub, type RepoRef } from "../check-runs.js";
+import type { Conclusion, GitHub } from "../check-runs.js";
+import { JudgeCheck } from "./judge-check.js";
+import { WritesRefused } from "../write-retry.js";
 import { agentPullWithHead, classify, honouredLabels } from "./classify.js";
 import { detailsUrl, type AppDeps } from "../deps.js";
 import { Closed, Superseded } from "./jobs.js";
@@ -46,8 +48,10 @@ export async function judgePullRequest(ctx: GitHubContext, deps: AppDeps, given:
     return;
   }
   const store = pullRequestStore(deps);
-  const checkRunId = await createQueuedCheck(ctx.octokit, given.repo, given.head);
-  await failClosed(ctx.octokit, deps, log, given.repo, checkRunId, async () => {
+  const check = new JudgeCheck(ctx.octokit, given.repo, given.head, log);
+  // Shown at once when the job may wait; a job that starts at once is created in progress instead.
+  if (!deps.runner.startsAtOnce) await check.queue();
+  await failClosed(check, deps, log, async () => {
     let target: PullTarget = { ...given, labels: honouredLabels(store, given) };
     let policy = await readBasePolicy(ctx.octokit, target.repo, target.base);
     const own = classify(store, target, policy);
@@ -59,7 +63,7 @@ export async function judgePullRequest(ctx: GitHubContext, deps: AppDeps, given:
       // The check lands on the commit, not on this PR: if an agent PR has the same head, this head
       // is that PR's, and it is judged as that PR, under the policy of that PR's base.
       const other = await agentPullWithHead(ctx.octokit, store, target);
-      if (other === null) return notAnAgent(ctx, deps, target, checkRunId, own.why);
+      if (other === null) return notAnAgent(ctx, deps, target, check, own.why);
       log.info({ agentPull: other.target.number, rule: other.rule }, "this head is an agent pull request's head: judged as that one");
       notes = [`This commit is also the head of #${other.target.number}, an agent's pull request (${other.rule}), so it is judged as #${other.target.number}, under the policy of that pull request's base. ${own.why}`];
       target = other.target;
@@ -71,7 +75,7 @@ export async function judgePullRequest(ctx: GitHubContext, deps: AppDeps, given:
     const judged = target;
     deps.runner.submit({
       key: pullKey(judged.repo, judged.number), head: judged.head,
-      run: (signal) => failClosed(ctx.octokit, deps, log, given.repo, checkRunId, () => runJudgment(ctx, deps, judged, checkRunId, signal, policy, { ...options, notes })),
+      run: (signal) => failClosed(check, deps, log, () => runJudgment(ctx, deps, judged, check, signal, policy, { ...options, notes })),
     });
   });
 }
@@ -80,28 +84,31 @@ interface RunOptions extends JudgeOptions {
   notes: string[];
 }
 
-async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget, checkRunId: number, signal: AbortSignal, policy: BasePolicy, options: RunOptions): Promise<void> {
-  if (signal.aborted) return stopped(ctx.octokit, deps, target, checkRunId, signal);
-  await markInProgress(ctx.octokit, target.repo, checkRunId, deps.clock());
+async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget, check: JudgeCheck, signal: AbortSignal, policy: BasePolicy, options: RunOptions): Promise<void> {
+  if (signal.aborted) return stopped(check, deps, target, signal);
   const store = pullRequestStore(deps);
   const task = taskFromBody(target.body);
   const inputs = { repository: fullName(target.repo), base: target.base, head: target.head, task };
   const notes = [...options.notes];
   let recorded = options.fresh === true ? null : store.recordedJudgment(inputs);
+  // A check run already shown `queued` goes `in_progress`; one not yet created waits for the verdict
+  // when that is known (recorded): it is then created completed, in one write.
+  if (recorded === null || !deps.runner.startsAtOnce) check.start(deps.clock());
   if (recorded !== null) {
     // The same inputs were measured and signed before: that verdict stands, nothing is re-rolled.
     notes.push(`Base tip \`${target.base.slice(0, 7)}\`, head \`${target.head.slice(0, 7)}\`, its policy and task were judged before: this is that signed verdict (journal entry \`${recorded.journalId}\`), not a new measurement. A person with write access can ask for one with \`/ranex rejudge\`.`);
   } else {
+    // Only measurement decides the verdict: the status update goes beside it and never stops it.
     recorded = await measure(ctx, deps, target, task, signal);
-    if (recorded === null) return stopped(ctx.octokit, deps, target, checkRunId, signal);
+    if (recorded === null) return stopped(check, deps, target, signal);
     store.recordJudgment(inputs, recorded);
   }
-  if (signal.aborted) return stopped(ctx.octokit, deps, target, checkRunId, signal);
+  if (signal.aborted) return stopped(check, deps, target, signal);
   const { verdict } = recorded;
   // Merge authority (issue 6): the decoration notice tops both summaries; ranex/approval follows the verdict.
   const notice = await decorationNotice(ctx, deps, target);
   const output = renderOutput({ verdict, timings: recorded.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice, notes, anchor: recorded.anchor });
-  await completeCheck(ctx.octokit, target.repo, checkRunId, {
+  await check.complete({
     conclusion: verdict.verdict === "CANDIDATE" ? "success" : "failure",
     ...output, annotations: annotationsOf(verdict),
     externalId: recorded.journalId, detailsUrl: detailsUrl(deps, recorded.journalId), completedAt: deps.clock(),
@@ -131,37 +138,48 @@ async function measure(ctx: GitHubContext, deps: AppDeps, target: PullTarget, ta
   return { journalId: recorded.journalId, verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, anchor: recorded.anchor };
 }
 
-async function notAnAgent(ctx: GitHubContext, deps: AppDeps, target: PullTarget, checkRunId: number, why: string): Promise<void> {
-  await closeCheck(ctx.octokit, target.repo, checkRunId, "neutral", "not an agent PR",
+async function notAnAgent(ctx: GitHubContext, deps: AppDeps, target: PullTarget, check: JudgeCheck, why: string): Promise<void> {
+  await close(check, "neutral", "not an agent PR",
     `${why}\n\nNo open agent pull request has this commit as its head either. Ranex Gate judges only agents' pull requests; this check is neutral so requiring it never blocks people.`, deps.clock());
   await neutralApproval(ctx, deps, target, why);
 }
 
 /** A judgment cut short: `cancelled`, never a passing conclusion, saying why. */
-function stopped(octokit: GitHub, deps: AppDeps, target: PullTarget, checkRunId: number, signal: AbortSignal): Promise<void> {
+function stopped(check: JudgeCheck, deps: AppDeps, target: PullTarget, signal: AbortSignal): Promise<void> {
   const sha7 = target.head.slice(0, 7);
   if (signal.reason instanceof Closed) {
-    return closeCheck(octokit, target.repo, checkRunId, "cancelled", "cancelled: the pull request was closed",
+    return close(check, "cancelled", "cancelled: the pull request was closed",
       `#${target.number} was closed while \`${sha7}\` waited or was being judged, so this judgment was cancelled. Nothing more is posted on a closed pull request; reopening it judges its head again.`, deps.clock());
   }
   const by = signal.reason instanceof Superseded ? signal.reason.by : "a newer request";
   const by7 = by.slice(0, 7);
-  return closeCheck(octokit, target.repo, checkRunId, "cancelled", `superseded by ${by7}`,
+  return close(check, "cancelled", `superseded by ${by7}`,
     `A newer request for #${target.number} (head \`${by7}\`) arrived while \`${sha7}\` waited or was being judged, so this judgment was cancelled. This commit has no verdict from it; see the check run on \`${by7}\`.`, deps.clock());
+}
+
+/** A short completion without a verdict: not an agent PR, superseded, closed, or an error. */
+function close(check: JudgeCheck, conclusion: Conclusion, title: string, summary: string, at: Date): Promise<void> {
+  return check.complete({ conclusion, title, summary, completedAt: at });
 }
 
 /**
  * Runs `work`; if it throws, the check run is completed `failure` with the reason, so nothing is left
- * queued or in progress. Only a failure to post that completion itself is logged and swallowed.
+ * queued or in progress. Only a failure to post that completion itself is logged and swallowed. When
+ * GitHub refused the writes for the whole window (WritesRefused), nothing more is sent now: the
+ * check run is marked refused and the reconcile sweep completes it once GitHub answers.
  */
-export async function failClosed(octokit: GitHub, deps: AppDeps, log: Logger, repo: RepoRef, checkRunId: number, work: () => Promise<void>): Promise<void> {
+export async function failClosed(check: JudgeCheck, deps: AppDeps, log: Logger, work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (err) {
+    if (err instanceof WritesRefused) {
+      log.error({ reason: err.message }, "GitHub refused the check run's writes for the whole window: left to the reconcile sweep");
+      return;
+    }
     const reason = err instanceof Error ? err.message : String(err);
     log.error(err, "judging failed; completing the check run as failure");
     try {
-      await closeCheck(octokit, repo, checkRunId, "failure", `error: ${reason}`,
+      await close(check, "failure", `error: ${reason}`,
         `Ranex Gate could not finish judging this head, so it fails closed.\n\n**Reason:** ${reason}\n\nA person with write access can comment \`/ranex rejudge\` after fixing the cause.`, deps.clock());
     } catch (postErr) {
       log.error(postErr, "could not complete the check run after an error");

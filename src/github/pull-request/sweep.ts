@@ -4,9 +4,15 @@
 // listed, and a head with no `ranex/judge` check run of this app is handed to the queue as if its
 // webhook had arrived (the synthetic action RECONCILE_ACTION): the same handlers decide and judge.
 // One sweep at a time, at most `maxPulls` pull requests looked at, each head at most once an hour.
+//
+// It also ends check runs left open (issue 21): those whose writes GitHub refused for the whole retry
+// window (marked in the queue's store), and any run of this app on an open head still `queued` or
+// `in_progress` past `staleAfterMs` (src/github/pull-request/settle-open.ts says what they get).
 import type { GitHub } from "../check-runs.js";
 import { CHECK_NAME } from "../deps.js";
+import type { CheckRecord } from "../../queue/types.js";
 import { RECONCILE_ACTION } from "./events.js";
+import { settleOpenRun, type OpenRun } from "./settle-open.js";
 
 export interface SyntheticDelivery {
   id: string;
@@ -25,12 +31,18 @@ export interface SweepOptions {
   clock: () => Date;
   /** Pull requests looked at per sweep, over all installations. */
   maxPulls?: number;
+  /** The queue's record of the check runs deliveries created (the outbox, refused writes). */
+  checks?: { refusedChecks(): Promise<CheckRecord[]>; checkRecord(id: number): Promise<CheckRecord | null>; markPosted(id: number): Promise<void> };
+  /** A run of this app open longer than this is completed (default: the lease plus the write window). */
+  staleAfterMs?: number;
   log: { info: (obj: object, msg: string) => void; error: (obj: unknown, msg: string) => void };
 }
 
 export interface SweepResult {
   pulls: number;
   queued: number;
+  /** Check runs left open that this sweep completed. */
+  settled: number;
   /** True when the bound stopped the sweep before every open pull request was looked at. */
   truncated: boolean;
 }
@@ -39,7 +51,8 @@ export const DEFAULT_MAX_PULLS = 300;
 
 export async function sweepOnce(options: SweepOptions): Promise<SweepResult> {
   const max = options.maxPulls ?? DEFAULT_MAX_PULLS;
-  const result: SweepResult = { pulls: 0, queued: 0, truncated: false };
+  const result: SweepResult = { pulls: 0, queued: 0, settled: 0, truncated: false };
+  const refused = await options.checks?.refusedChecks() ?? [];
   const app = await options.app();
   const installations = await app.paginate(app.rest.apps.listInstallations, { per_page: 100 });
   for (const installation of installations) {
@@ -49,6 +62,10 @@ export async function sweepOnce(options: SweepOptions): Promise<SweepResult> {
     for (const repository of repositories) {
       if (repository.archived === true) continue;
       const repo = { owner: repository.owner.login, repo: repository.name };
+      for (const record of refused.filter((r) => r.owner === repo.owner && r.repo === repo.repo)) {
+        const run = { ...repo, id: record.id, status: "in_progress", startedAt: record.refused?.since ?? options.clock().getTime() };
+        if (await settle(octokit, options, run, record)) result.settled += 1;
+      }
       const pulls = await octokit.paginate(octokit.rest.pulls.list, { ...repo, state: "open", per_page: 100 });
       for (const pull of pulls) {
         if (result.pulls >= max) {
@@ -57,7 +74,14 @@ export async function sweepOnce(options: SweepOptions): Promise<SweepResult> {
         }
         result.pulls += 1;
         const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: pull.head.sha, check_name: CHECK_NAME, app_id: options.appId, per_page: 1 });
-        if (data.total_count > 0) continue;
+        if (data.total_count > 0) {
+          const latest = data.check_runs[0];
+          if (latest !== undefined && await stale(options, latest)) {
+            const run = { ...repo, id: latest.id, status: latest.status, startedAt: Date.parse(latest.started_at ?? "") };
+            if (await settle(octokit, options, run, await options.checks?.checkRecord(latest.id) ?? null)) result.settled += 1;
+          }
+          continue;
+        }
         // The hour in the id: a head whose synthetic delivery failed outright is tried again next hour, not every sweep.
         const hour = options.clock().toISOString().slice(0, 13);
         const handed = await options.deliver({
@@ -72,6 +96,31 @@ export async function sweepOnce(options: SweepOptions): Promise<SweepResult> {
     }
   }
   return result;
+}
+
+/** Default deadline for a run left open: the queue's lease (45 min) plus the write window (30 min). */
+export const DEFAULT_STALE_AFTER_MS = 75 * 60_000;
+
+async function stale(options: SweepOptions, run: { status?: string; started_at?: string | null; id: number }): Promise<boolean> {
+  if (run.status !== "queued" && run.status !== "in_progress") return false;
+  const started = Date.parse(run.started_at ?? "");
+  if (!Number.isFinite(started)) return false;
+  // A run whose writes were refused is taken over at once; any other only past the deadline.
+  if ((await options.checks?.checkRecord(run.id))?.refused != null) return true;
+  return options.clock().getTime() - started > (options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS);
+}
+
+/** Completes one run left open; a failure is logged, and the next sweep tries again. */
+async function settle(octokit: GitHub, options: SweepOptions, run: OpenRun, record: CheckRecord | null): Promise<boolean> {
+  try {
+    await settleOpenRun(octokit, run, record, options.clock());
+    await options.checks?.markPosted(run.id);
+    options.log.info({ repository: `${run.owner}/${run.repo}`, checkRun: run.id, verdict: record?.verdict === true }, "reconcile: completed a check run left open");
+    return true;
+  } catch (err) {
+    options.log.error(err, "reconcile: could not complete a check run left open; the next sweep tries again");
+    return false;
+  }
 }
 
 /** Sweeps now and every `everyMs`, one sweep at a time; `stop` ends it. Errors are logged, never thrown. */

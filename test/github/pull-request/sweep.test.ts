@@ -37,7 +37,7 @@ describe("the reconcile sweep", () => {
       clock: () => FIXED_TIME, log: quiet,
     });
     await runner.idle();
-    expect(result).toEqual({ pulls: 2, queued: 1, truncated: false });
+    expect(result).toEqual({ pulls: 2, queued: 1, settled: 0, truncated: false });
     expect(handed.map((d) => d.id)).toEqual([`reconcile:Codertocat/Hello-World#2@${HEAD}:2026-02-03T04`]);
     expect(stand.requests.map((r) => [r.head, r.task])).toEqual([[HEAD, "mul"]]);
     expect(completion(42)).toMatchObject({ conclusion: "success" });
@@ -53,6 +53,6 @@ describe("the reconcile sweep", () => {
       app: () => probot.auth() as Promise<GitHub>, installation: (id) => probot.auth(id) as Promise<GitHub>, appId: 123,
       deliver: async () => { throw new Error("nothing to deliver"); }, clock: () => FIXED_TIME, log: quiet, maxPulls: 1,
     });
-    expect(result).toEqual({ pulls: 1, queued: 0, truncated: true });
+    expect(result).toEqual({ pulls: 1, queued: 0, settled: 0, truncated: true });
   });
 });
