@@ -21,6 +21,9 @@ export interface RecordContext {
   ref: string;
   /** ISO time of the verdict, from the injected clock. */
   time: string;
+  /** The agent identity (author login, or `label:<name>`) and when the judgment was asked for (issue 23). */
+  agent?: string;
+  queuedAt?: string;
 }
 
 export interface RecordedVerdict {

@@ -4,18 +4,13 @@
 // titled with who and why (the measured verdict still shown in full), and leaves ranex/approval
 // waiting for an independent approval: an override is never an approval.
 import type { Logger } from "probot";
-import type { Verdict } from "../../kernel/index.js";
 import { overrideRefusals, reasonProblem } from "../../kernel/override.js";
-import { approvalAfterOverride, approvalPolicyOf } from "../approval/approval.js";
 import { currentPullOf, type CurrentPull } from "../approval/facts.js";
 import type { GitHub, RepoRef } from "../check-runs.js";
-import { CHECK_NAME, detailsUrl, type AppDeps } from "../deps.js";
+import type { AppDeps } from "../deps.js";
 import { readBasePolicy } from "../pull-request/agents.js";
-import { decorationNotice } from "../approval/hooks.js";
-import { annotationsOf } from "../pull-request/annotations.js";
-import { pullRequestStore } from "../pull-request/judge-pr.js";
-import { renderOverridden, type OverrideShown } from "../pull-request/render-override.js";
-import type { RecordedOverride } from "../pull-request/store.js";
+import { postOverridden } from "../pull-request/overridden.js";
+import { PullRequestStore, type RecordedOverride } from "../pull-request/store.js";
 import { fullName, type PullTarget } from "../pull-request/target.js";
 import type { Requester } from "./authorize.js";
 import { overridableVerdict, overrideFactsOf } from "./override-facts.js";
@@ -71,38 +66,10 @@ export async function override(ask: OverrideAsk, deps: AppDeps): Promise<void> {
     verdictEntry: found.entry, head: pull.head, base: pull.base, baseRef: pull.baseRef, journalId: recorded.journalId,
     by: requester.login, reason: ask.reason, at: time, anchor: recorded.anchor ?? "unknown",
   };
-  pullRequestStore(deps).recordOverride(fullName(repo), number, shown);
+  new PullRequestStore(deps.dataDir).recordOverride(fullName(repo), number, shown);
   // The escalation rules count overrides beside the FAILs they wave through.
   authority.escalations.recordFail(fullName(repo), number, { judgment: recorded.journalId, head: pull.head, class: "override", reason: `overridden by @${requester.login}: ${ask.reason}` });
   await postOverridden({ octokit, log }, deps, targetOfPull(repo, pull), found.verdict, found.entry, found.envelope, shown);
-}
-
-/**
- * Posts ranex/judge as overridden (a completed check run of its own, so GitHub keeps the measured
- * one beside it) and ranex/approval waiting for an independent approval. Also used when the same
- * inputs' recorded verdict is posted again while its override is in force.
- */
-export async function postOverridden(
-  ctx: { octokit: GitHub; log: Logger }, deps: AppDeps, target: PullTarget, verdict: Verdict, verdictEntry: string,
-  envelope: Parameters<typeof renderOverridden>[0]["envelope"], override: RecordedOverride, checkRunId: number | null = null,
-): Promise<void> {
-  const notice = await decorationNotice(ctx, deps, target);
-  const shown: OverrideShown = { by: override.by, reason: override.reason, at: override.at, journalId: override.journalId, anchor: override.anchor };
-  const output = renderOverridden({ verdict, timings: {}, envelope, journalId: verdictEntry, draft: target.draft, notice }, shown);
-  const fields = {
-    status: "completed" as const, conclusion: "success" as const, completed_at: deps.clock().toISOString().replace(/\.\d{3}Z$/, "Z"),
-    external_id: override.journalId, output: { ...output, annotations: annotationsOf(verdict).slice(0, 50) },
-    ...(detailsUrl(deps, verdictEntry) === undefined ? {} : { details_url: detailsUrl(deps, verdictEntry) }),
-  };
-  if (checkRunId === null) await ctx.octokit.rest.checks.create({ ...target.repo, name: CHECK_NAME, head_sha: target.head, ...fields });
-  else await ctx.octokit.rest.checks.update({ ...target.repo, check_run_id: checkRunId, ...fields });
-  const authority = deps.mergeAuthority;
-  if (authority === undefined) return;
-  const policy = approvalPolicyOf(await readBasePolicy(ctx.octokit, target.repo, verdict.subject.base));
-  await approvalAfterOverride(
-    { octokit: ctx.octokit, log: ctx.log, deps, authority, notice, target: { repo: target.repo, number: target.number, head: target.head, author: target.author } },
-    verdict, verdictEntry, { journalId: override.journalId, by: override.by }, policy,
-  );
 }
 
 function targetOfPull(repo: RepoRef, pull: CurrentPull): PullTarget {
