@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { verifyEnvelope } from "../attest/index.js";
 import type { Journal } from "../journal/index.js";
 import { html } from "./html.js";
-import { approvalOf, neighbours, repositoryEntries, verdictEntry } from "./journal-view.js";
+import { approvalOf, neighbours, overrideOf, repositoryEntries, verdictEntry } from "./journal-view.js";
 import { page } from "./layout.js";
 import { readPageFacts } from "./page-facts.js";
 import { agentRows } from "./agents/read.js";
@@ -86,15 +86,17 @@ async function verdict(deps: WebDeps, req: IncomingMessage, res: ServerResponse,
     const found = entry === null ? null : verdictEntry(entry);
     if (found === null) return notFound(req, res);
     if (wantsEnvelope) return send(req, res, 200, "application/json", `${JSON.stringify(found.envelope, null, 2)}\n`, { "content-disposition": 'attachment; filename="envelope.json"' });
-    const [around, facts, publicKeyPem, approvalEntry] = await Promise.all([
-      neighbours(j, found.entry, found.repository), readPageFacts(deps.dataDir, id), deps.publicKey(), approvalOf(j, found.entry),
+    const [around, facts, publicKeyPem, approvalEntry, overrideEntry] = await Promise.all([
+      neighbours(j, found.entry, found.repository), readPageFacts(deps.dataDir, id), deps.publicKey(), approvalOf(j, found.entry), overrideOf(j, found.entry),
     ]);
     const head = found.statement.predicate.subject.head;
     const signature = await verifyEnvelope(found.envelope, publicKeyPem, { commit: head });
     // An approval is shown only when its own signature holds for the same commit.
     const approval = approvalEntry !== null && (await verifyEnvelope(approvalEntry.envelope, publicKeyPem, { commit: head })).ok ? approvalEntry : null;
+    // So is an override: a forged one must not put "OVERRIDDEN" on the page.
+    const override = overrideEntry !== null && (await verifyEnvelope(overrideEntry.envelope, publicKeyPem, { commit: head })).ok ? overrideEntry : null;
     sendHtml(req, res, 200, renderVerdictPage({
-      verdict: found, ...around, facts, approval, publicKeyPem, signature,
+      verdict: found, ...around, facts, approval, override, publicKeyPem, signature,
       links: {
         verdict: (other) => verdictHref(secret, other), journal: journalHref(secret, found.repository),
         envelope: `${VERDICTS_PATH}${encodeURIComponent(id)}/envelope.json?token=${verdictToken(secret, id)}`,

@@ -8,7 +8,7 @@ import { afterVerdict, decorationNotice, neutralApproval } from "../approval/hoo
 import { ESCALATED_LABEL } from "../approval/escalation.js";
 import { closeCheck, completeCheck, createQueuedCheck, markInProgress, type GitHub, type RepoRef } from "../check-runs.js";
 import { agentPullWithHead, classify, honouredLabels } from "./classify.js";
-import { detailsUrl, type AppDeps } from "../deps.js";
+import { agentsUrl, detailsUrl, type AppDeps } from "../deps.js";
 import { Closed, Superseded } from "./jobs.js";
 import { postOverridden } from "./overridden.js";
 import { renderOutput } from "./render.js";
@@ -110,7 +110,8 @@ async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget
   if (overridden !== null) return postOverridden(ctx, deps, target, verdict, recorded.journalId, recorded.envelope, overridden, checkRunId);
   // Merge authority (issue 6): the decoration notice tops both summaries; ranex/approval follows the verdict.
   const notice = await decorationNotice(ctx, deps, target);
-  const output = renderOutput({ verdict, timings: recorded.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice, notes, anchor: recorded.anchor });
+  const agents = agentsUrl(deps, fullName(target.repo));
+  const output = renderOutput({ verdict, timings: recorded.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice, notes, anchor: recorded.anchor, ...(agents === undefined ? {} : { agentsUrl: agents }) });
   await completeCheck(ctx.octokit, target.repo, checkRunId, {
     conclusion: verdict.verdict === "CANDIDATE" ? "success" : "failure",
     ...output, annotations: annotationsOf(verdict),

@@ -5,7 +5,7 @@ import type { Verdict } from "../../kernel/index.js";
 import { approvalAfterOverride, approvalPolicyOf } from "../approval/approval.js";
 import { decorationNotice } from "../approval/hooks.js";
 import type { GitHub } from "../check-runs.js";
-import { CHECK_NAME, detailsUrl, type AppDeps } from "../deps.js";
+import { agentsUrl, CHECK_NAME, detailsUrl, type AppDeps } from "../deps.js";
 import { readBasePolicy } from "./agents.js";
 import { annotationsOf } from "./annotations.js";
 import { renderOverridden, type OverrideShown } from "./render-override.js";
@@ -23,7 +23,8 @@ export async function postOverridden(
 ): Promise<void> {
   const notice = await decorationNotice(ctx, deps, target);
   const shown: OverrideShown = { by: override.by, reason: override.reason, at: override.at, journalId: override.journalId, anchor: override.anchor };
-  const output = renderOverridden({ verdict, timings: {}, envelope, journalId: verdictEntry, draft: target.draft, notice }, shown);
+  const agents = agentsUrl(deps, `${target.repo.owner}/${target.repo.repo}`);
+  const output = renderOverridden({ verdict, timings: {}, envelope, journalId: verdictEntry, draft: target.draft, notice, ...(agents === undefined ? {} : { agentsUrl: agents }) }, shown);
   const fields = {
     status: "completed" as const, conclusion: "success" as const, completed_at: deps.clock().toISOString().replace(/\.\d{3}Z$/, "Z"),
     external_id: override.journalId, output: { ...output, annotations: annotationsOf(verdict).slice(0, 50) },
