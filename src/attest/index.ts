@@ -11,3 +11,6 @@ export {
   type DsseEnvelope, type DsseSignature, type VerifyResult, IN_TOTO_PAYLOAD_TYPE, pae, signStatement, verifyEnvelope,
   statementOf,
 } from "./dsse.js";
+export {
+  type OverridePredicate, type OverriddenVerdict, OVERRIDE_PREDICATE_TYPE, buildOverrideStatement, overridePredicateOf,
+} from "./override.js";

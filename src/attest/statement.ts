@@ -28,6 +28,13 @@ export interface VerdictPredicate {
   time: string;
   /** The journal head this verdict extends (null for the first entry): anchors the journal against truncation. */
   journal: JournalPosition | null;
+  /**
+   * The agent whose pull request this is (issue 23): its author login, or `label:<name>` when a label
+   * marked it. Absent in verdicts signed before, and from the CLI.
+   */
+  agent?: string;
+  /** When the gate was asked to judge this head (the push's webhook, or a re-judgment); absent as above. */
+  queuedAt?: string;
 }
 
 export interface StatementSubject {
@@ -50,6 +57,8 @@ export interface StatementContext {
   time: string;
   journal: JournalPosition | null;
   evidence: string[];
+  agent?: string;
+  queuedAt?: string;
 }
 
 export function buildStatement(verdict: Verdict, context: StatementContext): InTotoStatement<VerdictPredicate> {
@@ -69,6 +78,8 @@ export function buildStatement(verdict: Verdict, context: StatementContext): InT
       gateVersion: context.gateVersion,
       time: context.time,
       journal: context.journal,
+      ...(context.agent === undefined ? {} : { agent: context.agent }),
+      ...(context.queuedAt === undefined ? {} : { queuedAt: context.queuedAt }),
     },
   };
 }

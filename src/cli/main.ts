@@ -12,6 +12,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   pubkey: { summary: "print the data dir's public key (PEM)", load: () => import("./commands/pubkey.js") },
   verify: { summary: "verify a signed verdict: ranex verify <envelope.json> --public-key <pem> [--commit <sha>]", load: () => import("./commands/verify.js") },
   journal: { summary: "ranex journal verify [--anchor <envelope.json>] | ranex journal show <id>", load: () => import("./commands/journal.js") },
+  agents: { summary: "how each agent is doing, from the journal: ranex agents --repo owner/name [--json]", load: () => import("./commands/agents.js") },
   protect: { summary: "require both checks, an independent approval and an up-to-date branch or a merge queue: ranex protect --repo owner/name [--branch b] [--ruleset] [--merge-queue] [--dry-run]", load: () => import("./commands/protect.js") },
   worker: { summary: "a judge worker taking deliveries from the shared queue (configured by the environment, as npm start)", load: () => import("./commands/worker.js") },
 };

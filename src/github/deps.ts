@@ -5,7 +5,7 @@ import type { Journal, JournalAnchor } from "../journal/index.js";
 import type { JudgeRequest, Judgment } from "../judge/judge.js";
 import type { OpsDeps } from "../ops/routes.js";
 import { pageSecret } from "../web/page-token.js";
-import { verdictHref } from "../web/routes.js";
+import { agentsHref, verdictHref } from "../web/routes.js";
 import type { MergeAuthority } from "./approval/deps.js";
 import type { JobRunner } from "./pull-request/jobs.js";
 
@@ -21,6 +21,9 @@ export interface RecordContext {
   ref: string;
   /** ISO time of the verdict, from the injected clock. */
   time: string;
+  /** The agent identity (author login, or `label:<name>`) and when the judgment was asked for (issue 23). */
+  agent?: string;
+  queuedAt?: string;
 }
 
 export interface RecordedVerdict {
@@ -88,4 +91,10 @@ export const VERDICT_ROUTE = "/ranex/verdicts/";
 export function detailsUrl(deps: Pick<AppDeps, "publicUrl" | "pageSecret" | "dataDir">, journalId: string): string | undefined {
   if (deps.publicUrl === undefined || deps.publicUrl === "") return undefined;
   return `${deps.publicUrl.replace(/\/+$/, "")}${verdictHref(pageSecret(deps.dataDir, deps.pageSecret), journalId)}`;
+}
+
+/** The repository's agents page with its token (issue 23), or undefined when the app has no public URL. */
+export function agentsUrl(deps: Pick<AppDeps, "publicUrl" | "pageSecret" | "dataDir">, repository: string): string | undefined {
+  if (deps.publicUrl === undefined || deps.publicUrl === "") return undefined;
+  return `${deps.publicUrl.replace(/\/+$/, "")}${agentsHref(pageSecret(deps.dataDir, deps.pageSecret), repository)}`;
 }

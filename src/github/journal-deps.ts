@@ -19,7 +19,10 @@ export function journalDeps(options: JournalOptions): Pick<AppDeps, "record" | "
   const where = { dataDir: options.dataDir, databaseUrl: options.databaseUrl };
   return {
     record: async (judgment, context) => {
-      const recorded = await recordVerdict(judgment.verdict, { ...where, keyPath: options.keyPath, ref: context.ref, time: context.time });
+      const recorded = await recordVerdict(judgment.verdict, {
+        ...where, keyPath: options.keyPath, ref: context.ref, time: context.time,
+        ...(context.agent === undefined ? {} : { agent: context.agent }), ...(context.queuedAt === undefined ? {} : { queuedAt: context.queuedAt }),
+      });
       return { envelope: recorded.envelope, journalId: recorded.entry.id, journalHash: recorded.entry.hash, anchor: anchorOf(recorded.entry) };
     },
     recordRejudge: async (request) => {

@@ -1,6 +1,6 @@
 // The append-only, hash-chained journal (DESIGN.md, invariant 9).
 
-export const ENTRY_KINDS = ["verdict", "approval", "rejudge", "escalation"] as const;
+export const ENTRY_KINDS = ["verdict", "approval", "rejudge", "escalation", "override"] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 /** A position in the journal: the last entry's sequence number and hash. */

@@ -14,6 +14,9 @@ export interface RecordOptions {
   ref?: string | null;
   /** ISO time of the verdict, from the caller's clock. */
   time: string;
+  /** The agent and when the judgment was asked for (the app only): the agents page reads them. */
+  agent?: string;
+  queuedAt?: string;
 }
 
 export interface Recorded {
@@ -34,6 +37,8 @@ export async function recordVerdict(verdict: Verdict, options: RecordOptions): P
     const { entry, envelope } = await appendSignedVerdict(journal, key, verdict, {
       repository: verdict.subject.repository, ref: options.ref ?? null, gateVersion: GATE_VERSION,
       time: options.time, evidence: verdict.claims.flatMap((c) => c.evidence),
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
+      ...(options.queuedAt === undefined ? {} : { queuedAt: options.queuedAt }),
     });
     return { envelope, entry, keyId: key.keyId };
   } finally {

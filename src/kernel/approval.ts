@@ -144,7 +144,7 @@ export function qualifyApprovals(facts: ApprovalFacts): ApprovalDecision {
 }
 
 /** When GitHub did not list every commit, some hand in the change is unknown: nobody may approve. */
-function unknownHands(facts: ApprovalFacts): string[] {
+export function unknownHands(facts: Pick<ApprovalFacts, "commitCount" | "commits">): string[] {
   if (facts.commitCount === null) return ["the pull request's commit count could not be read, so not every hand in the change can be known"];
   if (facts.commitCount <= facts.commits.length) return [];
   return [`the pull request has ${facts.commitCount} commits but GitHub listed only ${facts.commits.length} (it lists at most ${LISTED_COMMITS_CAP}), so not every hand in the change can be known: split the pull request`];
@@ -207,7 +207,7 @@ function reasonsAgainst(review: ReviewFacts, facts: ApprovalFacts, hands: readon
 }
 
 /** The reviewer's public e-mail and every e-mail GitHub attributed to their account in these commits. */
-function reviewerEmails(login: string, known: ReviewerFacts | undefined, commits: readonly CommitFacts[]): Set<string> {
+export function reviewerEmails(login: string, known: ReviewerFacts | undefined, commits: readonly CommitFacts[]): Set<string> {
   const emails = new Set<string>();
   if (known?.email) emails.add(known.email.trim().toLowerCase());
   for (const c of commits) {
@@ -218,7 +218,7 @@ function reviewerEmails(login: string, known: ReviewerFacts | undefined, commits
   return emails;
 }
 
-function isSamePerson(identity: Identity, login: string, emails: ReadonlySet<string>, names: ReadonlySet<string>, hosts: readonly string[]): boolean {
+export function isSamePerson(identity: Identity, login: string, emails: ReadonlySet<string>, names: ReadonlySet<string>, hosts: readonly string[]): boolean {
   if (identity.login !== null && identity.login.toLowerCase() === login) return true;
   const email = identity.email.trim().toLowerCase();
   if (email !== "" && (noreplyLogin(email, hosts)?.toLowerCase() === login || emails.has(email))) return true;

@@ -154,6 +154,13 @@ const ApprovalSchema = z.strictObject({
   teams: z.array(z.string().min(1)).default([]),
 });
 
+const OverrideSchema = z.strictObject({
+  /** May a maintainer with no hand in the change override a FAIL with `/ranex override <reason>`? */
+  allowed: z.boolean().default(true),
+  /** Teams (`org/team`): when listed, only their members (with maintain or admin) may override. */
+  teams: z.array(z.string().regex(/^@?[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*$/, "a team is org/team-slug")).default([]),
+});
+
 export const PolicySchema = z.strictObject({
   version: z.literal(1),
   agents: AgentsSchema.default(AgentsSchema.parse({})),
@@ -180,6 +187,8 @@ export const PolicySchema = z.strictObject({
   retries: z.number().int().min(0).default(3),
   /** Users (`@login`) or teams (`@org/team`) to mention when the retry budget is spent. */
   escalate: z.array(z.string().min(1)).default([]),
+  /** `/ranex override <reason>` (docs/merge-authority.md): forbid it, or name the teams who may. */
+  override: OverrideSchema.default(OverrideSchema.parse({})),
 }).superRefine((policy, ctx) => {
   const names = new Set(policy.checks.map((c) => c.name));
   if (names.size !== policy.checks.length) ctx.addIssue({ code: "custom", path: ["checks"], message: "check names must be unique" });
@@ -220,5 +229,6 @@ export type Policy = z.infer<typeof PolicySchema>;
 export type Task = z.infer<typeof TaskSchema>;
 export type Edge = z.infer<typeof EdgeSchema>;
 export type NeededPolicy = z.infer<typeof NeededSchema>;
+export type OverridePolicy = z.infer<typeof OverrideSchema>;
 export type CheckSpec = z.infer<typeof CheckSchema>;
 export type SandboxPolicy = z.infer<typeof SandboxObject>;

@@ -6,8 +6,8 @@ import { pageFactsOf, writePageFacts } from "./page-facts.js";
 import { pageSecret } from "./page-token.js";
 import { webRoutes, type WebDeps } from "./routes.js";
 
-export { webRoutes, verdictHref, journalHref, type WebDeps } from "./routes.js";
-export { pageSecret, verdictToken, journalToken } from "./page-token.js";
+export { webRoutes, verdictHref, journalHref, agentsHref, type WebDeps } from "./routes.js";
+export { pageSecret, verdictToken, journalToken, agentsToken } from "./page-token.js";
 export { readPageFacts, type PageFacts } from "./page-facts.js";
 
 type PageDeps = Pick<AppDeps, "dataDir" | "openJournal" | "publicKey" | "pageSecret">;

@@ -1,7 +1,7 @@
 // Reads what the pages show from the journal: one verdict with its neighbours, and one repository's
 // entries newest first. The journal is one chain for every repository, so a repository's listing is
 // a scan of the chain: fine for the embedded journal, and bounded by MAX_SCAN at scale.
-import { statementOf, type DsseEnvelope, type InTotoStatement, type VerdictPredicate } from "../attest/index.js";
+import { overridePredicateOf, statementOf, type DsseEnvelope, type InTotoStatement, type VerdictPredicate } from "../attest/index.js";
 import type { Journal, JournalEntry } from "../journal/index.js";
 
 export interface Neighbour {
@@ -51,6 +51,30 @@ export async function approvalOf(journal: Journal, verdict: JournalEntry): Promi
       .filter((a): a is { login: string; reviewId: number } => isRecord(a) && typeof a.login === "string" && typeof a.reviewId === "number")
       .map((a) => ({ login: a.login, reviewId: a.reviewId }));
     found = { sequence: entry.sequence, envelope: entry.payload as DsseEnvelope, approvers, time: typeof predicate.time === "string" ? predicate.time : "" };
+  }
+  return found;
+}
+
+/** A signed `override` entry of a FAIL (issue 23): who, why, when. */
+export interface OverrideSeen {
+  sequence: number;
+  envelope: DsseEnvelope;
+  by: string;
+  role: string;
+  reason: string;
+  time: string;
+}
+
+/** The latest override entry naming this verdict; overrides come after their verdict, so only the chain after it is read. */
+export async function overrideOf(journal: Journal, verdict: JournalEntry): Promise<OverrideSeen | null> {
+  let found: OverrideSeen | null = null;
+  let read = 0;
+  for await (const entry of journal.entries({ after: verdict.sequence })) {
+    if (++read > MAX_SCAN) break;
+    if (entry.kind !== "override") continue;
+    const o = overridePredicateOf(statementOf(entry.payload));
+    if (o === null || o.overrides.entry !== verdict.id) continue;
+    found = { sequence: entry.sequence, envelope: entry.payload as DsseEnvelope, by: o.by, role: o.role, reason: o.reason, time: o.time };
   }
   return found;
 }

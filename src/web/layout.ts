@@ -41,6 +41,9 @@ svg.timeline text{font:12px system-ui,sans-serif}
 svg.timeline text.lane{fill:var(--fg);font-weight:600}
 svg.timeline text.in{fill:#fff}
 svg.timeline text.axis{fill:var(--muted)}
+svg.chart{width:100%;height:auto;background:var(--soft);border:1px solid var(--line);border-radius:4px;margin:4px 0}
+svg.chart text{font:11px system-ui,sans-serif;fill:var(--muted)}
+.banner.OVERRIDDEN{border-color:#9a6700;background:#fff8d6}
 .note{background:var(--soft);border-left:4px solid var(--line);padding:6px 10px;margin:8px 0}
 nav.pages a{margin-right:12px}
 section.brief{border:2px solid var(--cand);border-radius:8px;padding:4px 16px 10px;margin:14px 0}

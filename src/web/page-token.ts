@@ -8,7 +8,7 @@ import { join } from "node:path";
 export const PAGE_SECRET_FILE = "page-secret";
 const MIN_SECRET_LENGTH = 32;
 
-/** The token for one thing the page server shows: `verdict:<journal id>` or `journal:<owner/repo>`. */
+/** The token for one thing the page server shows: `verdict:<journal id>`, `journal:<owner/repo>` or `agents:<owner/repo>`. */
 export function pageToken(secret: string, scope: string): string {
   return createHmac("sha256", secret).update(scope, "utf8").digest("base64url");
 }
@@ -19,6 +19,11 @@ export function verdictToken(secret: string, journalId: string): string {
 
 export function journalToken(secret: string, repository: string): string {
   return pageToken(secret, `journal:${repository}`);
+}
+
+/** The agents page of one repository (issue 23). */
+export function agentsToken(secret: string, repository: string): string {
+  return pageToken(secret, `agents:${repository}`);
 }
 
 /** Constant-time comparison; a missing or malformed token is simply wrong. */

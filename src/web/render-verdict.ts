@@ -9,6 +9,7 @@ import type { PageFacts } from "./page-facts.js";
 import { baseTipSection, briefSection, withoutBriefOnly } from "./render-brief.js";
 import { diffSection, otherFindingsSection, testsSection, timelineSection } from "./render-evidence.js";
 import { runsSection } from "./render-runs.js";
+import type { OverrideSeen } from "./journal-view.js";
 
 export interface VerdictPage {
   verdict: VerdictEntry;
@@ -17,6 +18,8 @@ export interface VerdictPage {
   facts: PageFacts | null;
   /** The signed approval that completes this CANDIDATE, when one exists and its signature holds. */
   approval?: ApprovalSeen | null;
+  /** The signed override of this FAIL (issue 23), when one exists and its signature holds. */
+  override?: OverrideSeen | null;
   publicKeyPem: string;
   signature: VerifyResult;
   /** Links that carry their own tokens: a neighbour verdict of the same repository, the repository's journal, the raw envelope. */
@@ -33,8 +36,14 @@ export function renderVerdictPage(input: VerdictPage): string {
   const title = `${p.verdict}${p.class === null ? "" : ` (${p.class})`} · ${input.verdict.repository} @ ${head7}`;
   // A CANDIDATE opens with the reviewer's brief; the findings below leave out what only the brief shows.
   const claims = withoutBriefOnly(p.claims);
-  return page(title, html`${banner(input)}${briefSection(p)}${claimsSection(claims)}${diffSection(claims, input.facts)}${testsSection(claims, input.facts)}${baseTipSection(p)}${runsSection(claims)}${
+  return page(title, html`${overrideBanner(input)}${banner(input)}${briefSection(p)}${claimsSection(claims)}${diffSection(claims, input.facts)}${testsSection(claims, input.facts)}${baseTipSection(p)}${runsSection(claims)}${
     otherFindingsSection(claims)}${timelineSection(input.facts)}${approvalSection(input)}${subjectSection(input)}${journalSection(input)}${verifySection(input)}`);
+}
+
+/** An overridden verdict says so first (issue 23): who, when, why; the measured verdict follows unchanged. */
+function overrideBanner({ override }: VerdictPage): Html {
+  if (override === undefined || override === null) return html``;
+  return html`<div class="banner OVERRIDDEN" role="status" id="overridden"><p class="verdict">OVERRIDDEN</p><p class="lede">by @${override.by} (${override.role}) at ${override.time}: ${override.reason}</p><p class="muted">The measured verdict below still stands in the journal; the override is signed beside it as entry ${String(override.sequence)}. It is not an approval: <code>ranex/approval</code> still needs an independent approval of this commit.</p></div>`;
 }
 
 function banner({ verdict }: VerdictPage): Html {

@@ -2,6 +2,7 @@
 //   GET /ranex/verdicts/<journal id>?token=…                the verdict page
 //   GET /ranex/verdicts/<journal id>/envelope.json?token=…  the signed envelope, for `ranex verify`
 //   GET /ranex/journal/<owner>/<repo>?token=…&page=N        the repository's entries, newest first
+//   GET /ranex/agents?repo=<owner/repo>&token=…             how each agent is doing (issue 23)
 //   GET /ranex/public-key                                   the signing key (PEM)
 // Every verdict and journal page needs its token; a wrong or missing one is the same 404 as an
 // unknown id, so the server never confirms that an entry exists.
@@ -9,10 +10,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { verifyEnvelope } from "../attest/index.js";
 import type { Journal } from "../journal/index.js";
 import { html } from "./html.js";
-import { approvalOf, neighbours, repositoryEntries, verdictEntry } from "./journal-view.js";
+import { approvalOf, neighbours, overrideOf, repositoryEntries, verdictEntry } from "./journal-view.js";
 import { page } from "./layout.js";
 import { readPageFacts } from "./page-facts.js";
-import { journalToken, tokenMatches, verdictToken } from "./page-token.js";
+import { agentRows } from "./agents/read.js";
+import { renderAgentsPage } from "./agents/render.js";
+import { agentsReport } from "./agents/stats.js";
+import { agentsToken, journalToken, tokenMatches, verdictToken } from "./page-token.js";
 import { renderJournalPage } from "./render-journal.js";
 import { renderVerdictPage } from "./render-verdict.js";
 
@@ -29,6 +33,7 @@ export interface WebDeps {
 export const VERDICTS_PATH = "/ranex/verdicts/";
 export const JOURNAL_PATH = "/ranex/journal/";
 export const PUBLIC_KEY_PATH = "/ranex/public-key";
+export const AGENTS_PATH = "/ranex/agents";
 const PER_PAGE = 25;
 
 /** A path under this server with its token: what details_url and every page link use. */
@@ -41,17 +46,22 @@ export function journalHref(secret: string, repository: string, pageNumber = 1):
   return `${JOURNAL_PATH}${path}?token=${journalToken(secret, repository)}${pageNumber > 1 ? `&page=${pageNumber}` : ""}`;
 }
 
+export function agentsHref(secret: string, repository: string): string {
+  return `${AGENTS_PATH}?repo=${encodeURIComponent(repository)}&token=${agentsToken(secret, repository)}`;
+}
+
 export function webRoutes(deps: WebDeps) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = url.pathname;
-    if (path !== PUBLIC_KEY_PATH && !path.startsWith(VERDICTS_PATH) && !path.startsWith(JOURNAL_PATH)) return false;
+    if (path !== PUBLIC_KEY_PATH && path !== AGENTS_PATH && !path.startsWith(VERDICTS_PATH) && !path.startsWith(JOURNAL_PATH)) return false;
     if (req.method !== "GET" && req.method !== "HEAD") {
       send(req, res, 405, "text/plain", "only GET\n", { allow: "GET, HEAD" });
       return true;
     }
     try {
       if (path === PUBLIC_KEY_PATH) send(req, res, 200, "text/plain", await deps.publicKey());
+      else if (path === AGENTS_PATH) await agents(deps, req, res, url);
       else if (path.startsWith(VERDICTS_PATH)) await verdict(deps, req, res, url);
       else await journal(deps, req, res, url);
     } catch {
@@ -76,15 +86,17 @@ async function verdict(deps: WebDeps, req: IncomingMessage, res: ServerResponse,
     const found = entry === null ? null : verdictEntry(entry);
     if (found === null) return notFound(req, res);
     if (wantsEnvelope) return send(req, res, 200, "application/json", `${JSON.stringify(found.envelope, null, 2)}\n`, { "content-disposition": 'attachment; filename="envelope.json"' });
-    const [around, facts, publicKeyPem, approvalEntry] = await Promise.all([
-      neighbours(j, found.entry, found.repository), readPageFacts(deps.dataDir, id), deps.publicKey(), approvalOf(j, found.entry),
+    const [around, facts, publicKeyPem, approvalEntry, overrideEntry] = await Promise.all([
+      neighbours(j, found.entry, found.repository), readPageFacts(deps.dataDir, id), deps.publicKey(), approvalOf(j, found.entry), overrideOf(j, found.entry),
     ]);
     const head = found.statement.predicate.subject.head;
     const signature = await verifyEnvelope(found.envelope, publicKeyPem, { commit: head });
     // An approval is shown only when its own signature holds for the same commit.
     const approval = approvalEntry !== null && (await verifyEnvelope(approvalEntry.envelope, publicKeyPem, { commit: head })).ok ? approvalEntry : null;
+    // So is an override: a forged one must not put "OVERRIDDEN" on the page.
+    const override = overrideEntry !== null && (await verifyEnvelope(overrideEntry.envelope, publicKeyPem, { commit: head })).ok ? overrideEntry : null;
     sendHtml(req, res, 200, renderVerdictPage({
-      verdict: found, ...around, facts, approval, publicKeyPem, signature,
+      verdict: found, ...around, facts, approval, override, publicKeyPem, signature,
       links: {
         verdict: (other) => verdictHref(secret, other), journal: journalHref(secret, found.repository),
         envelope: `${VERDICTS_PATH}${encodeURIComponent(id)}/envelope.json?token=${verdictToken(secret, id)}`,
@@ -109,6 +121,22 @@ async function journal(deps: WebDeps, req: IncomingMessage, res: ServerResponse,
     sendHtml(req, res, 200, renderJournalPage({
       repository, page: pageNumber, ...listed,
       links: { verdict: (id) => verdictHref(secret, id), page: (n) => journalHref(secret, repository, n) },
+    }));
+  } finally {
+    await j.close();
+  }
+}
+
+async function agents(deps: WebDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const repository = url.searchParams.get("repo") ?? "";
+  const secret = deps.secret();
+  if (!/^[^/\s]+\/[^/\s]+$/.test(repository) || !tokenMatches(agentsToken(secret, repository), url.searchParams.get("token"))) return notFound(req, res);
+  const j = await deps.openJournal();
+  try {
+    const rows = await agentRows(j, repository);
+    sendHtml(req, res, 200, renderAgentsPage({
+      repository, report: agentsReport(rows.judgments, rows.overrides),
+      links: { verdict: (id) => verdictHref(secret, id), journal: journalHref(secret, repository) },
     }));
   } finally {
     await j.close();

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { beforeAll, expect, it } from "vitest";
-import { generateKey, publicKeyPem, writeKeyFiles, type SigningKey } from "../../src/attest/index.js";
-import { entryHash, GENESIS_HASH, JournalError, type Journal, type JournalEntry } from "../../src/journal/index.js";
+import { buildOverrideStatement, generateKey, publicKeyPem, writeKeyFiles, type DsseEnvelope, type SigningKey } from "../../src/attest/index.js";
+import { appendSigned, entryHash, GENESIS_HASH, JournalError, type Journal, type JournalEntry } from "../../src/journal/index.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { signedPayload } from "./signed-payload.js";
 
@@ -108,6 +108,27 @@ export function journalSuite(backend: Backend): void {
     await raw.tamper([["UPDATE ranex_journal SET payload = ?, hash = ? WHERE sequence = ?", [JSON.stringify(forged.payload), entryHash(forged), 3]]]);
     expect(await journal.verify()).toMatchObject({ ok: true, count: 3 });
     expect(await journal.verify({ publicKeyPem: pem })).toMatchObject({ ok: false, sequence: 3, reason: expect.stringMatching(/not validly signed/) });
+    await journal.close();
+  });
+
+  it("verifies override statements in the chain like verdicts, and names an override whose reason was edited (issue 23)", async () => {
+    const { journal, raw, entries } = await filled(1);
+    const { entry: override } = await appendSigned(journal, key, "override", `sha256:${"c".repeat(63)}1`, (head) => buildOverrideStatement({
+      repository: "acme/widgets", pullRequest: 7, head: "a".repeat(40), base: "b".repeat(40), by: "maria", role: "maintain",
+      reason: "The runner is not supported here yet; checked by hand.", time: "2026-02-03T04:05:06.000Z",
+      overrides: { entry: entries[0]!.id, verdict: "FAIL", class: "incomplete", digest: `sha256:${"c".repeat(63)}1`, reasons: ["r"], failing: [] },
+    }, head));
+    await journal.append("verdict", `sha256:${"c".repeat(63)}3`, (head) => signedPayload(key, head, "e3"));
+    expect(await journal.verify({ publicKeyPem: pem })).toMatchObject({ ok: true, count: 3 });
+    // The reason rewritten and the entry's hash recomputed: only the signature can tell.
+    const envelope = override.payload as DsseEnvelope;
+    const statement = JSON.parse(Buffer.from(envelope.payload, "base64").toString("utf8")) as { predicate: { reason: string } };
+    statement.predicate.reason = "Approved by the team.";
+    const forged = { ...override, payload: { ...envelope, payload: Buffer.from(JSON.stringify(statement)).toString("base64") } };
+    await raw.tamper([["UPDATE ranex_journal SET payload = ?, hash = ? WHERE sequence = ?", [JSON.stringify(forged.payload), entryHash(forged), 2]]]);
+    expect(await journal.verify({ publicKeyPem: pem })).toMatchObject({ ok: false, sequence: 2, reason: expect.stringMatching(/not validly signed/) });
+    // Without the key, the chain itself names it: the next entry no longer extends it.
+    expect(await journal.verify()).toMatchObject({ ok: false, sequence: 3 });
     await journal.close();
   });
 

@@ -29,7 +29,7 @@ describe("docs/policy.md examples", () => {
 describe("docs/policy.md covers the schema", () => {
   const paths: [typeof PolicySchema | typeof TaskSchema, (string | number)[]][] = [
     [PolicySchema, []], [PolicySchema, ["agents"]], [PolicySchema, ["tests"]], [PolicySchema, ["scope"]], [PolicySchema, ["checks", 0]],
-    [PolicySchema, ["limits"]], [PolicySchema, ["sandbox"]], [PolicySchema, ["approval"]], [TaskSchema, []], [TaskSchema, ["edges", 0]],
+    [PolicySchema, ["limits"]], [PolicySchema, ["sandbox"]], [PolicySchema, ["approval"]], [PolicySchema, ["override"]], [TaskSchema, []], [TaskSchema, ["edges", 0]],
   ];
   for (const [schema, path] of paths) {
     it(`documents every key at ${schema === TaskSchema ? "task" : "policy"} ${path.join(".") || "top level"}`, () => {

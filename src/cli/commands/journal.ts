@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { overridePredicateOf, PUBLIC_KEY_FILE, statementOf } from "../../attest/index.js";
 import { JOURNAL_FILE, openJournal, type Journal, type JournalEntry, type JournalHead, type VerifyOptions } from "../../journal/index.js";
 import { dataDirFrom } from "../data-dir.js";
 import { UsageError, type CliIo, type Command } from "../io.js";
@@ -10,7 +11,8 @@ import { readEnvelopeFile } from "./verify.js";
 
 const USAGE = "usage: ranex journal verify [--data-dir <d>] [--anchor <envelope.json|sequence:hash>] [--public-key <pem>]\n" +
   "                           [--github <owner/repo>]... [--since <date>] [--app-id <id>]\n" +
-  "       ranex journal show <id|sequence> [--data-dir <d>]";
+  "       ranex journal show <id|sequence> [--data-dir <d>]\n" +
+  "       ranex journal show --overrides [--repo <owner/name>] [--data-dir <d>]";
 
 /** `ranex journal verify|show`: exit 0 good, 1 a broken journal or no such entry, 2 could not run. */
 export const run: Command = async (args, io) => {
@@ -63,6 +65,7 @@ async function verify(args: string[], io: CliIo): Promise<number> {
 }
 
 async function show(args: string[], io: CliIo): Promise<number> {
+  if (args.includes("--overrides")) return showOverrides(args.filter((a) => a !== "--overrides"), io);
   const { positionals } = parse(args, { "data-dir": { type: "string" } }, 1);
   const wanted = positionals[0]!;
   const entry = await withJournal(dataDirFrom(args, io.env, io.cwd), io, (journal) => find(journal, wanted));
@@ -71,6 +74,24 @@ async function show(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   io.stdout(`${JSON.stringify(entry, null, 2)}\n`);
+  return 0;
+}
+
+/** Every override in the journal (issue 23), one line each: entry, who, the verdict it overrides, why. */
+async function showOverrides(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, { "data-dir": { type: "string" }, repo: { type: "string" } }, 0);
+  const repo = (values as { repo?: string }).repo;
+  const lines = await withJournal(dataDirFrom(args, io.env, io.cwd), io, async (journal) => {
+    const out: string[] = [];
+    for await (const entry of journal.entries()) {
+      if (entry.kind !== "override") continue;
+      const o = overridePredicateOf(statementOf(entry.payload));
+      if (o === null || (repo !== undefined && o.repository !== repo)) continue;
+      out.push(`${entry.sequence} ${entry.id} ${o.time} ${o.repository}#${o.pullRequest} ${o.head.slice(0, 7)} by @${o.by} (${o.role}) overrides ${o.overrides.verdict}${o.overrides.class === null ? "" : ` (${o.overrides.class})`} entry ${o.overrides.entry} [${o.overrides.failing.map((c) => c.name).join(", ")}]: ${o.reason.replace(/\s+/gu, " ")}`);
+    }
+    return out;
+  });
+  io.stdout(lines.length === 0 ? "no overrides\n" : `${lines.join("\n")}\n`);
   return 0;
 }
 
@@ -84,7 +105,7 @@ async function find(journal: Journal, wanted: string): Promise<JournalEntry | nu
 
 // Postgres when DATABASE_URL is set; else the data dir's SQLite file, which must already exist: a
 // missing journal is not an empty one, and opening would quietly create it.
-async function withJournal<T>(dataDir: string, io: CliIo, work: (journal: Journal) => Promise<T>): Promise<T> {
+export async function withJournal<T>(dataDir: string, io: CliIo, work: (journal: Journal) => Promise<T>): Promise<T> {
   const databaseUrl = io.env.DATABASE_URL;
   const usePostgres = databaseUrl !== undefined && databaseUrl !== "";
   if (!usePostgres && !existsSync(join(dataDir, JOURNAL_FILE))) throw new Error(`no journal at ${join(dataDir, JOURNAL_FILE)}`);

@@ -2,7 +2,7 @@
 // The judge's CANDIDATE is read back from this gate's own journal (never from a check run's word),
 // the kernel decides who qualifies and gives the PASS, and a PASS is signed and journalled.
 import type { Logger } from "probot";
-import { statementOf, VERDICT_PREDICATE_TYPE, type VerdictPredicate } from "../../attest/index.js";
+import { overridePredicateOf, statementOf, VERDICT_PREDICATE_TYPE, type VerdictPredicate } from "../../attest/index.js";
 import { approvedVerdict, bindingProblems, qualifyApprovals, type ApprovalPolicy } from "../../kernel/approval.js";
 import type { Verdict } from "../../kernel/index.js";
 import type { Policy } from "../../policy/index.js";
@@ -60,6 +60,17 @@ export async function approvalAfterVerdict(s: Settle, verdict: Verdict, judgeEnt
   });
 }
 
+/**
+ * A FAIL on this head was overridden (issue 23): ranex/approval waits for an independent approval
+ * as it would for a CANDIDATE. The override is never an approval. Never throws.
+ */
+export async function approvalAfterOverride(s: Settle, verdict: Verdict, judgeEntry: string, override: OverrideRef, policy: ApprovalPolicy): Promise<void> {
+  await failClosed(s, null, async () => {
+    const state = await decide(s, verdict, judgeEntry, { pull: s.target.number, base: verdict.subject.base }, policy, null, override);
+    if (state !== null) await postApproval(s.octokit, s.target.repo, s.target.head, renderApproval(state, s.notice), null, s.deps.clock());
+  });
+}
+
 /** A PR that is not an agent's: ranex/approval is neutral, like ranex/judge. */
 export async function approvalNeutral(s: Settle, why: string): Promise<void> {
   await failClosed(s, null, () => postApproval(s.octokit, s.target.repo, s.target.head, renderApproval({ kind: "neutral", why }, s.notice), null, s.deps.clock()));
@@ -84,7 +95,7 @@ export async function recheckApproval(s: Settle, findEntry: AppDeps["findEntry"]
   await failClosed(s, existing, async () => {
     const candidate = await candidateFromJournal(findEntry, judgeRun.external_id ?? null, s.target.head);
     const binding = { pull: pullOfSubject(candidate.subjectName, s.target.repo), base: candidate.verdict.subject.base };
-    const state = await decide(s, candidate.verdict, candidate.entry, binding, await readPolicy(candidate.verdict.subject.base), existing);
+    const state = await decide(s, candidate.verdict, candidate.entry, binding, await readPolicy(candidate.verdict.subject.base), existing, candidate.override);
     if (state === null) return;
     const output = renderApproval(state, s.notice);
     if (unchanged(existing, output)) return;
@@ -98,7 +109,7 @@ export async function recheckApproval(s: Settle, findEntry: AppDeps["findEntry"]
  * hand in the change must be known (`decision.blocked`); else nobody's approval counts. Also decides
  * each agent pull request of a merge group (../merge-queue/approval.ts).
  */
-export async function decide(s: Settle, candidate: Verdict, judgeEntry: string, verdictBinding: VerdictBinding, verdictPolicy: ApprovalPolicy, existing: ExistingCheck | null): Promise<ApprovalState | null> {
+export async function decide(s: Settle, candidate: Verdict, judgeEntry: string, verdictBinding: VerdictBinding, verdictPolicy: ApprovalPolicy, existing: ExistingCheck | null, override: OverrideRef | null = null): Promise<ApprovalState | null> {
   const { octokit, target } = s;
   const pull = await currentPullOf(octokit, target.repo, target.number);
   if (pull.head !== target.head) throw new Error(`the pull request's head moved to ${pull.head.slice(0, 7)}: that head is judged on its own`);
@@ -110,32 +121,61 @@ export async function decide(s: Settle, candidate: Verdict, judgeEntry: string, 
   const facts = await gatherApprovalFacts(octokit, target, pull, { policy, appLogin: s.authority.appLogin, recordedPushes });
   const decision = qualifyApprovals(facts);
   const blocked = [...problems, ...decision.blocked];
-  if (blocked.length > 0) return { kind: "blocked", head: target.head, judgeEntry, decision, reasons: blocked };
-  if (!decision.satisfied) return { kind: "waiting", head: s.target.head, judgeEntry, decision, teams: policy.teams };
+  const over = override === null ? {} : { override };
+  if (blocked.length > 0) return { kind: "blocked", head: target.head, judgeEntry, decision, reasons: blocked, ...over };
+  if (!decision.satisfied) return { kind: "waiting", head: s.target.head, judgeEntry, decision, teams: policy.teams, ...over };
   if (existing?.conclusion === "success" && existing.title === approvedTitle(decision)) return null;
-  const verdict = approvedVerdict(candidate, decision);
+  // An overridden FAIL stays a FAIL: the approval is signed beside the override, not as a kernel PASS.
+  const verdict = override === null ? approvedVerdict(candidate, decision) : candidate;
   if (verdict === null) return { kind: "error", head: s.target.head, reason: `the kernel gave no PASS for ${s.target.head.slice(0, 7)}` };
   const recorded = await s.authority.recordApproval({
     repository: `${s.target.repo.owner}/${s.target.repo.repo}`, pullRequest: s.target.number, head: s.target.head,
-    approvers: decision.qualifying, judgeEntry, verdict, time: s.deps.clock().toISOString(),
+    approvers: decision.qualifying, judgeEntry, verdict, time: s.deps.clock().toISOString(), ...(override === null ? {} : { override: override.journalId }),
   });
   s.log.info({ approvers: decision.qualifying.map((q) => q.login), journal: recorded.journalId }, "independent approval recorded");
-  return { kind: "approved", head: s.target.head, judgeEntry, decision, journalId: recorded.journalId, envelope: recorded.envelope, anchor: recorded.anchor };
+  return { kind: "approved", head: s.target.head, judgeEntry, decision, journalId: recorded.journalId, envelope: recorded.envelope, anchor: recorded.anchor, ...over };
 }
 
-/** The CANDIDATE behind a judge check run, from this gate's journal, bound to the head. */
-export async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: string | null, head: string): Promise<{ verdict: Verdict; entry: string; subjectName: string | undefined }> {
+/** The override a ranex/judge check run stands on: its journal entry and who gave it. */
+export interface OverrideRef {
+  journalId: string;
+  by: string;
+}
+
+export interface JudgedCandidate {
+  verdict: Verdict;
+  entry: string;
+  subjectName: string | undefined;
+  /** Set when the check run is an override of this FAIL (issue 23): the FAIL stands, overridden. */
+  override: OverrideRef | null;
+}
+
+/**
+ * The CANDIDATE behind a judge check run, from this gate's journal, bound to the head; or the FAIL
+ * an override entry (the check run of an overridden head) stands against, with the override.
+ */
+export async function candidateFromJournal(findEntry: AppDeps["findEntry"], entryId: string | null, head: string): Promise<JudgedCandidate> {
   const missing = `the judge's verdict for ${head.slice(0, 7)} is not in this gate's journal`;
   if (entryId === null || entryId === "") throw new Error(missing);
-  const entry = await findEntry(entryId) as { kind?: unknown; payload?: unknown } | null;
+  const first = await findEntry(entryId) as { kind?: unknown; payload?: unknown } | null;
+  let override: OverrideRef | null = null;
+  let entry = first;
+  let verdictId = entryId;
+  if (first?.kind === "override") {
+    const o = overridePredicateOf(statementOf(first.payload));
+    if (o === null || o.head !== head) throw new Error(`journal entry ${entryId} is not an override of ${head.slice(0, 7)}`);
+    override = { journalId: entryId, by: o.by };
+    verdictId = o.overrides.entry;
+    entry = await findEntry(verdictId) as { kind?: unknown; payload?: unknown } | null;
+  }
   const statement = entry === null ? null : statementOf(entry.payload);
   if (entry?.kind !== "verdict" || statement === null || statement.predicateType !== VERDICT_PREDICATE_TYPE) throw new Error(missing);
   const p = statement.predicate as VerdictPredicate;
-  if (p.subject?.head !== head || statement.subject[0]?.digest.gitCommit !== head) throw new Error(`journal entry ${entryId} judged another commit, not ${head.slice(0, 7)}`);
-  if (p.verdict !== "CANDIDATE") throw new Error(`journal entry ${entryId} is a ${p.verdict}, not a CANDIDATE`);
+  if (p.subject?.head !== head || statement.subject[0]?.digest.gitCommit !== head) throw new Error(`journal entry ${verdictId} judged another commit, not ${head.slice(0, 7)}`);
+  if (p.verdict !== "CANDIDATE" && override === null) throw new Error(`journal entry ${verdictId} is a ${p.verdict}, not a CANDIDATE`);
   return {
     verdict: { verdict: p.verdict, class: p.class, subject: p.subject, claims: p.claims, missing: p.missing, reasons: p.reasons },
-    entry: entryId, subjectName: statement.subject[0]?.name,
+    entry: verdictId, subjectName: statement.subject[0]?.name, override,
   };
 }
 

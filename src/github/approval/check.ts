@@ -8,12 +8,18 @@ import type { GitHub, RepoRef } from "../check-runs.js";
 import { cutTitle, cutToFit, OUTPUT_TEXT_LIMIT } from "../limits.js";
 import { APPROVAL_CHECK } from "../protection/protection.js";
 
+/** The judge's FAIL on this head was overridden (issue 23): by whom, and the override's journal entry. */
+export interface OverrideNote {
+  by: string;
+  journalId: string;
+}
+
 export type ApprovalState =
   | { kind: "neutral"; why: string }
   | { kind: "judge-fail"; head: string; judgeEntry: string | null }
-  | { kind: "waiting"; head: string; judgeEntry: string; decision: ApprovalDecision; teams: readonly string[] }
-  | { kind: "approved"; head: string; judgeEntry: string; decision: ApprovalDecision; journalId: string; envelope: DsseEnvelope; anchor?: JournalAnchor }
-  | { kind: "blocked"; head: string; judgeEntry: string; decision: ApprovalDecision; reasons: readonly string[] }
+  | { kind: "waiting"; head: string; judgeEntry: string; decision: ApprovalDecision; teams: readonly string[]; override?: OverrideNote }
+  | { kind: "approved"; head: string; judgeEntry: string; decision: ApprovalDecision; journalId: string; envelope: DsseEnvelope; anchor?: JournalAnchor; override?: OverrideNote }
+  | { kind: "blocked"; head: string; judgeEntry: string; decision: ApprovalDecision; reasons: readonly string[]; override?: OverrideNote }
   | { kind: "error"; head: string; reason: string };
 
 export type ApprovalConclusion = "success" | "failure" | "neutral" | "action_required";
@@ -58,7 +64,7 @@ export function renderApproval(state: ApprovalState, notice: string | null): App
     case "blocked":
       return { conclusion: "failure", title: cutTitle(`no approval can count: ${state.reasons[0] ?? ""}`), summary: fit(blockedText(state)) };
     case "waiting":
-      return { conclusion: "action_required", title: `waiting for an independent approval of ${state.head.slice(0, 7)}`, summary: fit(waitingText(state)) };
+      return { conclusion: "action_required", title: `waiting for an independent approval of ${state.head.slice(0, 7)}${state.override === undefined ? "" : " (judge overridden)"}`, summary: fit(waitingText(state)) };
     case "approved":
       return { conclusion: "success", title: approvedTitle(state.decision), summary: fit(approvedText(state)), externalId: state.journalId,
         ...(state.anchor === undefined ? {} : { text: renderAnchorBlock(state.anchor) }) };
@@ -69,9 +75,12 @@ function waitingText(state: Extract<ApprovalState, { kind: "waiting" }>): string
   const { decision } = state;
   const sha7 = state.head.slice(0, 7);
   const who = state.teams.length === 0 ? "write, maintain or admin permission" : `write, maintain or admin permission, or membership in ${state.teams.join(", ")}`;
+  const reviews = `${decision.needed === 1 ? "one approving review" : `${decision.needed} approving reviews`} of exactly this commit must come from people with ${who} who had no hand in the change. ${decision.qualifying.length} of ${decision.needed} so far${decision.qualifying.length === 0 ? "" : ` (${decision.qualifying.map((q) => `@${q.login}`).join(", ")})`}.`;
   const parts = [
     `## ⏳ Waiting for an independent approval of \`${sha7}\``,
-    `\`ranex/judge\` found every required claim holding on \`${sha7}\` (CANDIDATE, journal entry \`${state.judgeEntry}\`). CANDIDATE is not a pass: ${decision.needed === 1 ? "one approving review" : `${decision.needed} approving reviews`} of exactly this commit must come from people with ${who} who had no hand in the change. ${decision.qualifying.length} of ${decision.needed} so far${decision.qualifying.length === 0 ? "" : ` (${decision.qualifying.map((q) => `@${q.login}`).join(", ")})`}.`,
+    state.override === undefined
+      ? `\`ranex/judge\` found every required claim holding on \`${sha7}\` (CANDIDATE, journal entry \`${state.judgeEntry}\`). CANDIDATE is not a pass: ${reviews}`
+      : `${overrideLine(state.override, state.judgeEntry)} An override is not an approval: ${reviews}`,
   ];
   if (decision.refused.length > 0) {
     parts.push(["### Approvals that do not count", "", ...decision.refused.map((r) => `- @${r.login} (review ${r.reviewId}): ${r.reasons.join("; ")}`)].join("\n"));
@@ -86,11 +95,17 @@ function waitingText(state: Extract<ApprovalState, { kind: "waiting" }>): string
   return parts.join("\n\n");
 }
 
+function overrideLine(override: OverrideNote, judgeEntry: string): string {
+  return `\`ranex/judge\` found this commit FAIL (journal entry \`${judgeEntry}\`), and @${override.by} overrode it (journal entry \`${override.journalId}\`).`;
+}
+
 function blockedText(state: Extract<ApprovalState, { kind: "blocked" }>): string {
   const sha7 = state.head.slice(0, 7);
   const parts = [
     `## ⛔ No approval of \`${sha7}\` can count yet`,
-    `\`ranex/judge\` found \`${sha7}\` CANDIDATE (journal entry \`${state.judgeEntry}\`), but Ranex Gate cannot tie an approval to it safely, so it fails closed:`,
+    state.override === undefined
+      ? `\`ranex/judge\` found \`${sha7}\` CANDIDATE (journal entry \`${state.judgeEntry}\`), but Ranex Gate cannot tie an approval to it safely, so it fails closed:`
+      : `${overrideLine(state.override, state.judgeEntry)} Ranex Gate cannot tie an approval to it safely, so it fails closed:`,
     state.reasons.map((r) => `- ${r}`).join("\n"),
   ];
   if (state.decision.ineligible.length > 0) {
@@ -104,7 +119,9 @@ function approvedText(state: Extract<ApprovalState, { kind: "approved" }>): stri
   const approvers = state.decision.qualifying.map((q) => `@${q.login} (review ${q.reviewId})`).join(", ");
   return [
     `## ✅ Approved by ${approvers}`,
-    `An independent person approved exactly \`${sha7}\`, which \`ranex/judge\` found CANDIDATE (journal entry \`${state.judgeEntry}\`). The decision is signed and is journal entry \`${state.journalId}\`; \`ranex journal verify\` checks it with the chain.`,
+    state.override === undefined
+      ? `An independent person approved exactly \`${sha7}\`, which \`ranex/judge\` found CANDIDATE (journal entry \`${state.judgeEntry}\`). The decision is signed and is journal entry \`${state.journalId}\`; \`ranex journal verify\` checks it with the chain.`
+      : `An independent person approved exactly \`${sha7}\`. ${overrideLine(state.override, state.judgeEntry)} The approval is signed beside the override and is journal entry \`${state.journalId}\`; \`ranex journal verify\` checks it with the chain.`,
     "A new push starts over: this approval counts only for this commit.",
     ["<details><summary>Signed envelope (DSSE)</summary>", "", "```json", JSON.stringify(state.envelope, null, 2), "```", "", "</details>"].join("\n"),
   ].join("\n\n");

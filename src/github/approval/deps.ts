@@ -2,7 +2,9 @@
 // signed journal records, the escalation state, the protection cache and the app's own identity.
 // Optional in AppDeps: an app built without it posts ranex/judge alone, as before this issue.
 import { createHash } from "node:crypto";
-import { dataDirKey, loadSigningKey, STATEMENT_TYPE, type DsseEnvelope, type InTotoStatement } from "../../attest/index.js";
+import {
+  buildOverrideStatement, dataDirKey, OVERRIDE_PREDICATE_TYPE, loadSigningKey, STATEMENT_TYPE, type DsseEnvelope, type InTotoStatement, type OverridePredicate,
+} from "../../attest/index.js";
 import { anchorOf, appendSigned, openJournal, type JournalAnchor, type JournalHead } from "../../journal/index.js";
 import { canonicalJson, type Verdict } from "../../kernel/index.js";
 import { EscalationStore } from "./escalation-store.js";
@@ -20,8 +22,13 @@ export interface ApprovalRecord {
   approvers: { login: string; reviewId: number }[];
   /** The journal entry of the judge's CANDIDATE this approval completes. */
   judgeEntry: string;
-  /** The PASS from the kernel: the candidate's claims plus `approval.independent`. */
+  /**
+   * The PASS from the kernel: the candidate's claims plus `approval.independent`. For an overridden
+   * head, the FAIL as measured: the approval completes the override, it does not turn the FAIL into a PASS.
+   */
   verdict: Verdict;
+  /** The override entry (issue 23) when the judge's FAIL on this head was overridden. */
+  override?: string;
   time: string;
 }
 
@@ -36,7 +43,11 @@ export interface EscalationRecord {
   time: string;
 }
 
+/** What `/ranex override` signs (issue 23): who, when, head, base, the verdict it overrides, and why. */
+export type OverrideRecord = Omit<OverridePredicate, "journal">;
+
 export interface MergeAuthority {
+  recordOverride: (record: OverrideRecord) => Promise<{ journalId: string; envelope: DsseEnvelope; anchor?: JournalAnchor }>;
   recordApproval: (record: ApprovalRecord) => Promise<{ journalId: string; envelope: DsseEnvelope; anchor?: JournalAnchor }>;
   recordEscalation: (record: EscalationRecord) => Promise<{ journalId: string }>;
   escalations: EscalationStore;
@@ -64,19 +75,22 @@ export interface MergeAuthorityOptions {
 export function mergeAuthority(options: MergeAuthorityOptions): MergeAuthority {
   const where = { dataDir: options.dataDir, databaseUrl: options.databaseUrl };
   const sign = async <T extends { repository: string; pullRequest: number; head: string }>(
-    kind: "approval" | "escalation", predicateType: string, subject: string, record: T,
+    kind: "approval" | "escalation" | "override", predicateType: string, subject: string, record: T,
   ) => {
     const key = options.keyPath ? await loadSigningKey(options.keyPath) : await dataDirKey(options.dataDir);
     const journal = await openJournal(where);
     try {
       // Signed like a verdict and naming the head it extends, so `journal verify --public-key` holds.
-      const { entry, envelope } = await appendSigned(journal, key, kind, subject, (head) => statement(predicateType, record, head));
+      const { entry, envelope } = await appendSigned(journal, key, kind, subject, (head) => predicateType === OVERRIDE_PREDICATE_TYPE
+        ? buildOverrideStatement(record as unknown as OverrideRecord, head) : statement(predicateType, record, head));
       return { journalId: entry.id, envelope, anchor: anchorOf(entry) };
     } finally {
       await journal.close();
     }
   };
   return {
+    // Its journal subject is the overridden verdict's: the entry is about that measurement.
+    recordOverride: (record) => sign("override", OVERRIDE_PREDICATE_TYPE, record.overrides.digest, record),
     recordApproval: (record) => sign("approval", APPROVAL_PREDICATE_TYPE, record.verdict.subject.digest, record),
     recordEscalation: async (record) => ({ journalId: (await sign("escalation", ESCALATION_PREDICATE_TYPE, digestOf(record), record)).journalId }),
     escalations: new EscalationStore(options.dataDir),

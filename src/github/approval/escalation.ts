@@ -66,7 +66,10 @@ export function escalationComment(reason: "budget" | "unsafe", attempts: readonl
   const why = reason === "unsafe"
     ? "The latest attempt failed a safety rule (class `unsafe`: a frozen file changed, a credential was added, or the sandbox was breached). Such a failure is never retried on the agent's word: a person must look now."
     : `The agent has spent its retry budget: ${retries === 1 ? "one attempt" : `${retries} attempts`} failed (\`retries: ${retries}\` in \`.github/ranex.yml\`), so Ranex Gate stops waiting for it to get this right alone.`;
-  const list = attempts.map((a, i) => `${i + 1}. \`${a.head.slice(0, 7)}\`: FAIL (${a.class}): ${a.reason}`);
+  // Overrides (issue 23) are listed with the FAILs: people stepping in is part of the record.
+  const list = attempts.map((a, i) => a.class === "override"
+    ? `${i + 1}. \`${a.head.slice(0, 7)}\`: OVERRIDDEN: ${a.reason}`
+    : `${i + 1}. \`${a.head.slice(0, 7)}\`: FAIL (${a.class}): ${a.reason}`);
   return [
     `### Ranex Gate: escalated to people`,
     who,

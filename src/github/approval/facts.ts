@@ -48,19 +48,11 @@ export interface GatherOptions {
 
 export async function gatherApprovalFacts(octokit: GitHub, pr: PullFactsInput, pull: CurrentPull, options: GatherOptions): Promise<ApprovalFacts> {
   const params = { ...pr.repo, pull_number: pr.number, per_page: 100 };
-  const [rawCommits, rawReviews, forcePushes] = await Promise.all([
-    octokit.paginate(octokit.rest.pulls.listCommits, params),
+  const [commits, rawReviews, forcePushes] = await Promise.all([
+    pullCommits(octokit, pr.repo, pr.number),
     octokit.paginate(octokit.rest.pulls.listReviews, params),
     timelinePushes(octokit, pr.repo, pr.number),
   ]);
-  const listed: CommitFacts[] = rawCommits.map((c) => ({
-    sha: c.sha,
-    author: { login: c.author?.login ?? null, name: c.commit.author?.name ?? "", email: c.commit.author?.email ?? "" },
-    committer: { login: c.committer?.login ?? null, name: c.commit.committer?.name ?? "", email: c.commit.committer?.email ?? "" },
-    message: c.commit.message,
-    parents: c.parents.map((p) => p.sha),
-  }));
-  const commits = await withMergeDiffs(octokit, pr.repo, listed);
   const reviews: ReviewFacts[] = rawReviews.map((r) => ({
     id: r.id, login: r.user?.login ?? "", userType: r.user?.type ?? "", state: r.state, commitId: r.commit_id ?? null,
   }));
@@ -75,6 +67,19 @@ export async function gatherApprovalFacts(octokit: GitHub, pr: PullFactsInput, p
     appLogin: options.appLogin, pushes: [...options.recordedPushes, ...forcePushes], commitCount: pull.commits,
     noreplyHosts: noreplyHostsOf(octokit),
   };
+}
+
+/** The pull request's commits as the kernel reads them, merges of the base with what they change. */
+export async function pullCommits(octokit: GitHub, repo: RepoRef, number: number): Promise<CommitFacts[]> {
+  const rawCommits = await octokit.paginate(octokit.rest.pulls.listCommits, { ...repo, pull_number: number, per_page: 100 });
+  const listed: CommitFacts[] = rawCommits.map((c) => ({
+    sha: c.sha,
+    author: { login: c.author?.login ?? null, name: c.commit.author?.name ?? "", email: c.commit.author?.email ?? "" },
+    committer: { login: c.committer?.login ?? null, name: c.commit.committer?.name ?? "", email: c.commit.committer?.email ?? "" },
+    message: c.commit.message,
+    parents: c.parents.map((p) => p.sha),
+  }));
+  return withMergeDiffs(octokit, repo, listed);
 }
 
 /** github.com always; the Enterprise host too when the app talks to one (`https://<host>/api/v3`). */
@@ -115,7 +120,7 @@ async function reviewerFacts(octokit: GitHub, repo: RepoRef, login: string, team
 }
 
 /** `org/team-slug`: an active member counts; a pending invitation or no membership does not. */
-async function isTeamMember(octokit: GitHub, team: string, login: string): Promise<boolean> {
+export async function isTeamMember(octokit: GitHub, team: string, login: string): Promise<boolean> {
   const [org, slug] = team.replace(/^@/, "").split("/");
   if (org === undefined || slug === undefined || org === "" || slug === "") return false;
   try {

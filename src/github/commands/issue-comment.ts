@@ -2,6 +2,7 @@
 import type { Context } from "probot";
 import type { AppDeps } from "../deps.js";
 import { explainHead } from "./explain.js";
+import { override, overrideReasonOf } from "./override.js";
 import { currentPull, rejudge, reply } from "./rejudge.js";
 
 export const HELP = [
@@ -9,6 +10,7 @@ export const HELP = [
   "",
   "- `/ranex rejudge`: judge the current head again (people with write, maintain or admin permission who did not open the pull request and do not run the agents)",
   "- `/ranex explain`: the latest verdict for the current head, in plain words",
+  "- `/ranex override <reason>`: take a FAIL on the current head as wrong, with the reason, signed and journalled (people with maintain or admin permission who had no hand in the change; it does not approve the change)",
 ].join("\n");
 
 /** The `/ranex` command of a comment: the first word after `/ranex` on the first line that starts with it. */
@@ -35,6 +37,13 @@ export async function onIssueComment(context: Context<"issue_comment.created">, 
       onAllowed: async () => {
         await context.octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: payload.comment.id, content: "eyes" });
       },
+    }, deps);
+    return;
+  }
+  if (command === "override") {
+    await override({
+      octokit: context.octokit, log, repo, number, reason: overrideReasonOf(payload.comment.body),
+      requester: { login: payload.comment.user?.login ?? "", type: payload.comment.user?.type ?? "" },
     }, deps);
     return;
   }

@@ -57,7 +57,7 @@ async function decidePull(ctx: ApprovalContext, log: Logger, pull: AgentPull, po
   const candidate = await candidateFromJournal(ctx.deps.findEntry, judged.external_id ?? null, pull.head);
   const settle = { octokit: ctx.octokit, log, deps: ctx.deps, authority: ctx.authority, notice: null, target: { repo: ctx.repo, number: pull.number, head: pull.head, author: pull.author } };
   const binding = { pull: pull.number, base: candidate.verdict.subject.base };
-  const state = await decide(settle, candidate.verdict, candidate.entry, binding, policy, null);
+  const state = await decide(settle, candidate.verdict, candidate.entry, binding, policy, null, candidate.override);
   // decide() answers null only when an existing check already says the same; none is passed here.
   if (state === null) throw new Error(`no decision for #${pull.number}`);
   return state;

@@ -44,3 +44,12 @@ export function agentRule(agents: Policy["agents"], pr: PullFacts): string | nul
 function isNotFound(err: unknown): boolean {
   return typeof err === "object" && err !== null && "status" in err && (err as { status: unknown }).status === 404;
 }
+
+/**
+ * The agent a pull request is counted under on the agents page (issue 23): the label that marked it
+ * (`label:<name>`), else its author's login. Read from the rule classify() decided with.
+ */
+export function agentIdentity(rule: string, author: string): string {
+  const label = /^label (.+?)(?: \(recorded on [0-9a-f]+: an agent's pull request stays one\))?$/.exec(rule);
+  return label === null ? author : `label:${label[1]}`;
+}

@@ -3,15 +3,16 @@
 // head), `cancelled` (superseded, closed) or `failure` with the error.
 import type { Logger } from "probot";
 import { annotationsOf } from "./annotations.js";
-import { readBasePolicy, type BasePolicy } from "./agents.js";
+import { agentIdentity, readBasePolicy, type BasePolicy } from "./agents.js";
 import { afterVerdict, decorationNotice, neutralApproval } from "../approval/hooks.js";
 import { ESCALATED_LABEL } from "../approval/escalation.js";
 import type { Conclusion, GitHub } from "../check-runs.js";
 import { JudgeCheck } from "./judge-check.js";
 import { WritesRefused } from "../write-retry.js";
 import { agentPullWithHead, classify, honouredLabels } from "./classify.js";
-import { detailsUrl, type AppDeps } from "../deps.js";
+import { agentsUrl, detailsUrl, type AppDeps } from "../deps.js";
 import { Closed, Superseded } from "./jobs.js";
+import { postOverridden } from "./overridden.js";
 import { renderOutput } from "./render.js";
 import { PullRequestStore, type RecordedJudgment } from "./store.js";
 import { fullName, pullKey, type PullTarget } from "./target.js";
@@ -49,6 +50,7 @@ export async function judgePullRequest(ctx: GitHubContext, deps: AppDeps, given:
   }
   const store = pullRequestStore(deps);
   const check = new JudgeCheck(ctx.octokit, given.repo, given.head, log);
+  const queuedAt = deps.clock().toISOString();
   // Shown at once when the job may wait; a job that starts at once is created in progress instead.
   if (!deps.runner.startsAtOnce) await check.queue();
   await failClosed(check, deps, log, async () => {
@@ -73,15 +75,19 @@ export async function judgePullRequest(ctx: GitHubContext, deps: AppDeps, given:
     const decided = classify(store, target, policy);
     if (decided.agent && policy.kind !== "invalid") store.recordAgent(fullName(target.repo), target.number, decided.rule, target.head, deps.clock().toISOString());
     const judged = target;
+    const agent = decided.agent ? agentIdentity(decided.rule, target.author) : target.author;
     deps.runner.submit({
       key: pullKey(judged.repo, judged.number), head: judged.head,
-      run: (signal) => failClosed(check, deps, log, () => runJudgment(ctx, deps, judged, check, signal, policy, { ...options, notes })),
+      run: (signal) => failClosed(check, deps, log, () => runJudgment(ctx, deps, judged, check, signal, policy, { ...options, notes, agent, queuedAt })),
     });
   });
 }
 
 interface RunOptions extends JudgeOptions {
   notes: string[];
+  /** Signed into the verdict for the agents page: whose work, and when it was asked for. */
+  agent: string;
+  queuedAt: string;
 }
 
 async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget, check: JudgeCheck, signal: AbortSignal, policy: BasePolicy, options: RunOptions): Promise<void> {
@@ -99,15 +105,20 @@ async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget
     notes.push(`Base tip \`${target.base.slice(0, 7)}\`, head \`${target.head.slice(0, 7)}\`, its policy and task were judged before: this is that signed verdict (journal entry \`${recorded.journalId}\`), not a new measurement. A person with write access can ask for one with \`/ranex rejudge\`.`);
   } else {
     // Only measurement decides the verdict: the status update goes beside it and never stops it.
-    recorded = await measure(ctx, deps, target, task, signal);
+    recorded = await measure(ctx, deps, target, task, signal, { agent: options.agent, queuedAt: options.queuedAt });
     if (recorded === null) return stopped(check, deps, target, signal);
     store.recordJudgment(inputs, recorded);
   }
   if (signal.aborted) return stopped(check, deps, target, signal);
   const { verdict } = recorded;
+  // An override stands on this very verdict entry (issue 23): a new push, a moved base or a
+  // re-judgment is a new entry, so it ends there; the same inputs posted again keep it.
+  const overridden = store.overrideOf(fullName(target.repo), target.number, recorded.journalId);
+  if (overridden !== null) return postOverridden(ctx, deps, target, verdict, recorded.journalId, recorded.envelope, overridden, check);
   // Merge authority (issue 6): the decoration notice tops both summaries; ranex/approval follows the verdict.
   const notice = await decorationNotice(ctx, deps, target);
-  const output = renderOutput({ verdict, timings: recorded.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice, notes, anchor: recorded.anchor });
+  const agents = agentsUrl(deps, fullName(target.repo));
+  const output = renderOutput({ verdict, timings: recorded.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice, notes, anchor: recorded.anchor, ...(agents === undefined ? {} : { agentsUrl: agents }) });
   await check.complete({
     conclusion: verdict.verdict === "CANDIDATE" ? "success" : "failure",
     ...output, annotations: annotationsOf(verdict),
@@ -120,7 +131,7 @@ async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget
 }
 
 /** Judges, then signs and journals. Null when the judgment was cut short (superseded, closed). */
-async function measure(ctx: GitHubContext, deps: AppDeps, target: PullTarget, task: string | null, signal: AbortSignal): Promise<RecordedJudgment | null> {
+async function measure(ctx: GitHubContext, deps: AppDeps, target: PullTarget, task: string | null, signal: AbortSignal, who: { agent: string; queuedAt: string }): Promise<RecordedJudgment | null> {
   const token = await installationToken(ctx.octokit);
   const ref = `refs/pull/${target.number}/head`;
   let judgment;
@@ -134,7 +145,7 @@ async function measure(ctx: GitHubContext, deps: AppDeps, target: PullTarget, ta
     throw withoutSecret(err, token);
   }
   if (signal.aborted) return null;
-  const recorded = await deps.record(judgment, { repository: fullName(target.repo), ref, time: deps.clock().toISOString() });
+  const recorded = await deps.record(judgment, { repository: fullName(target.repo), ref, time: deps.clock().toISOString(), ...who });
   return { journalId: recorded.journalId, verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, anchor: recorded.anchor };
 }
 

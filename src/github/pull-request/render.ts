@@ -21,6 +21,8 @@ export interface RenderInput {
   anchor?: JournalAnchor | "unknown";
   /** Why this verdict is here: a recorded verdict re-posted, a head judged as another PR's. Shown after the notice. */
   notes?: readonly string[];
+  /** The repository's agents page (issue 23), when the app has a public URL. */
+  agentsUrl?: string;
 }
 
 export interface CheckOutput {
@@ -50,6 +52,7 @@ export function renderOutput(input: RenderInput): CheckOutput {
     subjectTable(verdict),
     timingsLine(input.timings),
     howToVerify(verdict, input.journalId),
+    ...(input.agentsUrl === undefined ? [] : [`How this repository's agents are doing, from the journal: [agents page](${input.agentsUrl})`]),
   ].join("\n\n");
   return { title: verdictTitle(verdict), summary: fitSummary(main, envelopeBlock(input.envelope), input.journalId), text: withAnchorBlock(input.anchor, OUTPUT_TEXT_LIMIT, (room) => detailsText(verdict, input.journalId, room)) };
 }

@@ -29,6 +29,11 @@ CREATE TABLE IF NOT EXISTS ranex_verdicts (
   journal_id TEXT NOT NULL, verdict TEXT NOT NULL, timings TEXT NOT NULL, envelope TEXT NOT NULL, anchor TEXT,
   PRIMARY KEY (repository, base, head, task)
 );
+CREATE TABLE IF NOT EXISTS ranex_overrides (
+  repository TEXT NOT NULL, pull INTEGER NOT NULL, verdict_entry TEXT NOT NULL, head TEXT NOT NULL, base TEXT NOT NULL, base_ref TEXT NOT NULL,
+  journal_id TEXT NOT NULL, by_login TEXT NOT NULL, reason TEXT NOT NULL, at TEXT NOT NULL, anchor TEXT, ended TEXT,
+  PRIMARY KEY (repository, pull, verdict_entry)
+);
 `;
 
 /** Files from before issue 13 hold verdicts without their journal anchor: the column is added, NULL in those rows. */
@@ -52,6 +57,22 @@ export interface RecordedJudgment {
    * that carries it is anchored (issue 13). `unknown` for a verdict recorded before anchors were kept.
    */
   anchor?: JournalAnchor | "unknown";
+}
+
+/**
+ * A `/ranex override` in force (issue 23): bound to one verdict entry of one pull request, so a new
+ * push, a moved base or a re-judgment (each a new verdict entry) leaves it behind.
+ */
+export interface RecordedOverride {
+  verdictEntry: string;
+  head: string;
+  base: string;
+  baseRef: string;
+  journalId: string;
+  by: string;
+  reason: string;
+  at: string;
+  anchor: JournalAnchor | "unknown";
 }
 
 export interface JudgmentInputs {
@@ -117,6 +138,32 @@ export class PullRequestStore {
       .run(inputs.repository, inputs.base, inputs.head, inputs.task ?? "", judgment.journalId, JSON.stringify(judgment.verdict), JSON.stringify(judgment.timings), JSON.stringify(judgment.envelope), anchor));
   }
 
+  recordOverride(repository: string, pull: number, override: RecordedOverride): void {
+    const anchor = typeof override.anchor === "object" ? JSON.stringify(override.anchor) : null;
+    this.with((db) => db.prepare(`INSERT INTO ranex_overrides (repository, pull, verdict_entry, head, base, base_ref, journal_id, by_login, reason, at, anchor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (repository, pull, verdict_entry) DO UPDATE SET journal_id = excluded.journal_id, by_login = excluded.by_login, reason = excluded.reason, at = excluded.at, anchor = excluded.anchor, ended = NULL`)
+      .run(repository, pull, override.verdictEntry, override.head, override.base, override.baseRef, override.journalId, override.by, override.reason, override.at, anchor));
+  }
+
+  /** The override in force on this verdict of this pull request, or null. */
+  overrideOf(repository: string, pull: number, verdictEntry: string): RecordedOverride | null {
+    const row = this.with((db) => db.prepare("SELECT * FROM ranex_overrides WHERE repository = ? AND pull = ? AND verdict_entry = ? AND ended IS NULL")
+      .get(repository, pull, verdictEntry) as OverrideRow | undefined);
+    return row === undefined ? null : overrideOfRow(row);
+  }
+
+  /** Overrides in force on pull requests into this base branch: a push to it ends them. */
+  overridesInto(repository: string, baseRef: string): (RecordedOverride & { pull: number })[] {
+    return this.with((db) => (db.prepare("SELECT * FROM ranex_overrides WHERE repository = ? AND base_ref = ? AND ended IS NULL ORDER BY pull")
+      .all(repository, baseRef) as OverrideRow[]).map((row) => ({ ...overrideOfRow(row), pull: row.pull })));
+  }
+
+  /** Ends an override (the base moved on); true when it was still in force. */
+  endOverride(repository: string, pull: number, verdictEntry: string, why: string): boolean {
+    return this.with((db) => db.prepare("UPDATE ranex_overrides SET ended = ? WHERE repository = ? AND pull = ? AND verdict_entry = ? AND ended IS NULL")
+      .run(why, repository, pull, verdictEntry).changes === 1);
+  }
+
   private with<T>(work: (db: Database.Database) => T): T {
     return withStateDb(this.dataDir, PULL_REQUEST_FILE, SCHEMA, work, ADDED);
   }
@@ -133,4 +180,16 @@ function anchorOfRow(text: string | null, journalId: string): JournalAnchor | "u
   }
   const parsed = JournalAnchorSchema.safeParse(json);
   return parsed.success && parsed.data.entry.id === journalId ? parsed.data : "unknown";
+}
+
+interface OverrideRow {
+  repository: string; pull: number; verdict_entry: string; head: string; base: string; base_ref: string;
+  journal_id: string; by_login: string; reason: string; at: string; anchor: string | null;
+}
+
+function overrideOfRow(row: OverrideRow): RecordedOverride {
+  return {
+    verdictEntry: row.verdict_entry, head: row.head, base: row.base, baseRef: row.base_ref, journalId: row.journal_id,
+    by: row.by_login, reason: row.reason, at: row.at, anchor: anchorOfRow(row.anchor, row.journal_id),
+  };
 }
