@@ -11,3 +11,11 @@ export {
   type DsseEnvelope, type DsseSignature, type VerifyResult, IN_TOTO_PAYLOAD_TYPE, pae, signStatement, verifyEnvelope,
   statementOf,
 } from "./dsse.js";
+export {
+  type SealKey, SEAL_KEY_FILE, SEAL_PUBLIC_KEY_FILE, sealKeyIdOf, sealPublicKeyPem, parseSealPublicKeyPem, sealKeyFromSecret,
+  generateSealKey, writeSealKeyFiles, loadSealKey, dataDirSealKey, sealPublicKeyOf,
+} from "./seal-keys.js";
+export {
+  type SealedFile, type SealedContents, SEALED_FORMAT, MAX_SEALED_BYTES, SealedError, sealFiles, readSealedHeader, openSealed,
+  safeRelativePath, sealedFileDigest, sealedTestId,
+} from "./sealed-box.js";
