@@ -48,7 +48,7 @@ describe("tests.sealed", () => {
 
   it("a box sealed to another key, a corrupt box, or no key at all is FAIL incomplete with the remedy", async () => {
     const dataDir = tempDir();
-    const { dir } = await sealedRoman(dataDir);
+    const { dir, unsealedMain } = await sealedRoman(dataDir);
     // Another gate's data dir: its own sealing key.
     const other = tempDir();
     await dataDirSealKey(other);
@@ -69,7 +69,9 @@ describe("tests.sealed", () => {
     expect(claim(corrupt, "tests.sealed")?.reason).toMatch(/does not open with the gate's sealing key: it was altered or cut; seal the tests again/);
 
     // No sealed file named by the task while the policy requires tests.sealed: absence blocks.
-    const unsealed = await judge({ source: dir, base: "main-plain", head: "honest", task: "roman", dataDir });
-    expect(claim(unsealed, "tests.sealed")).toBeUndefined();
+    const unsealed = await judge({ source: dir, base: unsealedMain, head: "honest", task: "roman", dataDir });
+    expect(claim(unsealed, "tests.sealed")).toMatchObject({ status: "missing" });
+    expect(claim(unsealed, "tests.sealed")?.reason).toMatch(/the task seals no acceptance tests: seal some with `ranex seal --task <id> <files>`/);
+    expect(unsealed.verdict.verdict).toBe("FAIL");
   }, 400_000);
 });
