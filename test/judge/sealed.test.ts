@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { judge } from "../../src/judge/judge.js";
 import { dataDirSealKey, sealedFileDigest } from "../../src/attest/index.js";
-import { git, tempDir } from "../helpers/git-repo.js";
+import { git, GIT_ENV, tempDir } from "../helpers/git-repo.js";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { loadSealKey } from "../../src/attest/index.js";
 import { SEALED_FILE, sealedRoman } from "../helpers/sealed-repo.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -74,4 +77,54 @@ describe("tests.sealed", () => {
     expect(claim(unsealed, "tests.sealed")?.reason).toMatch(/the task seals no acceptance tests: seal some with `ranex seal --task <id> <files>`/);
     expect(unsealed.verdict.verdict).toBe("FAIL");
   }, 400_000);
+});
+
+// The sealing key reaches the measuring process through a pipe, never a sandbox. A head whose code
+// hunts for it from inside every run (open fds, every process's environment and command line, the
+// data dir, HOME, /tmp) answers wrongly if it finds it, so a found key could not give a CANDIDATE.
+describe("the sealing key never enters a sandbox", () => {
+  it("a head that hunts for the key in every run finds nothing, and the honest code it carries is a CANDIDATE", async () => {
+    const dataDir = tempDir();
+    const { dir } = await sealedRoman(dataDir);
+    const key = (await loadSealKey(dataDir))!;
+    const hex = Buffer.from(key.secretKey).toString("hex");
+    git(dir, "checkout", "-q", "-b", "hunt", "honest");
+    const honest = readFileSync(join(dir, "src/roman.py"), "utf8");
+    writeFileSync(join(dir, "src/roman.py"), [
+      "import base64, glob, os",
+      // Reversed, so the hunt does not find the key in this very file (the tree is hunted too).
+      `_KEY = bytes.fromhex(${JSON.stringify([...hex].reverse().join(""))}[::-1])`,
+      "_NEEDLES = [_KEY, _KEY.hex().encode(), base64.b64encode(_KEY)]",
+      "def _read(path):",
+      "    try:",
+      "        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)",
+      "    except OSError:",
+      "        return b''",
+      "    try:",
+      "        return os.read(fd, 1 << 20)",
+      "    except OSError:",
+      "        return b''",
+      "    finally:",
+      "        os.close(fd)",
+      "def _blobs():",
+      "    for fd in range(3, 256):",
+      "        try:",
+      "            os.set_blocking(fd, False)",
+      "            yield os.read(fd, 65536)",
+      "        except OSError:",
+      "            pass",
+      "    for path in glob.glob('/proc/*/environ') + glob.glob('/proc/*/cmdline') + glob.glob('/proc/*/fd/*'):",
+      "        yield _read(path)",
+      `    for root in [${JSON.stringify(dataDir)}, os.path.expanduser('~'), '/tmp', '/opt', '.']:`,
+      "        for folder, _, names in os.walk(root):",
+      "            for name in names:",
+      "                yield _read(os.path.join(folder, name))",
+      "_FOUND = any(n in blob for blob in _blobs() for n in _NEEDLES)",
+      honest.replace('        while n >= value:', '        while n >= value and not _FOUND:'),
+    ].join("\n"));
+    execFileSync("git", ["-C", dir, "commit", "-q", "-am", "roman: to_roman"], { env: GIT_ENV });
+    const j = await judge({ source: dir, base: "main", head: "hunt", task: "roman", dataDir });
+    expect(claim(j, "tests.sealed"), JSON.stringify(claim(j, "tests.sealed"))).toMatchObject({ status: "pass" });
+    expect(j.verdict.verdict, JSON.stringify(j.verdict.reasons)).toBe("CANDIDATE");
+  }, 180_000);
 });
