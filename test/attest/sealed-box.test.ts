@@ -27,7 +27,7 @@ describe("sealed boxes", () => {
     await expect(openSealed(text, other)).rejects.toThrow(/was sealed to key sha256:[0-9a-f]{64}, but the gate's sealing key is/);
     const outer = JSON.parse(text) as { box: string; digest: string };
     const box = Buffer.from(outer.box, "base64");
-    box[box.length - 1] ^= 1;
+    box[box.length - 1] = (box[box.length - 1] ?? 0) ^ 1;
     await expect(openSealed(JSON.stringify({ ...outer, box: box.toString("base64") }), key)).rejects.toThrow(/does not open with the gate's sealing key: it was altered or cut/);
     await expect(openSealed(JSON.stringify({ ...outer, digest: `sha256:${"0".repeat(64)}` }), key)).rejects.toThrow(/does not match its digest/);
     await expect(openSealed("not json", key)).rejects.toBeInstanceOf(SealedError);

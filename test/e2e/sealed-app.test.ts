@@ -1,12 +1,12 @@
-import { copyFileSync, readdirSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEAL_KEY_FILE, SEAL_PUBLIC_KEY_FILE } from "../../src/attest/index.js";
+import { SEAL_KEY_FILE, SEAL_PUBLIC_KEY_FILE, sealedFileDigest } from "../../src/attest/index.js";
 import { verdictHref, pageSecret } from "../../src/web/index.js";
 import { ranex } from "../cli/cli-capture.js";
 import { tempDir } from "../helpers/git-repo.js";
-import { SECRETS, sealedRoman, type SealedRepo } from "../helpers/sealed-repo.js";
+import { SEALED_FILE, SECRETS, sealedRoman, type SealedRepo } from "../helpers/sealed-repo.js";
 import { APP_ID, deliver, PRIVATE_KEY, pullRequestPayload, startApp, waitFor, type AppProcess } from "./standin/app-process.js";
 import { GitHubStandIn, type CheckRun } from "./standin/github.js";
 
@@ -108,6 +108,10 @@ describe("sealed acceptance tests through the App", () => {
     expect(github.problems).toEqual([]);
     const text = await readable(SEALED, [honest, lookup, equal]);
     expect(text).toMatch(/sealed-[0-9a-f]{10}: \w+ on base, \w+ on head/);
+    // The signed verdict, its check run, its page and the CLI name the sealed file's digest.
+    const digest = sealedFileDigest(readFileSync(join(repo.dir, SEALED_FILE)));
+    expect(honest.output?.text).toContain(digest);
+    expect(text.split(digest).length).toBeGreaterThan(6);
     expect(found(text)).toEqual([]);
   }, 400_000);
 
