@@ -59,9 +59,11 @@ function word(c: TestCaseResult): string {
   return c.flavour ?? c.result;
 }
 
-/** The run's facts without a byte of its output. */
+/** The run's facts without a byte of its output; the report's own words (a parse error quotes it) neither. */
 function withheld(run: SuiteRun): RunFact {
-  return { ...suiteRunFact(run), outputTail: WITHHELD_OUTPUT };
+  const fact = suiteRunFact(run);
+  const report = run.report !== null ? fact.report : run.command === null ? fact.report : "no usable JUnit report";
+  return { ...fact, report, outputTail: WITHHELD_OUTPUT };
 }
 
 /** run-facts' runProblem without the output's last lines or the report's own words. */
