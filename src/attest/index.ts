@@ -14,3 +14,11 @@ export {
 export {
   type OverridePredicate, type OverriddenVerdict, OVERRIDE_PREDICATE_TYPE, buildOverrideStatement, overridePredicateOf,
 } from "./override.js";
+export {
+  type SealKey, SEAL_KEY_FILE, SEAL_PUBLIC_KEY_FILE, sealKeyIdOf, sealPublicKeyPem, parseSealPublicKeyPem, sealKeyFromSecret,
+  generateSealKey, writeSealKeyFiles, loadSealKey, dataDirSealKey, sealPublicKeyOf,
+} from "./seal-keys.js";
+export {
+  type SealedFile, type SealedContents, SEALED_FORMAT, MAX_SEALED_BYTES, SealedError, sealFiles, readSealedHeader, openSealed,
+  safeRelativePath, sealedFileDigest, sealedTestId,
+} from "./sealed-box.js";

@@ -78,7 +78,7 @@ export function verdictJson(verdict: Verdict, timings: Record<string, number>, e
     subject: {
       repository: s.repository, base: s.base, head: s.head, baseTree: s.baseTree, headTree: s.headTree,
       mergeBase: s.mergeBase ?? null, mergedTree: s.mergedTree ?? null,
-      policy: s.policy, task: s.task, sandbox: s.sandbox, digest: s.digest,
+      policy: s.policy, task: s.task, sandbox: s.sandbox, ...(s.sealed === undefined ? {} : { sealed: s.sealed }), digest: s.digest,
     },
     claims: verdict.claims.map((c) => ({
       name: c.name, status: c.status, cause: c.cause, class: c.class, reason: c.reason, details: c.details, evidence: c.evidence,

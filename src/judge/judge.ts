@@ -17,6 +17,8 @@ import { requiredClaims, needsTestRuns, profileFor } from "./gate-for.js";
 import { Stopwatch } from "./stopwatch.js";
 import { loadTasks, subjectTask, taskIdsOf } from "./tasks.js";
 import { baseAheadDetails, carryBaseAhead } from "./base-ahead.js";
+import { prepareSealed } from "./sealed.js";
+import { SEALED_CLAIM } from "../measure/tests/sealed.js";
 
 export interface JudgeRequest {
   /** Local path or URL of the repository. */
@@ -102,6 +104,9 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   }
   const profile = profileFor(policy);
   subject.sandbox = profileDigest(profile);
+  // tests.sealed: the sealed file's digest is part of what is judged, so the signed verdict names it.
+  const sealed = required.includes(SEALED_CLAIM) ? await prepareSealed(repo, base, task, request.dataDir) : null;
+  if (sealed?.digest != null) subject.sealed = sealed.digest;
   const digest = subjectDigest(subject);
 
   // The measuring process starts now and loads while git work goes on below; it gets its plan later.
@@ -137,6 +142,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
         repo, base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
         facts, newFiles: newTestFiles(planning), frozenTestFiles: testFilesOn(basePaths, planning), frozenPaths: frozenPathsOn(basePaths, planning),
         runTests, signal: request.signal, own: { from: change.mergeBase, to: head },
+        ...(sealed !== null && "input" in sealed ? { sealed: sealed.input } : {}),
       });
     }
     // Both settle before anything is thrown: a failing diff read never leaves a measurement running.
@@ -146,6 +152,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
     evidence.push(...own.value);
     if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
     evidence.push(...tests.value.evidence);
+    if (sealed !== null && "evidence" in sealed && measuring && merge.clean) evidence.push(sealed.evidence(digest));
     hunkTexts = tests.value.hunkTexts;
   } finally {
     await measurer?.dispose();

@@ -21,6 +21,8 @@ import { judgeScratch } from "./scratch.js";
 import type { HunkText } from "../measure/needed/hunk-text.js";
 import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
+import { sealedClaim } from "../measure/tests/sealed.js";
+import type { SealedInput } from "./sealed.js";
 
 export interface MeasureInput {
   repo: Repository;
@@ -46,6 +48,8 @@ export interface MeasureInput {
   own?: { from: string; to: string };
   /** The measuring process, already started (it loads while the parent reads git). */
   measurer: Measurer;
+  /** tests.sealed: the box as the base holds it, its digest, and the key that goes through the key pipe. */
+  sealed?: SealedInput;
   signal?: AbortSignal;
 }
 
@@ -91,6 +95,7 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
           headCopyForRepeats: early && mainRuns < parallel,
           // Likewise the checks: on a copy of their own they run beside the head run, not before it.
           checksCopy: policy.checks.length > 0 && mainRuns < parallel,
+          sealedTrees: input.sealed !== undefined,
         }),
         input.runTests ? planDependencies({
           repo: input.repo, base: input.base, policy, profile: input.profile, dataDir: input.dataDir, scratch, frozenPaths: input.frozenPaths,
@@ -134,7 +139,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
           needed: { mutants: mutants.specs, selectionTree: mutants.selectionTree, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles] },
         }),
         ...(deps === undefined ? {} : { deps }),
-      }, input.signal));
+        ...(input.sealed === undefined || plan.sealed === undefined ? {} : { sealed: { box: input.sealed.box, ...plan.sealed } }),
+      }, input.signal, input.sealed === undefined ? undefined : { sealKey: input.sealed.secretKey }));
     } catch (err) {
       // An abort is not a measurement result: the caller decides what a superseded judgment says.
       if (input.signal?.aborted === true) throw err;
@@ -197,6 +203,9 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
     }
   }
   if (input.task !== null && input.task.edges.length > 0) evidence.push(edgesClaim(input.digest, input.task, runs.head));
+  if (input.sealed !== undefined) {
+    evidence.push(sealedClaim(input.digest, result.sealed ?? { opened: false, reason: "the measuring process made no sealed runs" }, input.sealed.digest));
+  }
   return { evidence, hunkTexts };
 }
 
@@ -208,6 +217,7 @@ export function measurementFailed(input: Pick<MeasureInput, "runTests" | "task" 
   const names = input.runTests ? ["tests.regression", "tests.red_green", "tests.stable"] : [];
   if (input.runTests && input.policy.require.includes("diff.needed")) names.push("diff.needed");
   if (input.runTests && input.task !== null && input.task.edges.length > 0) names.push("edges.covered");
+  if (input.runTests && input.policy.require.includes("tests.sealed")) names.push("tests.sealed");
   for (const check of input.policy.checks) names.push(`check:${check.name}`);
   return names.map((claim) => ({ claim, subject: input.digest, outcome: "fail", reason, details: [] }));
 }

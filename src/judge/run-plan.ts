@@ -20,6 +20,8 @@ export interface RunPlanInput {
   headCopyForRepeats?: boolean;
   /** Lay out the whole head once more for the policy's checks, which then run beside the test runs. */
   checksCopy?: boolean;
+  /** Lay out a base and a head (without the PR's new test files) for the sealed tests' runs of their own. */
+  sealedTrees?: boolean;
 }
 
 export interface RunPlan {
@@ -29,6 +31,8 @@ export interface RunPlan {
   checksTree: { treeDir: string; readonly: string[] } | null;
   /** The head's copy for early repeats, when asked for. */
   headCopy?: { treeDir: string; readonly: string[] };
+  /** The trees the measuring process lays the sealed files over, when asked for (issue 20). */
+  sealed?: { base: { treeDir: string; readonly: string[] }; head: { treeDir: string; readonly: string[] } };
 }
 
 /**
@@ -58,6 +62,7 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
   work.push(headWithoutNew(tree("head")));
   if (input.headCopyForRepeats === true) work.push(headWithoutNew(tree("head-repeat")));
   if (input.checksCopy === true) work.push(repo.materialise(input.head, tree("checks")));
+  if (input.sealedTrees === true) work.push(headWithoutNew(tree("sealed-head")), repo.materialise(input.base, tree("sealed-base")));
   if (input.cachedBase === null || input.baseTreeForRepeats === true) work.push(repo.materialise(input.base, tree("base")));
   if (withNew) {
     const laidOut = repo.materialise(input.head, tree("head+new"));
@@ -99,7 +104,11 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
   if (input.cachedBase !== null && input.baseTreeForRepeats === true) trees.base = { treeDir: tree("base"), readonly: await presentFrozen(tree("base"), input.frozenPaths) };
   const headCopy = input.headCopyForRepeats === true ? { treeDir: tree("head-repeat"), readonly: await presentFrozen(tree("head-repeat"), input.frozenPaths) } : undefined;
   const checksTree = input.checksCopy === true ? { treeDir: tree("checks"), readonly: await presentFrozen(tree("checks"), input.frozenPaths) } : null;
-  return { runs, trees, checksTree, ...(headCopy === undefined ? {} : { headCopy }) };
+  const sealed = input.sealedTrees === true ? {
+    base: { treeDir: tree("sealed-base"), readonly: await presentFrozen(tree("sealed-base"), input.frozenPaths) },
+    head: { treeDir: tree("sealed-head"), readonly: await presentFrozen(tree("sealed-head"), input.frozenPaths) },
+  } : undefined;
+  return { runs, trees, checksTree, ...(headCopy === undefined ? {} : { headCopy }), ...(sealed === undefined ? {} : { sealed }) };
 }
 
 /** The frozen paths that are regular files of this tree, reached without a link: bound read-only. */

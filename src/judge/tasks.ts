@@ -31,6 +31,12 @@ export async function loadTasks<L extends LoadedOne>(ids: readonly string[], loa
   }
   const first = loaded[0] as L & { task: Task | null };
   if (loaded.length === 1) return first;
+  // Each pull request's sealed tests judged it on its own; a group of several sealed tasks is refused
+  // with the reason rather than judged against only one of them (fail closed, issue 20).
+  const sealed = new Set(loaded.flatMap((l) => (l as { task: Task }).task.sealed ?? []));
+  if (sealed.size > 1) {
+    return { ...first, failure: `several tasks of this group carry sealed tests (${[...sealed].join(", ")}): the gate judges one sealed task at a time; merge these pull requests one by one`, details: [] } as unknown as L;
+  }
   return { ...first, task: mergeTasks(loaded.map((l) => (l as { task: Task }).task)) };
 }
 
@@ -43,5 +49,6 @@ export function mergeTasks(tasks: readonly Task[]): Task {
     targets: unique(tasks.flatMap((t) => t.targets)),
     // Edge ids are unique within a task only: the task id keeps them apart in the evidence.
     edges: tasks.flatMap((t) => t.edges.map((e) => ({ ...e, id: `${t.id}/${e.id}` }))),
+    ...(tasks.some((t) => t.sealed !== undefined) ? { sealed: tasks.find((t) => t.sealed !== undefined)?.sealed } : {}),
   };
 }

@@ -11,6 +11,8 @@ export const KNOWN_CLAIMS = [
   "tests.stable",
   "diff.needed",
   "edges.covered",
+  // Sealed acceptance tests (issue 20): red on base and green on head, measured where the agent cannot read them.
+  "tests.sealed",
 ] as const;
 
 export const APPROVAL_CLAIM = "approval.independent";

@@ -36,6 +36,7 @@ export function subjectDigest(subject: Subject): string {
     policy: subject.policy,
     task: subject.task,
     sandbox: subject.sandbox,
+    sealed: subject.sealed,
   };
   return `sha256:${sha256Hex(canonicalJson(fields))}`;
 }

@@ -39,6 +39,11 @@ export interface Subject {
   task: string | null;
   /** `sha256:<hex>` of the sandbox profile the measurements ran under, or null when none ran. */
   sandbox: string | null;
+  /**
+   * `sha256:<hex>` of the task's sealed file as the base holds it (issue 20): which hidden tests judged
+   * the change, without saying what they are. Absent when the task seals none.
+   */
+  sealed?: string;
 }
 
 /** One finding behind a claim: a path and what happened to it, a test id and its results, ... */

@@ -1,17 +1,35 @@
 // The measuring process (DESIGN.md, invariant 6). Started by spawn-measurer.ts with an environment
 // built from empty; it refuses to run if anything secret reached it, reads its plan from stdin, runs
 // the untrusted work in the sandbox, and writes the raw runs to <scratchDir>/result.json.
+import { createReadStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { Socket } from "node:net";
 import { join } from "node:path";
 import { assertKeyless } from "../sandbox/index.js";
 import { measure } from "./measure.js";
 import type { MeasurePlan } from "./plan.js";
+import { KEY_PIPE_FD } from "./key-pipe.js";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * The key pipe (fd 4): the sealing key for tests.sealed, or nothing. Read to its end and closed before
+ * any sandbox starts, so no process this one starts inherits it; a key never sits in a file or in
+ * the environment here. A process started without the pipe simply has no key.
+ */
+async function readKeyPipe(): Promise<Uint8Array | null> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of createReadStream("", { fd: KEY_PIPE_FD, autoClose: true })) chunks.push(chunk as Buffer);
+  } catch {
+    return null;
+  }
+  const key = Buffer.concat(chunks);
+  return key.length === 0 ? null : new Uint8Array(key);
 }
 
 async function childMain(): Promise<number> {
@@ -24,7 +42,8 @@ async function childMain(): Promise<number> {
     return 3;
   }
   const plan = JSON.parse(await readStdin()) as MeasurePlan;
-  const result = await measure(plan);
+  const sealKey = await readKeyPipe();
+  const result = await measure(plan, { sealKey });
   result.timings["measurer-startup"] = startup;
   await writeFile(join(plan.scratchDir, "result.json"), JSON.stringify(result));
   return 0;

@@ -8,13 +8,20 @@ import { runSuite } from "./run-suite.js";
 import { earlyRepeatJobs, runRepeats, type RepeatsDone } from "./repeats.js";
 import { runMutants } from "./mutants.js";
 import { decidedFailure } from "./decided.js";
+import { openSealedPlan, sealedJobs } from "./sealed-runs.js";
+
+/** What reached the measuring process through its key pipe, never through the plan or environment. */
+export interface MeasureSecrets {
+  /** The sealing key's 32 secret bytes (tests.sealed), or null. */
+  sealKey: Uint8Array | null;
+}
 
 /**
  * Runs everything untrusted a judgment needs: each run of the plan on its own tree (as many at once
  * as the plan allows, the most important first) and the policy's checks. Runs in the keyless
  * measuring process; returns raw runs, which the parent turns into evidence.
  */
-export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
+export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sealKey: null }): Promise<MeasureResult> {
   const sandbox = createSandbox(plan.profile);
   const timings: Record<string, number> = {};
   const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
@@ -72,6 +79,18 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
       await timed("checks", runChecks(checksTree));
     });
   }
+  // The sealed runs come after the main ones in the pool; what they say is reduced before it is kept.
+  let sealed: MeasureResult["sealed"];
+  let finishSealed: (() => Promise<NonNullable<MeasureResult["sealed"]>>) | null = null;
+  if (plan.sealed !== undefined) {
+    const opened = await openSealedPlan(plan.sealed, secrets.sealKey);
+    if ("opened" in opened) sealed = opened;
+    else {
+      const made = sealedJobs(sandbox, plan, opened, deps);
+      jobs.push(...made.jobs.map((job, i) => async () => timed(`run:sealed-${i === 0 ? "head" : "base"}`, job)));
+      finishSealed = made.finish;
+    }
+  }
   const early: RepeatsDone = {};
   const earlyJobs = earlyRepeatJobs(sandbox, plan, deps, early, stopped);
   const earlyStart = Date.now();
@@ -90,19 +109,21 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   if (carried !== undefined && carried.command === null && checks.length === 0) {
     for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${carried.reportError ?? "unknown"}`) });
   }
+  if (finishSealed !== null) sealed = await finishSealed();
+  const sealedPart = sealed === undefined ? {} : { sealed };
   const decided = stopped();
   if (decided !== null) {
     const repeats: MeasureResult["repeats"] = {};
     for (const [name, made] of Object.entries(early) as [keyof typeof early, { runs: SuiteRun[] }][]) repeats[name] = made.runs;
-    return { runs, checks, timings, repeats, stopped: decided };
+    return { runs, checks, timings, repeats, stopped: decided, ...sealedPart };
   }
   const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs, deps, early));
-  if (plan.needed === undefined || plan.needed.mutants.length === 0) return { runs, checks, timings, repeats };
+  if (plan.needed === undefined || plan.needed.mutants.length === 0) return { runs, checks, timings, repeats, ...sealedPart };
   const needed = await timed("mutants", () => runMutants(sandbox, plan, runs, deps));
   // Added up, not wall time: how much of the mutants' cost went to selected tests and to full suites.
   if (needed.selectedMs > 0) timings["mutants-selected"] = needed.selectedMs;
   if (needed.fullMs > 0) timings["mutants-full"] = needed.fullMs;
-  return { runs, checks, timings, repeats, mutants: needed.mutants, mutantSelection: needed.selection };
+  return { runs, checks, timings, repeats, mutants: needed.mutants, mutantSelection: needed.selection, ...sealedPart };
 }
 
 function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined, afterSetup: (() => Promise<void>) | undefined): Promise<SuiteRun> {

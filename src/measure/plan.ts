@@ -1,3 +1,4 @@
+import type { RunFact } from "../kernel/types.js";
 import type { Policy } from "../policy/schema.js";
 import type { RunResult, SandboxProfile } from "../sandbox/types.js";
 import type { RunName, SuiteRun } from "./report-types.js";
@@ -46,7 +47,42 @@ export interface MeasurePlan {
   repeats?: RepeatPlan;
   /** diff.needed: one tree per mutant, each the measured tree with one hunk put back. */
   needed?: NeededPlan;
+  /** tests.sealed: the box and the two trees its files are laid over (src/measure/sealed-runs.ts). */
+  sealed?: SealedPlan;
 }
+
+/**
+ * The sealed acceptance tests of the task (issue 20). The box is ciphertext, as the base holds it;
+ * the key that opens it reaches the measuring process through a pipe of its own, never this plan.
+ */
+export interface SealedPlan {
+  box: string;
+  base: { treeDir: string; readonly: string[] };
+  head: { treeDir: string; readonly: string[] };
+}
+
+/** How one sealed test went, by its short id only (a keyed hash of its name). */
+export interface SealedTestOutcome {
+  id: string;
+  /** `failed`, `errored`, `absent`, `load-error`, `passed`, `skipped`, `xfail`, `xpass`. */
+  base: string;
+  head: string;
+}
+
+/**
+ * All that leaves the measuring process of the sealed runs: counts, short ids, outcomes and run facts
+ * whose output is withheld. Problems are the gate's own words, never the runs' output.
+ */
+export type SealedOutcome =
+  | { opened: false; reason: string }
+  | {
+    opened: true;
+    files: number;
+    tests: SealedTestOutcome[];
+    runs: RunFact[];
+    problems: string[];
+    unsafe: boolean;
+  };
 
 /** diff.needed's mutants, and what the measuring process needs to choose the tests they run. */
 export interface NeededPlan {
@@ -136,4 +172,5 @@ export interface MeasureResult {
    * repeats and mutants not yet started were not started (./decided.ts), and this says why.
    */
   stopped?: string;
+  sealed?: SealedOutcome;
 }

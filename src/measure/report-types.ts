@@ -61,7 +61,13 @@ export interface TestReport {
  * The separate runs of one judgment (docs/measurement.md). `base` is the base tree exactly; `base+new`
  * adds the PR's new test files; `head` is the head without them; `head+new` is the head whole.
  */
-export type RunName = "base" | "base+new" | "head" | "head+new";
+export type RunName = "base" | "base+new" | "head" | "head+new" | SealedRunName;
+
+/**
+ * The runs of sealed acceptance tests (issue 20): the base and the head (without the PR's new test
+ * files), each with the sealed files laid over it. Their raw results never leave the measuring process.
+ */
+export type SealedRunName = "sealed-base" | "sealed-head";
 
 /** What became of the canary in a run (src/measure/canary.ts). */
 export interface CanaryOutcome {

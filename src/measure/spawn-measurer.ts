@@ -3,7 +3,9 @@ import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
 import type { MeasurePlan, MeasureResult } from "./plan.js";
+import { KEY_PIPE_FD } from "./key-pipe.js";
 
 export class MeasureError extends Error {
   override readonly name = "MeasureError";
@@ -16,8 +18,11 @@ export const MEASURER_ENV: Readonly<Record<string, string>> = {
 };
 
 export interface Measurer {
-  /** Hands the plan over and waits until the measuring process group is gone. Once only. */
-  measure(plan: MeasurePlan, signal?: AbortSignal): Promise<MeasureResult>;
+  /**
+   * Hands the plan over and waits until the measuring process group is gone. Once only. `sealKey`
+   * goes through the key pipe (fd 4, beside the lifeline on fd 3), never the plan or the environment.
+   */
+  measure(plan: MeasurePlan, signal?: AbortSignal, secrets?: { sealKey?: Uint8Array }): Promise<MeasureResult>;
   /** Ends the process if it was never given a plan (the judgment stopped before measuring). */
   dispose(): Promise<void>;
 }
@@ -38,13 +43,15 @@ export function startMeasurer(): Measurer {
     // fd 3: a lifeline. Nothing is ever written to it; when this process dies, however it dies (a
     // SIGKILL runs no cleanup), the kernel closes it and the child ends itself (child.ts). Node has
     // no PR_SET_PDEATHSIG, and the child's own group would otherwise outlive us (issue 21).
-    stdio: ["pipe", "ignore", "pipe", "pipe"],
+    // fd 4 (KEY_PIPE_FD): the key pipe, written once when the plan goes over and closed at once.
+    stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"],
     detached: true, // its own process group, so we can wait for and end all of it
   });
   child.stdio[3]?.on("error", () => undefined);
+  const { stdin, stderr: errors } = child as typeof child & { stdin: Writable; stderr: Readable };
   let stderr = "";
-  child.stderr!.setEncoding("utf8");
-  child.stderr!.on("data", (text: string) => {
+  errors.setEncoding("utf8");
+  errors.on("data", (text: string) => {
     stderr = (stderr + text).slice(-8192);
   });
   const closed = new Promise<number | null>((resolve) => {
@@ -62,13 +69,16 @@ export function startMeasurer(): Measurer {
   };
   let used = false;
   return {
-    async measure(plan, signal) {
+    async measure(plan, signal, secrets) {
       if (used) throw new MeasureError("a measuring process measures once");
       used = true;
       if (signal?.aborted === true) kill();
       signal?.addEventListener("abort", kill, { once: true });
-      child.stdin!.on("error", () => undefined); // a killed child closes its stdin: the exit code says why
-      child.stdin!.end(JSON.stringify(plan));
+      stdin.on("error", () => undefined); // a killed child closes its stdin: the exit code says why
+      const keyPipe = child.stdio[KEY_PIPE_FD] as Writable;
+      keyPipe.on("error", () => undefined);
+      keyPipe.end(secrets?.sealKey === undefined ? Buffer.alloc(0) : Buffer.from(secrets.sealKey));
+      stdin.end(JSON.stringify(plan));
       let code: number | null;
       try {
         code = await closed;

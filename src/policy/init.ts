@@ -20,6 +20,8 @@ export interface StarterOptions {
   checks?: { name: string; run: string }[];
   /** Detected checks that were not written, and why ("fails on HEAD", "not tried"). */
   dropped?: { name: string; run: string; why: string }[];
+  /** The repository has tasks with sealed acceptance tests: require tests.sealed (docs/policy.md). */
+  sealed?: boolean;
 }
 
 /** The packages the runner needs that package.json does not declare (what `--add-deps` installs). */
@@ -76,7 +78,10 @@ export async function starterPolicy(dir: string, options: StarterOptions = {}): 
 export function renderStarter(found: Detection, options: StarterOptions = {}): string {
   const tests = testCommand(found);
   const checks = tests === null ? [] : options.checks ?? found.checks;
-  const require = [...DIFF_CLAIMS, ...(tests === null ? [] : TEST_CLAIMS), ...checks.map((c) => `check:${c.name}`)];
+  const require = [
+    ...DIFF_CLAIMS, ...(tests === null ? [] : TEST_CLAIMS), ...(tests !== null && options.sealed === true ? ["tests.sealed"] : []),
+    ...checks.map((c) => `check:${c.name}`),
+  ];
   const lines: string[] = [
     "# Ranex Gate policy. The gate reads this file from the BASE branch of each pull request, never",
     "# from the pull request itself. Reference: docs/policy.md; JSON schema: schema/ranex.schema.json.",

@@ -17,7 +17,7 @@ export const DEFAULT_REQUIRE = [
 ] as const;
 
 /** Claims that need the test suite to run. */
-export const TEST_CLAIMS: readonly string[] = ["tests.regression", "tests.red_green", "tests.stable", "diff.needed", "edges.covered"];
+export const TEST_CLAIMS: readonly string[] = ["tests.regression", "tests.red_green", "tests.stable", "diff.needed", "edges.covered", "tests.sealed"];
 
 /** Task ids name files under `.ranex/tasks/`: no separators, no leading dot or dash. */
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -27,7 +27,7 @@ export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const claimName = z.string()
   .refine((name) => name !== SANDBOX_CLAIM, { message: `${SANDBOX_CLAIM} is added by the judge itself when sandbox is none: do not list it` })
   .refine((name) => name === SANDBOX_CLAIM || isKnownClaim(name), {
-    message: "unknown claim: expected diff.frozen, diff.scope, diff.safety, diff.needed, secrets, tests.regression, tests.red_green, tests.stable, edges.covered or check:<name>",
+    message: "unknown claim: expected diff.frozen, diff.scope, diff.safety, diff.needed, secrets, tests.regression, tests.red_green, tests.stable, tests.sealed, edges.covered or check:<name>",
   });
 
 /** A GitHub login: letters, digits, `-` and `_` (Enterprise managed users), a bot's ending `[bot]`. */
@@ -223,6 +223,11 @@ export const TaskSchema = z.strictObject({
   /** Test ids (`file::name`) that must fail on base and pass on head. */
   targets: z.array(z.string().min(1)).default([]),
   edges: z.array(EdgeSchema).default([]),
+  /**
+   * The task's sealed acceptance tests (`ranex seal`): a file under `.ranex/sealed/` on the base, which
+   * only the gate's measuring process can open. Judged by tests.sealed (docs/policy.md).
+   */
+  sealed: z.string().regex(/^\.ranex\/sealed\/[A-Za-z0-9][A-Za-z0-9_.-]*\.sealed$/, "a sealed file lives at .ranex/sealed/<name>.sealed").optional(),
 });
 
 export type Policy = z.infer<typeof PolicySchema>;

@@ -1,5 +1,5 @@
 // The verdict pages (issue 8): wiring between the app's dependencies and the page routes.
-import { dataDirKey, publicKeyPem } from "../attest/index.js";
+import { dataDirKey, publicKeyPem, sealPublicKeyOf } from "../attest/index.js";
 import type { AppDeps } from "../github/deps.js";
 import { openJournal } from "../journal/index.js";
 import { pageFactsOf, writePageFacts } from "./page-facts.js";
@@ -21,6 +21,7 @@ export function webDepsOf(deps: PageDeps): WebDeps {
   return {
     openJournal: deps.openJournal ?? (() => openJournal({ dataDir: deps.dataDir })),
     publicKey: deps.publicKey ?? (async () => publicKeyPem((await dataDirKey(deps.dataDir)).publicKey)),
+    sealPublicKey: () => sealPublicKeyOf(deps.dataDir),
     dataDir: deps.dataDir,
     secret: () => pageSecret(deps.dataDir, deps.pageSecret),
   };

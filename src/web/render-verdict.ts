@@ -83,7 +83,8 @@ function subjectSection({ verdict }: VerdictPage): Html {
     ["repository", s.repository], ["base commit (tip)", s.base], ["head commit", s.head],
     ...mergeRows(s),
     ["base tree", s.baseTree], ["head tree", s.headTree],
-    ["policy", s.policy], ["task", s.task], ["sandbox profile", s.sandbox], ["subject digest", s.digest],
+    ["policy", s.policy], ["task", s.task], ["sandbox profile", s.sandbox],
+    ...(s.sealed === undefined ? [] : [["sealed tests (digest of the sealed file)", s.sealed] as [string, string]]), ["subject digest", s.digest],
   ];
   const evidence = verdict.statement.predicate.evidence;
   return html`<section aria-labelledby="subject"><h2 id="subject">Subject digests</h2><dl class="kv">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v === null ? html`<span class="muted">none</span>` : html`<code>${v}</code>`}</dd>`)}</dl><details><summary>${evidence.length} evidence digests</summary><ul class="findings">${evidence.map((d) => html`<li><code>${d}</code></li>`)}</ul></details></section>`;

@@ -4,6 +4,7 @@
 //   GET /ranex/journal/<owner>/<repo>?token=…&page=N        the repository's entries, newest first
 //   GET /ranex/agents?repo=<owner/repo>&token=…             how each agent is doing (issue 23)
 //   GET /ranex/public-key                                   the signing key (PEM)
+//   GET /ranex/seal-key                                     the sealing key (PEM, X25519): `ranex seal --key <url>`
 // Every verdict and journal page needs its token; a wrong or missing one is the same 404 as an
 // unknown id, so the server never confirms that an entry exists.
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -24,6 +25,8 @@ export interface WebDeps {
   openJournal: () => Promise<Journal>;
   /** The PEM public key of the key that signs verdicts. */
   publicKey: () => Promise<string>;
+  /** The PEM public half of the sealing key (issue 20); absent: the route is not served. */
+  sealPublicKey?: () => Promise<string>;
   /** Where page facts (timings, diff facts) are kept beside the journal. */
   dataDir: string;
   /** The page secret that tokens are HMACs under. */
@@ -34,6 +37,7 @@ export const VERDICTS_PATH = "/ranex/verdicts/";
 export const JOURNAL_PATH = "/ranex/journal/";
 export const PUBLIC_KEY_PATH = "/ranex/public-key";
 export const AGENTS_PATH = "/ranex/agents";
+export const SEAL_KEY_PATH = "/ranex/seal-key";
 const PER_PAGE = 25;
 
 /** A path under this server with its token: what details_url and every page link use. */
@@ -54,7 +58,8 @@ export function webRoutes(deps: WebDeps) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = url.pathname;
-    if (path !== PUBLIC_KEY_PATH && path !== AGENTS_PATH && !path.startsWith(VERDICTS_PATH) && !path.startsWith(JOURNAL_PATH)) return false;
+    const sealKey = path === SEAL_KEY_PATH ? deps.sealPublicKey : undefined;
+    if (path !== PUBLIC_KEY_PATH && path !== AGENTS_PATH && sealKey === undefined && !path.startsWith(VERDICTS_PATH) && !path.startsWith(JOURNAL_PATH)) return false;
     if (req.method !== "GET" && req.method !== "HEAD") {
       send(req, res, 405, "text/plain", "only GET\n", { allow: "GET, HEAD" });
       return true;
@@ -62,6 +67,7 @@ export function webRoutes(deps: WebDeps) {
     try {
       if (path === PUBLIC_KEY_PATH) send(req, res, 200, "text/plain", await deps.publicKey());
       else if (path === AGENTS_PATH) await agents(deps, req, res, url);
+      else if (sealKey !== undefined) send(req, res, 200, "text/plain", await sealKey());
       else if (path.startsWith(VERDICTS_PATH)) await verdict(deps, req, res, url);
       else await journal(deps, req, res, url);
     } catch {

@@ -30,4 +30,10 @@ describe("several tasks judged as one change", () => {
     expect(loaded).toEqual({ failure: "no task 'nope'" });
     expect(await loadTasks([], async (id) => ({ task: id === null ? null : task(id) }))).toEqual({ task: null });
   });
+
+  it("carries one task's sealed tests, and refuses a group of several sealed tasks rather than judge only one (issue 20)", async () => {
+    expect(mergeTasks([task("add", { sealed: ".ranex/sealed/add.sealed" }), task("mul")]).sealed).toBe(".ranex/sealed/add.sealed");
+    const both = await loadTasks(["add", "mul"], async (id) => ({ task: task(id ?? "", { sealed: `.ranex/sealed/${id}.sealed` }) }));
+    expect(both).toMatchObject({ failure: expect.stringMatching(/several tasks of this group carry sealed tests .*merge these pull requests one by one/) });
+  });
 });

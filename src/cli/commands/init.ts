@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { execa } from "execa";
 import { UsageError, type CliIo, type Command } from "../io.js";
 import { dataDirFrom } from "../data-dir.js";
-import { POLICY_PATH, formatIssues, parsePolicy } from "../../policy/index.js";
+import { POLICY_PATH, TASKS_DIR, formatIssues, parsePolicy, parseTask } from "../../policy/index.js";
 import { detectTestRunner } from "../../policy/detect.js";
 import { missingPackages, renderStarter, type StarterOptions } from "../../policy/init.js";
 import type { Policy } from "../../policy/schema.js";
@@ -93,7 +93,9 @@ export const run: Command = async (args, io) => {
     io.stdout(`missing: package.json does not declare ${missing.join(", ")}; run 'npm install --save-dev ${missing.join(" ")}' (or 'ranex init --add-deps')${opts.toolchain.length > 0 ? ", unless the toolchain provides them" : ""}\n`);
   }
 
-  const starter: StarterOptions = { toolchain: opts.toolchain };
+  const sealed = await hasSealedTasks(opts.dir);
+  if (sealed) io.stdout("sealed tasks found under .ranex/sealed: tests.sealed is required\n");
+  const starter: StarterOptions = { toolchain: opts.toolchain, sealed };
   let tried: RunAt | null = null;
   let tryError: string | null = null;
   if (opts.tryIt) {
@@ -178,4 +180,15 @@ function policyOf(text: string): { ok: true; policy: Policy } | { ok: false; iss
 async function headOf(dir: string): Promise<string | null> {
   const head = await execa("git", ["-C", dir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { reject: false, env: { GIT_DIR: undefined } });
   return head.exitCode === 0 && /^[0-9a-f]{40,64}$/.test(head.stdout.trim()) ? head.stdout.trim() : null;
+}
+
+/** Whether a task manifest here names a sealed file (`ranex seal` wrote it): then tests.sealed is required. */
+async function hasSealedTasks(dir: string): Promise<boolean> {
+  const tasks = join(dir, TASKS_DIR);
+  const names = await readdir(tasks).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.endsWith(".yml"))) {
+    const parsed = parseTask(await readFile(join(tasks, name)), `${TASKS_DIR}/${name}`, name.slice(0, -4));
+    if (parsed.ok && parsed.task.sealed !== undefined) return true;
+  }
+  return false;
 }

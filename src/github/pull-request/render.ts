@@ -101,7 +101,8 @@ function subjectTable(verdict: Verdict): string {
   const s = verdict.subject;
   const rows: [string, string | null][] = [
     ["repository", s.repository], ["base", s.base], ["head", s.head], ...mergeRows(s), ["base tree", s.baseTree], ["head tree", s.headTree],
-    ["policy", s.policy], ["task", s.task], ["sandbox", s.sandbox], ["subject digest", s.digest],
+    ["policy", s.policy], ["task", s.task], ["sandbox", s.sandbox],
+    ...(s.sealed === undefined ? [] : [["sealed tests", s.sealed] as [string, string]]), ["subject digest", s.digest],
   ];
   return ["### Subject", "", "| | |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v === null ? "none" : `\`${cell(v)}\``} |`)].join("\n");
 }

@@ -41,6 +41,8 @@ export class GitHubStandIn {
   /** Strict-mock complaints: invalid bodies, bad credentials, endpoints the stand-in does not know. */
   readonly problems: string[] = [];
   readonly log: string[] = [];
+  /** Every request the app sent to the API, with its body as received: what a leak test greps. */
+  readonly sent: string[] = [];
   readonly pulls = new Map<string, Pull>();
   readonly permissions = new Map<string, string>();
   /** Reviews per pull request (`owner/repo#N`), as `GET /pulls/N/reviews` lists them. */
@@ -146,6 +148,7 @@ export class GitHubStandIn {
     const method = req.method ?? "GET";
     const body = await readJson(req);
     this.log.push(`${method} ${path}`);
+    this.sent.push(`${method} ${req.url ?? path}\n${body === undefined ? "" : JSON.stringify(body)}`);
     // Every request, GETs too: an endpoint GitHub does not have is a problem even without a body.
     this.problems.push(...requestProblems(method, path, body));
     const fault = this.faults.find((f) => f.left > 0 && f.pattern.test(`${method} ${path}`));
