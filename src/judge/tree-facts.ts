@@ -1,0 +1,73 @@
+// What the diff claims need from the trees beyond the diff itself (issue 19), read in the trusted
+// parent: the head tree's symlinks (resolved link by link), the new files named like tests that
+// define none, and the module names a new top-level module may not take.
+import { builtinModules } from "node:module";
+import type { Policy } from "../policy/schema.js";
+import type { Repository } from "../workspace/index.js";
+import { MODE_SYMLINK, type DiffFact } from "../workspace/types.js";
+import { matcher, type ModuleNames } from "../measure/diff/context.js";
+import { definesNoTest, isTestSource } from "../measure/diff/defines-tests.js";
+import { DEFAULT_FROZEN_GLOBS } from "../measure/diff/frozen-set.js";
+import { pythonModuleNames } from "./module-names.js";
+
+/** A link target longer than this is not a path git would store for an honest link. */
+const MAX_LINK_BYTES = 4096;
+/** Test-named files larger than this are read only this far: a definition is near the top. */
+const MAX_TEST_READ = 1024 * 1024;
+
+/** Every symlink of a tree: path -> target. */
+export async function treeLinks(repo: Repository, treeish: string): Promise<Map<string, string>> {
+  const links = new Map<string, string>();
+  for (const entry of await repo.listFiles(treeish)) {
+    if (entry.mode !== MODE_SYMLINK) continue;
+    const target = await repo.readBlob(treeish, entry.path, MAX_LINK_BYTES);
+    // A link whose target cannot be read is left out: it then resolves as a plain folder, and the
+    // changed link itself is reported by diff.safety as unreadable.
+    if (target !== null) links.set(entry.path, target.toString("utf8"));
+  }
+  return links;
+}
+
+/** New files the test globs match, source of a test runner's language, that define no test. */
+export async function testlessFiles(repo: Repository, head: string, facts: readonly DiffFact[], policy: Policy): Promise<Set<string>> {
+  const isTestFile = matcher(policy.tests.files);
+  const frozenByGlob = matcher([...DEFAULT_FROZEN_GLOBS, ...policy.frozen]);
+  const found = new Set<string>();
+  for (const fact of facts) {
+    const added = fact.status === "A" || fact.status === "R" || fact.status === "C";
+    if (!added || fact.submodule || fact.newMode === MODE_SYMLINK || !isTestFile(fact.path) || frozenByGlob(fact.path) || !isTestSource(fact.path)) continue;
+    const blob = await repo.readBlob(head, fact.path, MAX_TEST_READ);
+    if (blob !== null && definesNoTest(fact.path, blob.toString("utf8"))) found.add(fact.path);
+  }
+  return found;
+}
+
+/** The names outside the tree that a new top-level module would shadow, for this policy's runs. */
+export async function moduleNames(repo: Repository, base: string, basePaths: readonly string[], policy: Policy): Promise<ModuleNames> {
+  const python = await pythonModuleNames(policy.toolchain.path);
+  return { ...python, nodeBuiltins: builtinModules, nodePackages: await nodePackages(repo, base, basePaths) };
+}
+
+const MAX_MANIFEST = 1024 * 1024;
+
+/** Packages the base declares in its root package.json, and those it has committed in node_modules. */
+async function nodePackages(repo: Repository, base: string, basePaths: readonly string[]): Promise<string[]> {
+  const names = new Set<string>();
+  for (const path of basePaths) {
+    const m = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+    if (m?.[1] !== undefined) names.add(m[1]);
+  }
+  if (basePaths.includes("package.json")) {
+    try {
+      const blob = await repo.readBlob(base, "package.json", MAX_MANIFEST);
+      const manifest = JSON.parse(blob?.toString("utf8") ?? "{}") as Record<string, unknown>;
+      for (const key of ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"]) {
+        const deps = manifest[key];
+        if (deps !== null && typeof deps === "object") for (const name of Object.keys(deps)) names.add(name);
+      }
+    } catch {
+      // A manifest that does not parse declares nothing; the test run will say so on its own.
+    }
+  }
+  return [...names].sort();
+}
