@@ -10,22 +10,9 @@ import { definesNoTest, isTestSource } from "../measure/diff/defines-tests.js";
 import { DEFAULT_FROZEN_GLOBS } from "../measure/diff/frozen-set.js";
 import { pythonModuleNames } from "./module-names.js";
 
-/** A link target longer than this is not a path git would store for an honest link. */
-const MAX_LINK_BYTES = 4096;
-/** Test-named files larger than this are read only this far: a definition is near the top. */
-const MAX_TEST_READ = 1024 * 1024;
-
-/** Every symlink of a tree: path -> target. */
-export async function treeLinks(repo: Repository, treeish: string): Promise<Map<string, string>> {
-  const links = new Map<string, string>();
-  for (const entry of await repo.listFiles(treeish)) {
-    if (entry.mode !== MODE_SYMLINK) continue;
-    const target = await repo.readBlob(treeish, entry.path, MAX_LINK_BYTES);
-    // A link whose target cannot be read is left out: it then resolves as a plain folder, and the
-    // changed link itself is reported by diff.safety as unreadable.
-    if (target !== null) links.set(entry.path, target.toString("utf8"));
-  }
-  return links;
+/** Every symlink of a tree: path -> target, from the tree's own entries (git ls-tree, cat-file). */
+export function treeLinks(repo: Repository, treeish: string): Promise<Map<string, string>> {
+  return repo.symlinks(treeish);
 }
 
 /** New files the test globs match, source of a test runner's language, that define no test. */
@@ -36,7 +23,8 @@ export async function testlessFiles(repo: Repository, head: string, facts: reado
   for (const fact of facts) {
     const added = fact.status === "A" || fact.status === "R" || fact.status === "C";
     if (!added || fact.submodule || fact.newMode === MODE_SYMLINK || !isTestFile(fact.path) || frozenByGlob(fact.path) || !isTestSource(fact.path)) continue;
-    const blob = await repo.readBlob(head, fact.path, MAX_TEST_READ);
+    // A file over the size limit is not read: diff.safety already fails it for its size.
+    const blob = await repo.readBlob(head, fact.path, policy.limits.file_bytes).catch(() => null);
     if (blob !== null && definesNoTest(fact.path, blob.toString("utf8"))) found.add(fact.path);
   }
   return found;

@@ -41,7 +41,7 @@ describe("python-src: what changes how code is loaded", () => {
       "not-behaviour: README.md (whole file): not behaviour, no mutant (outside code: the policy's assets (docs, images, fonts))",
       "not-behaviour: docs/diagram.png (whole file): not behaviour, no mutant (outside code: the policy's assets (docs, images, fonts))",
       "not-behaviour: src/shapes/geometry/__init__.py (added file): not behaviour, no mutant (an empty package marker)",
-      "not-behaviour: src/shapes/stats.py:2: not behaviour, no mutant (only comments or whitespace: the same tokens with and without it)",
+      "not-behaviour: src/shapes/stats.py:4: not behaviour, no mutant (only comments or whitespace: the same tokens with and without it)",
       "not-behaviour: src/shapes/stats.py:6: not behaviour, no mutant (only comments or whitespace: the same tokens with and without it)",
     ]);
     expect(claim(judgment, "diff.safety").status).toBe("pass");
