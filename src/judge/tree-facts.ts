@@ -33,7 +33,33 @@ export async function testlessFiles(repo: Repository, head: string, facts: reado
 /** The names outside the tree that a new top-level module would shadow, for this policy's runs. */
 export async function moduleNames(repo: Repository, base: string, basePaths: readonly string[], policy: Policy): Promise<ModuleNames> {
   const python = await pythonModuleNames(policy.toolchain.path);
-  return { ...python, nodeBuiltins: builtinModules, nodePackages: await nodePackages(repo, base, basePaths) };
+  const [packages, pytestPythonPath] = await Promise.all([nodePackages(repo, base, basePaths), pytestPaths(repo, base, basePaths)]);
+  return { ...python, nodeBuiltins: builtinModules, nodePackages: packages, pytestPythonPath };
+}
+
+// pytest reads its configuration from the first of these at the root that has a pytest section.
+const PYTEST_CONFIGS = ["pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"];
+
+/**
+ * The folders pytest's `pythonpath` option names in the base's configuration (read as text: the
+ * TOML list or the ini value, one line). Every configuration file is read, not only the one pytest
+ * picks: a root too many is a stricter check, never a missed one.
+ */
+async function pytestPaths(repo: Repository, base: string, basePaths: readonly string[]): Promise<string[]> {
+  const found = new Set<string>();
+  for (const file of PYTEST_CONFIGS.filter((f) => basePaths.includes(f))) {
+    const text = (await repo.readBlob(base, file, MAX_MANIFEST).catch(() => null))?.toString("utf8") ?? "";
+    for (const line of text.matchAll(/^[ \t]*pythonpath[ \t]*=[ \t]*(.*)$/gm)) {
+      const value = line[1] ?? "";
+      const entries = value.trim().startsWith("[") ? [...value.matchAll(/["']([^"']*)["']/g)].map((m) => m[1] ?? "") : value.split(/[\s,]+/);
+      for (const entry of entries) {
+        const clean = entry.trim().replace(/^\.\/+/, "").replace(/\/+$/, "");
+        if (clean === "" || clean === "." || clean.startsWith("/") || clean.split("/").includes("..")) continue;
+        found.add(clean);
+      }
+    }
+  }
+  return [...found].sort();
 }
 
 const MAX_MANIFEST = 1024 * 1024;

@@ -16,6 +16,8 @@ describe("tree facts", () => {
       "node_modules/committed/index.js": "module.exports = 1;\n",
       "lnk": { symlink: "tests" },
       "tests/test_a.py": "def test_a():\n    pass\n",
+      "pyproject.toml": "[tool.pytest.ini_options]\npythonpath = [\"src\", \"./lib/\", \"/abs\", \"../up\"]\n",
+      "pytest.ini": "[pytest]\npythonpath = vendor .\n",
     });
     const head = repo.commit({
       "src/up": { symlink: "../.." },
@@ -31,6 +33,7 @@ describe("tree facts", () => {
     const names = await moduleNames(opened, base, (await opened.listFiles(base)).map((f) => f.path), policy);
     expect(names.nodePackages).toEqual(["@scope/util", "committed", "left-pad"]);
     expect(names.nodeBuiltins).toContain("assert");
+    expect(names.pytestPythonPath).toEqual(["lib", "src", "vendor"]);
     expect(names.pythonStdlib).toContain("statistics");
     // The machine's python3 sees pytest installed (Debian's python3-pytest, which the sandbox uses).
     expect(names.pythonInstalled).toContain("pytest");

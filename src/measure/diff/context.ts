@@ -37,6 +37,8 @@ export interface ModuleNames {
   nodeBuiltins: readonly string[];
   /** Packages the base declares in package.json or has in node_modules. */
   nodePackages: readonly string[];
+  /** Folders pytest's `pythonpath` setting puts on sys.path (the base's pyproject.toml, pytest.ini, ...). */
+  pytestPythonPath?: readonly string[];
 }
 
 // Characters that could forge or hide output: C0/C1 controls, line and paragraph separators,

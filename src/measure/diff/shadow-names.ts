@@ -40,13 +40,15 @@ export function pathVariable(command: string | undefined, name: string): string[
 
 /**
  * The roots of the run's module path inside the tree: for Python the working folder (the
- * repository root), each relative PYTHONPATH entry tests.command sets, and the folder pytest puts
- * first for each base test file (its nearest ancestor without `__init__.py`); for Node each NODE_PATH entry.
+ * repository root), each relative PYTHONPATH entry tests.command sets, each folder pytest's
+ * `pythonpath` setting names, and the folder pytest puts first for each base test file (its nearest
+ * ancestor without `__init__.py`); for Node each NODE_PATH entry.
  */
-export function moduleRoots(ctx: Pick<DiffContext, "policy" | "basePaths">): ModuleRoot[] {
+export function moduleRoots(ctx: Pick<DiffContext, "policy" | "basePaths" | "modules">): ModuleRoot[] {
   const command = ctx.policy.tests.command;
   const roots: ModuleRoot[] = [{ language: "python", dir: "", why: "the working folder" }];
   for (const dir of pathVariable(command, "PYTHONPATH")) roots.push({ language: "python", dir, why: "on PYTHONPATH" });
+  for (const dir of ctx.modules?.pytestPythonPath ?? []) roots.push({ language: "python", dir, why: "on pytest's pythonpath" });
   const base = new Set(ctx.basePaths);
   for (const path of ctx.basePaths) {
     if (!path.endsWith(".py") || !/(?:^|\/)(?:test_[^/]*|[^/]*_test)\.py$/.test(path)) continue;

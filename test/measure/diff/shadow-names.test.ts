@@ -65,6 +65,13 @@ describe("shadowing by name", () => {
     expect(shadows(["src/statistics.py"], { policy: policy({ tests: { command: "python3 -m pytest tests" } }) })).toEqual([]);
   });
 
+  it("reads the roots pytest's pythonpath setting adds", () => {
+    const plain = policy({ tests: { command: "python3 -m pytest tests" } });
+    expect(shadows(["lib/statistics.py"], { policy: plain, modules: { ...modules, pytestPythonPath: ["lib"] } })).toEqual([
+      "new top-level Python module statistics at lib (on pytest's pythonpath) would shadow the standard library's statistics",
+    ]);
+  });
+
   it("names the standard library even without a python to ask (the committed list)", () => {
     expect(shadows(["src/statistics.py"], { modules: undefined })).toHaveLength(1);
   });
