@@ -76,7 +76,7 @@ export interface ReadDiff {
 export async function readDiff(repo: Repository, from: string, head: string, policy: Policy): Promise<ReadDiff> {
   const [facts, files, headLinks] = await Promise.all([repo.diff(from, head), repo.listFiles(from), treeLinks(repo, head)]);
   const basePaths = files.map((f) => f.path);
-  const [testless, modules] = await Promise.all([testlessFiles(repo, head, facts, policy), moduleNames(repo, from, basePaths, policy)]);
+  const [testless, modules] = await Promise.all([testlessFiles(repo, head, facts, policy), moduleNames(repo, from, basePaths, policy, facts)]);
   return { facts, basePaths, headLinks, testless, modules };
 }
 

@@ -9,6 +9,9 @@ import { matcher, type ModuleNames } from "../measure/diff/context.js";
 import { definesNoTest, isTestSource } from "../measure/diff/defines-tests.js";
 import { DEFAULT_FROZEN_GLOBS } from "../measure/diff/frozen-set.js";
 import { pythonModuleNames } from "./module-names.js";
+import { PYTHON_STDLIB } from "../measure/diff/python-stdlib.js";
+
+const PY_MODULE = /\.(?:py|pyc|pyw|pyd|so)$/;
 
 /** Every symlink of a tree: path -> target, from the tree's own entries (git ls-tree, cat-file). */
 export function treeLinks(repo: Repository, treeish: string): Promise<Map<string, string>> {
@@ -31,8 +34,13 @@ export async function testlessFiles(repo: Repository, head: string, facts: reado
 }
 
 /** The names outside the tree that a new top-level module would shadow, for this policy's runs. */
-export async function moduleNames(repo: Repository, base: string, basePaths: readonly string[], policy: Policy): Promise<ModuleNames> {
-  const python = await pythonModuleNames(policy.toolchain.path);
+export async function moduleNames(
+  repo: Repository, base: string, basePaths: readonly string[], policy: Policy, facts?: readonly DiffFact[],
+): Promise<ModuleNames> {
+  // python3 is asked only when the change adds a file Python could import: most changes add none,
+  // and then no name of an installed distribution can be taken (the committed list stands in).
+  const addsPython = facts === undefined || facts.some((f) => f.status !== "D" && f.status !== "M" && f.status !== "T" && PY_MODULE.test(f.path));
+  const python = addsPython ? await pythonModuleNames(policy.toolchain.path) : { pythonStdlib: PYTHON_STDLIB, pythonInstalled: [] };
   const [packages, pytestPythonPath] = await Promise.all([nodePackages(repo, base, basePaths), pytestPaths(repo, base, basePaths)]);
   return { ...python, nodeBuiltins: builtinModules, nodePackages: packages, pytestPythonPath };
 }
