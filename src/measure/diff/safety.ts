@@ -10,6 +10,9 @@ import { pathTricks, shadowedTool } from "./safety-paths.js";
 
 export const SAFETY_CLAIM = "diff.safety";
 
+/** Binary files an interpreter or runtime loads as code: never test data, wherever they sit. */
+const LOADABLE_BINARY = /\.(?:so|pyd|pyc|pyo|dll|dylib|node|wasm|jar|class|exe|bin)$|\.so\.\d/i;
+
 /**
  * Claim `diff.safety`: the shape of the change is one an honest change has. Fails on submodule
  * changes, symlinks leaving the repository (resolved link by link), files over `limits.file_bytes`,
@@ -74,8 +77,11 @@ function factFindings(fact: DiffFact, ctx: DiffContext): Detail[] {
   }
 
   // Binary content under code paths: a reviewer cannot read it and an interpreter may load it
-  // (a sourceless .pyc, a native module). Frozen paths are diff.frozen's to report.
-  if (fact.binary && fact.status !== "D" && !fact.submodule && !frozenSet(ctx).has(path) && !matcher(ctx.policy.assets, { nocase: true })(path)) {
+  // (a sourceless .pyc, a native module). Frozen paths are diff.frozen's to report. Test data under
+  // the test globs (an image a parser's test reads) is no code path, unless it is loadable code.
+  const frozen = frozenSet(ctx);
+  const testData = frozen.isTestFile(path) && !LOADABLE_BINARY.test(path);
+  if (fact.binary && fact.status !== "D" && !fact.submodule && !frozen.has(path) && !testData && !matcher(ctx.policy.assets, { nocase: true })(path)) {
     say("binary", "binary file outside the policy's assets (docs, images, fonts): nobody can review what it does; allow it by a glob in `assets` if it is one");
   }
 

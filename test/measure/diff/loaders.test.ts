@@ -42,6 +42,11 @@ describe("binary files under code paths (diff.safety)", () => {
     expect(findings[0]?.message).toBe("src/_speedups.bin: binary file outside the policy's assets (docs, images, fonts): nobody can review what it does; allow it by a glob in `assets` if it is one");
   });
 
+  it("spares test data under the test globs, but not loadable code there", () => {
+    const findings = safetyClaim(context([binary("tests/data/sample.zip"), binary("tests/fixtures/scan.tiff"), binary("tests/_helper.so")])).details;
+    expect(findings.map((d) => [d.path, d.kind])).toEqual([["tests/_helper.so", "binary"]]);
+  });
+
   it("allows what the policy's assets name, and leaves a frozen binary (a .pyc) to diff.frozen", () => {
     const ctx = context([binary("src/model.onnx"), binary("src/__pycache__/x.cpython-311.pyc")], { policy: policy({ assets: [...DEFAULT_ASSETS, "src/*.onnx"] }) });
     expect(safetyClaim(ctx).outcome).toBe("pass");
