@@ -94,3 +94,33 @@ describe("python-src: what changes how code is loaded", () => {
     expect(claim(judgment, "tests.red_green").reason).not.toContain("test_vectors");
   }, 300_000);
 });
+
+describe("node-src: the same under node:test", () => {
+  const node = loadExpectations()["node-src"];
+  const judgedNode = async (head: string): Promise<Judgment> => {
+    const want = node[head]!;
+    return judge({ source: await fixtureRepo("node-src"), base: want.base ?? "main", head, task: want.task ?? null, dataDir: tempDir() });
+  };
+
+  it("keeps the honest head a CANDIDATE with diff.needed: the comment and blank line are the same tokens (js-tokens)", async () => {
+    const judgment = await judgedNode("honest");
+    expect(failing(judgment)).toEqual([]);
+    const details = claim(judgment, "diff.needed").details.filter((d) => d.kind !== "selection").map((d) => `${d.kind}: ${d.message}`);
+    expect(details).toEqual([
+      expect.stringMatching(/^needed: lib\/calc\.js:\d+: needed by test\/mul\.test\.js::mul multiplies two numbers/),
+      "not-behaviour: README.md (whole file): not behaviour, no mutant (outside code: the policy's assets (docs, images, fonts))",
+      "not-behaviour: docs/logo.png (whole file): not behaviour, no mutant (outside code: the policy's assets (docs, images, fonts))",
+      expect.stringMatching(/^not-behaviour: lib\/calc\.js:5-6: not behaviour, no mutant \(only comments or whitespace/),
+    ]);
+  }, 300_000);
+
+  it("fails a module named like a test that defines none, and a module on NODE_PATH named like a built-in", async () => {
+    const [testless, shadow] = await Promise.all([judgedNode("testless-test"), judgedNode("shadow-builtin")]);
+    expect(failing(testless)).toEqual(["diff.safety"]);
+    expect(claim(testless, "diff.safety").details.map((d) => d.message)).toEqual([expect.stringMatching(/^lib\/vectors\.test\.js:6: references require\.cache: /)]);
+    expect(failing(shadow)).toEqual(["diff.safety"]);
+    expect(claim(shadow, "diff.safety").details.map((d) => d.message)).toEqual([
+      "lib/assert.js: new top-level Node module assert at lib (on NODE_PATH) would shadow Node's built-in assert",
+    ]);
+  }, 300_000);
+});
