@@ -6,14 +6,17 @@
 import { execFile } from "node:child_process";
 import { SANDBOX_PATH } from "../sandbox/profile.js";
 
+// Tokenized from bytes, as Python reads a source file: a coding cookie (a comment!) decides how the
+// rest is decoded, so `# coding: utf-7` can turn a "comment" into code. The file's encoding is part
+// of the key, and the tokens are those of the text decoded as Python would decode it.
 const SCRIPT = String.raw`
 import io, json, sys, tokenize
-SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING}
+SKIP = {tokenize.COMMENT, tokenize.NL}
 BARE = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
 def key(text):
     try:
         out = []
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.tokenize(io.BytesIO(text.encode("utf-8", "surrogatepass")).readline):
             if tok.type in SKIP:
                 continue
             out.append(tokenize.tok_name[tok.type] if tok.type in BARE else tokenize.tok_name[tok.type] + "\x01" + tok.string)

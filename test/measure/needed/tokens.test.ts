@@ -28,7 +28,7 @@ describe("token streams", () => {
       "def total(xs):\n    return sum(xs) + 0\n",
       "def total(xs):\n    '''Sum.'''\n    return sum(xs)\n",
       "def total(xs):\nreturn sum(xs)\n",
-      "s = \'\'\'never closed\n",
+      "s = '''never closed\n",
       "",
       "# only a comment\n",
     ], []);
@@ -38,6 +38,13 @@ describe("token streams", () => {
     expect(keys[4]).not.toBe(keys[0]);
     expect(keys[5]).toBeNull();
     expect(keys[7]).toBe(keys[6]);
+  });
+
+  it("Python: a coding cookie is behaviour, and so is what it makes of a comment", async () => {
+    const payload = "def f():\n    return 1\n# +AAo-    return 2\n";
+    const keys = await pythonTokenKeys([payload, `# coding: utf-7\n${payload}`, `# just a note\n${payload}`], []);
+    expect(keys[2]).toBe(keys[0]);
+    expect(keys[1]).not.toBe(keys[0]);
   });
 
   it("answers null for every text when no python3 can be found", async () => {
