@@ -112,3 +112,14 @@ describe("a new file the test globs match that defines no test is code", () => {
     expect(task().id).toBe("calc-1");
   });
 });
+
+describe("a coding cookie that can hide code", () => {
+  it("is a harness finding for utf-7 and the like, not for utf-8 or latin-1", () => {
+    const scan = (text: string) => safetyClaim(context([modified("src/calc.py")], { added: [lines("src/calc.py", text)] })).details.map((d) => d.kind);
+    expect(scan("# -*- coding: utf-7 -*-")).toEqual(["harness-reference"]);
+    expect(scan("# vim: set fileencoding=rot13 :")).toEqual(["harness-reference"]);
+    expect(scan("# -*- coding: utf-8 -*-")).toEqual([]);
+    expect(scan("# coding=latin-1")).toEqual([]);
+    expect(scan("# coding: utf-8-sig")).toEqual([]);
+  });
+});
