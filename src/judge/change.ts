@@ -3,6 +3,8 @@ import type { Policy, Task } from "../policy/schema.js";
 import { WorkspaceError, type CommitsAhead, type MergeResult, type Repository } from "../workspace/index.js";
 import type { AddedLines, DiffFact } from "../workspace/types.js";
 import { frozenClaim, safetyClaim, scopeClaim, type DiffContext } from "../measure/diff/index.js";
+import type { ModuleNames } from "../measure/diff/context.js";
+import { moduleNames, testlessFiles, treeLinks } from "./tree-facts.js";
 import { secretsClaim } from "../measure/secrets.js";
 import { BASE_AHEAD_LIMIT } from "./base-ahead.js";
 
@@ -63,16 +65,27 @@ export interface DiffJudgment {
 export interface ReadDiff {
   facts: DiffFact[];
   basePaths: string[];
+  /** The head tree's symlinks, path -> target: links are resolved against them (issue 19). */
+  headLinks: Map<string, string>;
+  /** New files named like tests that define none: code (issue 19). */
+  testless: Set<string>;
+  /** Names outside the tree a new top-level module may not take (issue 19). */
+  modules: ModuleNames;
 }
 
-export async function readDiff(repo: Repository, from: string, head: string): Promise<ReadDiff> {
-  const [facts, files] = await Promise.all([repo.diff(from, head), repo.listFiles(from)]);
-  return { facts, basePaths: files.map((f) => f.path) };
+export async function readDiff(repo: Repository, from: string, head: string, policy: Policy): Promise<ReadDiff> {
+  const [facts, files, headLinks] = await Promise.all([repo.diff(from, head), repo.listFiles(from), treeLinks(repo, head)]);
+  const basePaths = files.map((f) => f.path);
+  const [testless, modules] = await Promise.all([testlessFiles(repo, head, facts, policy), moduleNames(repo, from, basePaths, policy, facts)]);
+  return { facts, basePaths, headLinks, testless, modules };
 }
 
 /** The context of the diff claims; `added` is left empty where only the file facts are read. */
 export function diffContext(read: ReadDiff, input: { digest: string; policy: Policy; task: Task | null }, added: readonly AddedLines[] = []): DiffContext {
-  return { subject: input.digest, facts: read.facts, basePaths: read.basePaths, policy: input.policy, task: input.task, added };
+  return {
+    subject: input.digest, facts: read.facts, basePaths: read.basePaths, policy: input.policy, task: input.task, added,
+    headLinks: read.headLinks, testless: read.testless, modules: read.modules,
+  };
 }
 
 /** The diff claims (and the secret scan when required) of a change already read. */
@@ -90,7 +103,7 @@ export async function diffClaims(
 export async function judgeDiff(
   repo: Repository, from: string, head: string, input: { digest: string; policy: Policy; task: Task | null; secrets: boolean },
 ): Promise<DiffJudgment> {
-  return diffClaims(repo, await readDiff(repo, from, head), input);
+  return diffClaims(repo, await readDiff(repo, from, head, input.policy), input);
 }
 
 /**

@@ -121,7 +121,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
     const diffInput = { digest, policy, task, secrets: required.includes("secrets") };
     // The file facts are all the runs need; the diff claims (reading every added line, the secret
     // scan) go on beside the measurement rather than before it.
-    const read = await clock.time("diff", () => readDiff(repo, change.mergeBase, head));
+    const read = await clock.time("diff", () => readDiff(repo, change.mergeBase, head, policy));
     facts = read.facts;
     const planning = diffContext(read, diffInput);
     const claims = clock.time("diff-claims", async () => {

@@ -1,7 +1,7 @@
 // diff.needed, the trusted side: which hunks to check (the PR's own diff of non-test code), one
 // mutant tree per hunk written before anything runs, and the claim from the measured mutants.
 import { cp, lstat, readFile, realpath, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import type { Evidence, RunFact } from "../kernel/types.js";
 import type { Policy } from "../policy/schema.js";
 import type { Repository } from "../workspace/index.js";
@@ -15,6 +15,9 @@ import type { RunName, SuiteRun, Target } from "../measure/report-types.js";
 import { suiteRunFact } from "../measure/run-report.js";
 import { listed } from "../measure/tests/run-facts.js";
 import { writeInside } from "./overlay.js";
+import { matcher } from "../measure/diff/context.js";
+import { jsTokenKey, tokenLanguage, type TokenLanguage } from "../measure/needed/tokens.js";
+import { pythonTokenKeys } from "./python-tokens.js";
 
 export interface NeededInput {
   repo: Repository;
@@ -28,14 +31,31 @@ export interface NeededInput {
   frozenPaths: ReadonlySet<string>;
 }
 
-/** The hunks of non-test code, and files left out with the reason (binary, too large, a link). */
+/** A file of the change read for its hunks: both sides' text (null where absent). */
+interface ReadFile {
+  path: string;
+  before: string | null;
+  after: string | null;
+  hunks: Hunk[];
+}
+
+/**
+ * The hunks of non-test code, and files left out with the reason: not checked (binary, too large, a
+ * link), or not behaviour (issue 19: a file outside code by the policy's `assets`, an empty package
+ * marker, a hunk that leaves the file's token stream as it was). Only the hunks become mutants.
+ */
 export async function codeHunks(input: NeededInput): Promise<{ hunks: Hunk[]; skipped: MutantResult[] }> {
-  const hunks: Hunk[] = [];
   const skipped: MutantResult[] = [];
+  const files: ReadFile[] = [];
   const limit = input.policy.limits.file_bytes;
+  const isAsset = matcher(input.policy.assets, { nocase: true });
   for (const fact of input.facts) {
     if (fact.submodule || input.testFiles.has(fact.path) || input.frozenPaths.has(fact.path)) continue;
-    const whole: Hunk = { path: fact.path, newStart: 1, oldStart: 1, newLines: [], oldLines: [], whole: null };
+    const whole: Hunk = { path: fact.path, newStart: 1, oldStart: 1, newLines: [], oldLines: [], whole: "file" };
+    if (isAsset(fact.path) && (fact.oldPath === null || isAsset(fact.oldPath))) {
+      skipped.push({ hunk: whole, status: "not-behaviour", killedBy: [], why: "outside code: the policy's assets (docs, images, fonts)" });
+      continue;
+    }
     if (fact.binary || fact.newMode === MODE_SYMLINK || fact.oldMode === MODE_SYMLINK) {
       skipped.push({ hunk: whole, status: "not-checked", killedBy: [], why: fact.binary ? "a binary file" : "a symbolic link" });
       continue;
@@ -46,10 +66,64 @@ export async function codeHunks(input: NeededInput): Promise<{ hunks: Hunk[]; sk
       skipped.push({ hunk: whole, status: "not-checked", killedBy: [], why: "binary or over the file size limit" });
       continue;
     }
+    const [beforeText, afterText] = [before?.toString("utf8") ?? null, after?.toString("utf8") ?? null];
+    // An empty package marker only makes a folder a package: no test can need its bytes.
+    if (posix.basename(fact.path) === "__init__.py" && afterText !== null && afterText.trim() === "" && (beforeText ?? "").trim() === "") {
+      skipped.push({ hunk: { ...whole, whole: fact.status === "A" ? "added" : "file" }, status: "not-behaviour", killedBy: [], why: "an empty package marker" });
+      continue;
+    }
     // A rename's old path is gone from the head: its hunks are those of the file as moved.
-    hunks.push(...hunksOf(fact.path, before?.toString("utf8") ?? null, after?.toString("utf8") ?? null));
+    files.push({ path: fact.path, before: beforeText, after: afterText, hunks: hunksOf(fact.path, beforeText, afterText) });
+  }
+  const hunks: Hunk[] = [];
+  for (const { hunk, same } of await sameTokens(files, input.policy.toolchain.path)) {
+    if (same) skipped.push({ hunk, status: "not-behaviour", killedBy: [], why: "only comments or whitespace: the same tokens with and without it" });
+    else hunks.push(hunk);
   }
   return { hunks, skipped };
+}
+
+/** The text of a file with one hunk put back, as a mutant would have it ("" for a removed file). */
+function withoutHunk(file: ReadFile, hunk: Hunk): string | null {
+  if (hunk.whole === "added") return "";
+  if (hunk.whole === "deleted") return file.before;
+  if (file.after === null) return null;
+  const reverted = revertHunk(file.after, hunk);
+  return reverted === null ? null : reverted.content ?? "";
+}
+
+/** Text tokenized per judgment, at most: the files with and without each hunk. */
+const TOKEN_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/** Each hunk, and whether its file tokenizes the same with and without it (in the files' order). */
+async function sameTokens(files: readonly ReadFile[], toolchain: readonly string[]): Promise<{ hunk: Hunk; same: boolean }[]> {
+  const pairs: { hunk: Hunk; language: TokenLanguage | null; head: string | null; mutant: string | null }[] = [];
+  for (const file of files) {
+    const language = tokenLanguage(file.path);
+    for (const hunk of file.hunks) {
+      // A deleted file's "head" is its absence: compared with the file brought back.
+      const head = hunk.whole === "deleted" ? "" : file.after;
+      pairs.push({ hunk, language, head, mutant: language === null ? null : withoutHunk(file, hunk) });
+    }
+  }
+  // Bounded: past the budget, hunks stay mutants (needed.max_hunks then bounds what runs).
+  let budget = TOKEN_BUDGET_BYTES;
+  for (const pair of pairs) {
+    budget -= (pair.head?.length ?? 0) + (pair.mutant?.length ?? 0);
+    if (budget < 0) pair.language = null;
+  }
+  const pythonTexts = [...new Set(pairs.filter((p) => p.language === "python" && p.head !== null && p.mutant !== null).flatMap((p) => [p.head as string, p.mutant as string]))];
+  const pythonKeys = new Map<string, string | null>();
+  const keys = await pythonTokenKeys(pythonTexts, toolchain);
+  pythonTexts.forEach((text, i) => pythonKeys.set(text, keys[i] ?? null));
+  const keyOf = (language: TokenLanguage, text: string, path: string): string | null =>
+    language === "python" ? pythonKeys.get(text) ?? null : jsTokenKey(text, path);
+  return pairs.map(({ hunk, language, head, mutant }) => {
+    if (language === null || head === null || mutant === null) return { hunk, same: false };
+    const a = keyOf(language, head, hunk.path);
+    const b = keyOf(language, mutant, hunk.path);
+    return { hunk, same: a !== null && b !== null && a === b };
+  });
 }
 
 export interface PreparedMutants {

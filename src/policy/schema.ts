@@ -16,6 +16,18 @@ export const DEFAULT_REQUIRE = [
   "diff.frozen", "diff.scope", "diff.safety", "secrets", "tests.regression", "tests.red_green", "tests.stable",
 ] as const;
 
+/**
+ * Files that are not code (issue 19): documentation, images and fonts. A binary file may be added
+ * only here (anywhere else diff.safety fails it: nobody can review it, and an interpreter may load
+ * it), and diff.needed never makes a mutant of one. Bytecode, native modules and archives are
+ * never assets by default.
+ */
+export const DEFAULT_ASSETS = [
+  "docs/**", "doc/**", "**/*.{md,markdown,rst,adoc}",
+  "**/{README,LICENSE,LICENCE,COPYING,NOTICE,AUTHORS,CHANGELOG,CHANGES}", "**/{README,LICENSE,LICENCE,COPYING,NOTICE,AUTHORS,CHANGELOG,CHANGES}.*",
+  "**/*.{png,jpg,jpeg,gif,webp,avif,bmp,ico,svg,tif,tiff}", "**/*.{woff,woff2,ttf,otf,eot}",
+];
+
 /** Claims that need the test suite to run. */
 export const TEST_CLAIMS: readonly string[] = ["tests.regression", "tests.red_green", "tests.stable", "diff.needed", "edges.covered", "tests.sealed"];
 
@@ -167,6 +179,8 @@ export const PolicySchema = z.strictObject({
   tests: TestsSchema.default(TestsSchema.parse({})),
   /** Frozen globs added to the default frozen set. */
   frozen: globs.default([]),
+  /** Files that are not code (docs, images, fonts): binary files may be added only here; diff.needed skips them. */
+  assets: globs.default(DEFAULT_ASSETS),
   /** Exact paths taken out of the default frozen set (globs are not accepted here). */
   unfreeze: z.array(z.string().min(1).refine((p) => !/[*?[\]{}!]/.test(p), "name a path, not a glob")).default([]),
   scope: z.strictObject({ allow: globs.default(["**"]), deny: globs.default([]) }).default({ allow: ["**"], deny: [] }),

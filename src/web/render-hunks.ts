@@ -13,6 +13,7 @@ const KINDS: Record<string, { css: string; status: string }> = {
   unneeded: { css: "unneeded", status: "✗ no test needs it" },
   "not-checked": { css: "unchecked", status: "! not checked" },
   needed: { css: "needed", status: "✓ needed" },
+  "not-behaviour": { css: "needed", status: "○ not behaviour (no mutant)" },
 };
 
 export interface HunkRow {

@@ -8,7 +8,7 @@ import { assertSafeRef, ensureMirror, fetchInto, mirrorDirFor, withMirrorLock } 
 import { commitsAhead, type CommitsAhead } from "./history.js";
 import { GitExit, porcelain } from "./porcelain.js";
 import { entryAt, listTree } from "./tree.js";
-import type { AddedLines, DiffFact } from "./types.js";
+import { MODE_SYMLINK, type AddedLines, type DiffFact } from "./types.js";
 
 export interface Repository {
   /** The source as given (local path or URL). */
@@ -22,6 +22,8 @@ export interface Repository {
   /** The file's exact bytes on a commit or tree; null when the path is absent there. */
   readBlob(treeish: string, path: string, maxBytes: number): Promise<Buffer | null>;
   listFiles(treeish: string): Promise<{ path: string; mode: string; blob: string }[]>;
+  /** Every symlink of a tree, path -> target (read from the link's blob; one cat-file for all). */
+  symlinks(treeish: string): Promise<Map<string, string>>;
   diff(base: string, head: string, options?: DiffOptions): Promise<DiffFact[]>;
   addedLines(facts: DiffFact[], maxBytes: number): Promise<AddedLines[]>;
   /** Writes a commit's tree, or a tree, into dest (absent or empty) without .git. */
@@ -41,6 +43,7 @@ export interface OpenOptions {
   refs?: string[];
 }
 
+const MAX_LINK_TARGET = 4096;
 const BASE_REFSPECS = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"];
 const FULL_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
@@ -99,6 +102,21 @@ class MirrorRepository implements Repository {
       throw new WorkspaceError(`${path} on ${sha} is ${entry.size ?? "of unknown size"} bytes, more than the limit of ${maxBytes}`);
     }
     return withCatFile(this.mirrorDir, async (batch) => (await batch.readBuffer(entry.object, maxBytes, path)).content);
+  }
+
+  async symlinks(treeish: string): Promise<Map<string, string>> {
+    const links = (await this.listFiles(treeish)).filter((f) => f.mode === MODE_SYMLINK);
+    const found = new Map<string, string>();
+    if (links.length === 0) return found;
+    await withCatFile(this.mirrorDir, async (batch) => {
+      for (const link of links) {
+        // A target longer than any path the kernel resolves (PATH_MAX) is no honest link: left out,
+        // it resolves as a plain folder, and a changed one is reported from its diff fact.
+        const { content } = await batch.readBuffer(link.blob, MAX_LINK_TARGET, link.path).catch(() => ({ content: null }));
+        if (content !== null) found.set(link.path, content.toString("utf8"));
+      }
+    });
+    return found;
   }
 
   /** A tree never changes, so its listing is read once per repository handle (the judge, the run plan and the dependency key all ask for the base's). */

@@ -13,6 +13,32 @@ export interface DiffContext {
   task: Task | null;
   /** The lines each file adds (for the harness-reference scan). */
   added: readonly AddedLines[];
+  /**
+   * Every symlink of the head tree (path -> target), read from git: links are resolved against
+   * them link by link. Without it only the change's own links are known.
+   */
+  headLinks?: ReadonlyMap<string, string>;
+  /**
+   * New files the test globs match that define no test (read from git): code, not tests, for
+   * scope, diff.needed and the harness scan (issue 19).
+   */
+  testless?: ReadonlySet<string>;
+  /** Module names a new top-level module may not take (issue 19): see ./shadow-names.ts. */
+  modules?: ModuleNames;
+}
+
+/** Names that resolve to code outside the tree, which a module of the same name would replace. */
+export interface ModuleNames {
+  /** The standard library's modules (`sys.stdlib_module_names`). */
+  pythonStdlib: readonly string[];
+  /** Top-level import names of the distributions the sandbox's python sees (not the repository's own). */
+  pythonInstalled: readonly string[];
+  /** Node's built-in modules (`builtinModules`). */
+  nodeBuiltins: readonly string[];
+  /** Packages the base declares in package.json or has in node_modules. */
+  nodePackages: readonly string[];
+  /** Folders pytest's `pythonpath` setting puts on sys.path (the base's pyproject.toml, pytest.ini, ...). */
+  pytestPythonPath?: readonly string[];
 }
 
 // Characters that could forge or hide output: C0/C1 controls, line and paragraph separators,

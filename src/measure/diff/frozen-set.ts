@@ -1,6 +1,5 @@
-import { posix } from "node:path";
-import { MODE_SYMLINK, type DiffFact } from "../../workspace/types.js";
 import { isNewOnHead, matcher, type DiffContext } from "./context.js";
+export { resolveSymlink, type SymlinkResolution } from "./symlinks.js";
 
 // The test harness of common runners, frozen wherever it appears (issue 2): a runner loads these
 // before any test, so whoever edits or adds one can rewrite the results.
@@ -9,7 +8,7 @@ const HARNESS_FILES = [
   "conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "noxfile.py", "setup.cfg", "pyproject.toml",
   "sitecustomize.py", "usercustomize.py", "*.pth",
   // Node: manifest, install-time configuration and hooks, runner configuration.
-  "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs",
+  "package.json",
   "vitest.config.*", "vitest.workspace.*", "vite.config.*", "jest.config.*", ".mocharc*", "babel.config.*", ".babelrc*",
   // Lock files: they decide which runner and plugins get installed.
   "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
@@ -17,11 +16,30 @@ const HARNESS_FILES = [
   "Makefile", "GNUmakefile",
 ];
 
+// Loader files (issue 19). The principle, not a list of attacks: a file that decides which code an
+// interpreter or package manager loads, rather than being code a reviewer reads, is harness by
+// nature. Installed-package metadata registers plugins and entry points (pytest loads every
+// `pytest11` entry point of a dist-info on sys.path by itself); bytecode runs instead of the source
+// beside it (an unchecked-hash .pyc is never compared with its .py); install configuration and
+// dependency manifests choose what gets installed. Each is frozen at any depth; a repository that
+// means to let PRs change its dependency manifests releases them by exact path with `unfreeze`, as
+// it does `package.json`.
+const LOADER_GLOBS = [
+  // Installed-package metadata: entry points, top_level.txt, RECORD; and a committed install.
+  "*.dist-info/**", "*.egg-info/**", "*.egg-link", "node_modules/**",
+  // Bytecode: run in place of (or without) the source the diff shows.
+  "__pycache__/**", "*.pyc", "*.pyo",
+  // Install configuration and hooks of npm, yarn and pnpm.
+  ".npmrc", ".yarnrc", ".yarnrc.*", ".pnpmfile.cjs", ".pnpmfile.mjs", ".pnp.cjs", ".pnp.loader.mjs",
+  // Dependency manifests and constraints: what pip installs, at which versions.
+  "requirements*.txt", "requirements*.in", "constraints*.txt", "Pipfile",
+];
+
 /** Frozen whatever the policy says, unless it names a path in `unfreeze`. Each is matched at any depth. */
 export const DEFAULT_FROZEN_GLOBS: readonly string[] = [
   ".github/**",
   ".ranex/**",
-  "**/node_modules/**",
+  ...LOADER_GLOBS.map((glob) => `**/${glob}`),
   ...HARNESS_FILES.map((name) => `**/${name}`),
 ];
 
@@ -92,7 +110,8 @@ export function isFrozen(path: string, ctx: DiffContext): boolean {
 /**
  * Added test files (by `tests.files`) that did not exist on base under any spelling: red-then-green
  * targets, not violations, unless `tests.allow_new` is false. Files the frozen globs cover
- * (`tests/conftest.py`) and submodules are never test files.
+ * (`tests/conftest.py`) and submodules are never test files, nor is a file that defines no test
+ * (`ctx.testless`: code named like a test, issue 19).
  */
 export function newTestFiles(ctx: DiffContext): string[] {
   const frozen = frozenSet(ctx);
@@ -100,23 +119,6 @@ export function newTestFiles(ctx: DiffContext): string[] {
   const found = ctx.facts
     .filter((f) => isNewOnHead(f) && !f.submodule)
     .map((f) => f.path)
-    .filter((p) => frozen.isTestFile(p) && !frozen.has(p) && !baseLower.has(p.toLowerCase()));
+    .filter((p) => frozen.isTestFile(p) && !frozen.has(p) && !baseLower.has(p.toLowerCase()) && ctx.testless?.has(p) !== true);
   return [...new Set(found)].sort();
-}
-
-export type SymlinkResolution =
-  | { kind: "inside"; path: string }
-  | { kind: "absolute"; target: string }
-  | { kind: "escapes"; path: string }
-  | { kind: "unknown" };
-
-/** Where a symlink on head points, relative to the repository root (its own folder is the start). */
-export function resolveSymlink(fact: DiffFact): SymlinkResolution | null {
-  if (fact.newMode !== MODE_SYMLINK || fact.status === "D") return null;
-  const target = fact.symlinkTarget;
-  if (target === null || target === "") return { kind: "unknown" };
-  if (target.startsWith("/")) return { kind: "absolute", target };
-  const joined = posix.normalize(posix.join(posix.dirname(fact.path), target)).replace(/\/+$/, "");
-  if (joined === ".." || joined.startsWith("../")) return { kind: "escapes", path: joined };
-  return { kind: "inside", path: joined === "." ? "" : joined };
 }

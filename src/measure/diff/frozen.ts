@@ -1,7 +1,8 @@
 import type { Detail, Evidence } from "../../kernel/types.js";
 import { MODE_SYMLINK, type DiffFact } from "../../workspace/types.js";
 import { isNewOnHead, listed, plural, shown, type DiffContext } from "./context.js";
-import { frozenSet, newTestFiles, resolveSymlink, type FrozenSet } from "./frozen-set.js";
+import { frozenSet, newTestFiles, type FrozenSet } from "./frozen-set.js";
+import { linksOf, resolveSymlink, throughLinks } from "./symlinks.js";
 
 export const FROZEN_CLAIM = "diff.frozen";
 
@@ -20,11 +21,12 @@ export interface FrozenFinding {
 export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
   const frozen = frozenSet(ctx);
   const newTests = new Set(newTestFiles(ctx));
+  const links = linksOf(ctx.facts, ctx.headLinks);
   const findings: FrozenFinding[] = [];
   for (const fact of ctx.facts) {
     const direct = directChange(fact, frozen);
     if (direct !== null) { findings.push(direct); continue; }
-    const indirect = indirectChange(fact, frozen, newTests, ctx.policy.tests.allow_new);
+    const indirect = indirectChange(fact, frozen, newTests, ctx.policy.tests.allow_new, links);
     if (indirect !== null) findings.push(indirect);
   }
   return findings;
@@ -65,12 +67,14 @@ function directChange(fact: DiffFact, frozen: FrozenSet): FrozenFinding | null {
 }
 
 /** Reaching the frozen set without naming it: symlinks into it, case twins, forbidden new tests. */
-function indirectChange(fact: DiffFact, frozen: FrozenSet, newTests: ReadonlySet<string>, allowNew: boolean): FrozenFinding | null {
+function indirectChange(
+  fact: DiffFact, frozen: FrozenSet, newTests: ReadonlySet<string>, allowNew: boolean, links: ReadonlyMap<string, string>,
+): FrozenFinding | null {
   const { path } = fact;
-  const link = resolveSymlink(fact);
+  const link = resolveSymlink(fact, links);
   if (link?.kind === "inside" && frozen.reaches(link.path)) {
     const into = link.path === "" ? "the repository root" : shown(link.path);
-    return { path, paths: [path], kind: "symlink", what: `symlink into frozen set -> ${into}` };
+    return { path, paths: [path], kind: "symlink", what: `symlink into frozen set -> ${into}${throughLinks(link, path)}` };
   }
   if (!isNewOnHead(fact)) return null;
   const twin = frozen.caseShadowOf(path);

@@ -66,6 +66,14 @@ export const HARNESS_PATTERNS: readonly HarnessPattern[] = [
   // Code that asks which test is running can answer differently under test; tests may name snapshots by it.
   { name: "the name of the running test", pattern: /\bcurrentTestName\b|\bPYTEST_CURRENT_TEST\b/, scope: "code" },
 
+  // A Python coding cookie decides how the rest of the file is decoded: with utf-7 (or any codec
+  // but the plain ones) a line every reader and this scan take for a comment can be code (issue 19).
+  {
+    name: "a Python coding cookie for an encoding that can hide code",
+    pattern: /^[ \t\f]*#.*?coding[:=][ \t]*(?!(?:utf[-_]?8|ascii|us-ascii|latin[-_]?1|iso[-_]?8859[-_]1|cp1252)(?:-sig)?\b)[-\w.]+/i,
+    scope: "all",
+  },
+
   // --- The report itself.
   { name: "RANEX_JUNIT", pattern: /RANEX_JUNIT/, scope: "all" },
   { name: "junitxml", pattern: /junit[_-]?xml/i, scope: "code" },

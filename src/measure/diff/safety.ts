@@ -1,29 +1,38 @@
 import type { Detail, Evidence } from "../../kernel/types.js";
 import { MODE_GITLINK, type DiffFact } from "../../workspace/types.js";
-import { isNewOnHead, listed, plural, shown, type DiffContext } from "./context.js";
-import { frozenSet, newTestFiles, resolveSymlink } from "./frozen-set.js";
+import { isNewOnHead, listed, matcher, plural, shown, type DiffContext } from "./context.js";
+import { shadowedModules } from "./shadow-names.js";
+import { frozenSet, newTestFiles } from "./frozen-set.js";
+import { linksOf, resolveSymlink, throughLinks } from "./symlinks.js";
 import { harnessReferences, type ScanKind } from "./harness.js";
 import { targetNames } from "./target-names.js";
 import { pathTricks, shadowedTool } from "./safety-paths.js";
 
 export const SAFETY_CLAIM = "diff.safety";
 
+/** Binary files an interpreter or runtime loads as code: never test data, wherever they sit. */
+const LOADABLE_BINARY = /\.(?:so|pyd|pyc|pyo|dll|dylib|node|wasm|jar|class|exe|bin)$|\.so\.\d/i;
+
 /**
  * Claim `diff.safety`: the shape of the change is one an honest change has. Fails on submodule
- * changes, symlinks leaving the repository, files over `limits.file_bytes`, path tricks, new files
- * that shadow a test tool, and added non-test code that references the test harness or its report.
- * Binary content alone is not a finding. Path names are judged on the head side only: deleting or
+ * changes, symlinks leaving the repository (resolved link by link), files over `limits.file_bytes`,
+ * path tricks, new files that shadow a test tool or, at a root of the module path, a module of the
+ * standard library or an installed distribution, binary files outside `assets`, and added non-test
+ * code that references the test harness or its report. Path names are judged on the head side only: deleting or
  * renaming away a badly named file is a repair, not a trick.
  */
 export function safetyClaim(ctx: DiffContext): Evidence {
   const details: Detail[] = [];
   for (const fact of ctx.facts) details.push(...factFindings(fact, ctx));
+  for (const { path, message } of shadowedModules(ctx)) details.push({ path, kind: "shadow", message: `${shown(path)}: ${message}` });
   // Frozen files (the policy, conftest.py, tests as of base) fail diff.frozen when changed at all, so
   // scanning them here would only repeat that. The PR's new test files are code like any other: they
   // run in the same runner, before and beside the tests that decide the verdict (issue 11).
   const frozen = frozenSet(ctx);
   const newTests = new Set(newTestFiles(ctx));
-  const kindOf = (path: string): ScanKind => frozen.has(path) ? "skip" : newTests.has(path) || frozen.isTestFile(path) ? "test" : "code";
+  // A file named like a test that defines none is code, and scanned as code (issue 19).
+  const isTest = (path: string): boolean => newTests.has(path) || (frozen.isTestFile(path) && ctx.testless?.has(path) !== true);
+  const kindOf = (path: string): ScanKind => frozen.has(path) ? "skip" : isTest(path) ? "test" : "code";
   const names = targetNames(ctx.task?.targets ?? [], ctx.added.filter((file) => newTests.has(file.path)));
   details.push(...harnessReferences(ctx.added, kindOf, names));
 
@@ -38,7 +47,7 @@ export function safetyClaim(ctx: DiffContext): Evidence {
   return {
     claim: SAFETY_CLAIM, subject: ctx.subject, outcome: "pass", details: [],
     reason: `${plural(ctx.facts.length, "changed path")}: no submodule, no symlink leaving the repository, `
-      + `none over ${ctx.policy.limits.file_bytes} bytes, no path tricks, no test tool shadowed, no harness reference in added code`,
+      + `none over ${ctx.policy.limits.file_bytes} bytes, no path tricks, no test tool or module shadowed, no binary file outside the assets, no harness reference in added code`,
   };
 }
 
@@ -49,9 +58,11 @@ function factFindings(fact: DiffFact, ctx: DiffContext): Detail[] {
 
   if (fact.submodule) say("submodule", submoduleChange(fact));
 
-  const link = resolveSymlink(fact);
-  if (link?.kind === "absolute") say("symlink", `symlink leaves the repository -> ${shown(link.target)} (absolute)`);
-  if (link?.kind === "escapes") say("symlink", `symlink leaves the repository -> ${shown(fact.symlinkTarget ?? "")} (resolves to ${shown(link.path)})`);
+  const link = resolveSymlink(fact, linksOf(ctx.facts, ctx.headLinks));
+  const through = link === null ? "" : throughLinks(link, path);
+  if (link?.kind === "absolute") say("symlink", `symlink leaves the repository -> ${shown(link.target)} (absolute${through === "" ? "" : `,${through.slice(2, -1)}`})`);
+  if (link?.kind === "escapes") say("symlink", `symlink leaves the repository -> ${shown(fact.symlinkTarget ?? "")} (resolves to ${shown(link.path)})${through}`);
+  if (link?.kind === "loop") say("symlink", `symlink that never resolves (a loop of links)${through}`);
   if (link?.kind === "unknown") say("symlink", "symlink whose target could not be read");
 
   if (fact.status !== "D" && !fact.submodule) {
@@ -63,6 +74,15 @@ function factFindings(fact: DiffFact, ctx: DiffContext): Detail[] {
   if (fact.status !== "D") {
     const tricks = pathTricks(path);
     if (tricks.length > 0) say("path", `path has ${tricks.join(", ")}`);
+  }
+
+  // Binary content under code paths: a reviewer cannot read it and an interpreter may load it
+  // (a sourceless .pyc, a native module). Frozen paths are diff.frozen's to report. Test data under
+  // the test globs (an image a parser's test reads) is no code path, unless it is loadable code.
+  const frozen = frozenSet(ctx);
+  const testData = frozen.isTestFile(path) && !LOADABLE_BINARY.test(path);
+  if (fact.binary && fact.status !== "D" && !fact.submodule && !frozen.has(path) && !testData && !matcher(ctx.policy.assets, { nocase: true })(path)) {
+    say("binary", "binary file outside the policy's assets (docs, images, fonts): nobody can review what it does; allow it by a glob in `assets` if it is one");
   }
 
   if (isNewOnHead(fact)) {

@@ -8,7 +8,11 @@ import { hunkLabel, type Hunk } from "./hunks.js";
 
 const CLAIM = "diff.needed";
 
-export type MutantStatus = "killed" | "survived" | "not-checked";
+/**
+ * `not-behaviour`: a change that is not behaviour (comments or whitespace only, a file outside code
+ * by the policy's `assets`, an empty package marker): no mutant is made, and it is never unneeded.
+ */
+export type MutantStatus = "killed" | "survived" | "not-checked" | "not-behaviour";
 
 /**
  * What the mutant ran: only the selected tests (they killed it), those and then the full suite (they
@@ -64,10 +68,14 @@ export function mutantResult(hunk: Hunk, reference: TestReport, mutant: SuiteRun
  */
 export function hunkDetail(r: MutantResult): Detail {
   const note = (status: "killed" | "survived"): string => (r.suite === undefined ? "" : SUITE_NOTE[r.suite][status]);
+  const line = r.hunk.whole === null ? r.hunk.newStart : undefined;
+  if (r.status === "not-behaviour") {
+    return { kind: "not-behaviour", path: r.hunk.path, line, message: `${hunkLabel(r.hunk)}: not behaviour, no mutant (${r.why ?? "unknown"})` };
+  }
   return {
     kind: r.status === "killed" ? "needed" : r.status === "survived" ? "unneeded" : "not-checked",
     path: r.hunk.path,
-    line: r.hunk.whole === null ? r.hunk.newStart : undefined,
+    line,
     message: r.status === "killed"
       ? `${hunkLabel(r.hunk)}: needed by ${listed(r.killedBy, 3)}${note("killed")}`
       : r.status === "survived"
@@ -80,16 +88,22 @@ export function hunkDetail(r: MutantResult): Detail {
  * The claim from every hunk's result. `selection` says, in one line, which tests the mutants ran
  * (the selected ones first, or the full suite and why): a detail of its own, before the hunks.
  */
-export function neededClaim(subject: string, results: readonly MutantResult[], selection?: string, runs?: readonly RunFact[]): Evidence {
+export function neededClaim(subject: string, all: readonly MutantResult[], selection?: string, runs?: readonly RunFact[]): Evidence {
+  // Changes that are not behaviour are listed, never judged: they count in no figure but their own.
+  const ignored = all.filter((r) => r.status === "not-behaviour").length;
+  const results = all.filter((r) => r.status !== "not-behaviour");
   const survived = results.filter((r) => r.status === "survived");
   const unchecked = results.filter((r) => r.status === "not-checked");
-  const details: Detail[] = results.map(hunkDetail);
+  const details: Detail[] = [...results, ...all.filter((r) => r.status === "not-behaviour")].map(hunkDetail);
   const meta = {
     hunks: results.length, killed: results.length - survived.length - unchecked.length, survived: survived.length, unchecked: unchecked.length,
+    ...(ignored === 0 ? {} : { notBehaviour: ignored }),
     ...(selection === undefined ? {} : { selection }),
   };
   if (results.length === 0) {
-    return { claim: CLAIM, subject, outcome: "pass", reason: "the change has no hunks of non-test code", details, meta };
+    const reason = ignored === 0 ? "the change has no hunks of non-test code"
+      : `the change has no hunks of non-test code that change behaviour (${ignored} not behaviour: comments, whitespace, assets or empty package markers)`;
+    return { claim: CLAIM, subject, outcome: "pass", reason, details, meta };
   }
   if (selection !== undefined) details.unshift({ kind: "selection", message: selection });
   const extra = runs === undefined || runs.length === 0 ? { meta } : { meta, runs };

@@ -36,7 +36,7 @@ export interface HunkTextLimits {
 export const HUNK_TEXT_LIMITS: HunkTextLimits = { linesPerHunk: 24, charsPerLine: 240, totalBytes: 16 * 1024 };
 
 /** The budget goes first to what a reviewer must read: hunks no test needs, then those not checked. */
-const PRIORITY: Record<MutantResult["status"], number> = { survived: 0, "not-checked": 1, killed: 2 };
+const PRIORITY: Record<MutantResult["status"], number> = { survived: 0, "not-checked": 1, killed: 2, "not-behaviour": 3 };
 
 /** Each result's text, in the results' order; the byte budget is spent in order of priority. */
 export function hunkTexts(results: readonly MutantResult[], limits: HunkTextLimits = HUNK_TEXT_LIMITS): HunkText[] {

@@ -16,8 +16,11 @@ export interface Hunk {
   newLines: string[];
   /** The merge base's lines that the hunk replaced (empty for a pure addition). */
   oldLines: string[];
-  /** The whole file was added or deleted: reverting means removing it, or bringing it back. */
-  whole: "added" | "deleted" | null;
+  /**
+   * The whole file was added or deleted: reverting means removing it, or bringing it back. `file`:
+   * a file judged as a whole without lines (binary, a link, over the size limit): never a mutant.
+   */
+  whole: "added" | "deleted" | "file" | null;
 }
 
 /** Lines of a text; a final newline does not make an extra empty line. */
@@ -60,6 +63,7 @@ export interface Reverted {
 export function revertHunk(measured: string | null, hunk: Hunk): Reverted | null {
   if (hunk.whole === "added") return measured === null ? null : { content: null };
   if (hunk.whole === "deleted") return measured === null ? { content: hunk.oldLines.map((l) => `${l}\n`).join("") } : null;
+  if (hunk.whole === "file") return null;
   if (measured === null) return null;
   const endsWithNewline = measured.endsWith("\n");
   const lines = linesOf(measured);
@@ -87,6 +91,8 @@ function locate(lines: readonly string[], hunk: Hunk): number | null {
 export function hunkLabel(hunk: Hunk): string {
   if (hunk.whole === "added") return `${hunk.path} (added file)`;
   if (hunk.whole === "deleted") return `${hunk.path} (deleted file)`;
+  // A file without lines (binary, a link) is named as a file: it has no lines, deleted or added.
+  if (hunk.whole === "file") return `${hunk.path} (whole file)`;
   if (hunk.newLines.length === 0) return `${hunk.path}:${hunk.newStart} (deleted lines)`;
   const end = hunk.newStart + hunk.newLines.length - 1;
   return end === hunk.newStart ? `${hunk.path}:${hunk.newStart}` : `${hunk.path}:${hunk.newStart}-${end}`;

@@ -14,7 +14,7 @@ describe("diff.safety", () => {
     const evidence = safetyClaim(context([modified("src/calc.py"), binary], { added: [lines("src/calc.py", "return a + b")] }));
     expect(evidence).toMatchObject({ claim: "diff.safety", subject: "sha256:subject", outcome: "pass", details: [] });
     expect(evidence.reason).toBe("2 changed paths: no submodule, no symlink leaving the repository, none over 5242880 bytes, "
-      + "no path tricks, no test tool shadowed, no harness reference in added code");
+      + "no path tricks, no test tool or module shadowed, no binary file outside the assets, no harness reference in added code");
   });
 
   it("fails submodules added, updated and removed", () => {
