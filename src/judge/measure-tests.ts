@@ -171,7 +171,11 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   const repeats = (name: RunName): SuiteRun[] => result.repeats?.[name] ?? [];
   // A test whose outcome changes between repeats of the base is flaky there: not the PR's regression.
   const flakyOnBase = new Set(flakyIds([runs.base, ...repeats("base")]));
-  evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase));
+  // The head run's provenance is judged against what the change committed (issue 19).
+  const changed = new Set(input.facts.filter((f) => f.status !== "D").map((f) => f.path));
+  evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase, {
+    changed, frozen: new Set([...input.frozenPaths, ...input.frozenTestFiles]),
+  }));
   evidence.push(redGreenClaim(input.digest, runs, targets));
   if (input.policy.require.includes("tests.stable")) evidence.push(stableClaim(input.digest, targets, (t) => {
     const own = t.origin === "new-file" && withNew;

@@ -91,7 +91,10 @@ export function resultWord(c: TestCaseResult | undefined): string {
 /** exitDisagreement for a run, counting its canary (taken out of the report) as the failure it is. */
 export function disagreement(run: SuiteRun): string | null {
   if (run.command === null || run.report === null) return null;
-  const canaryRed = run.canary?.result === "failed" || run.canary?.result === "errored" ? 1 : 0;
+  const members = run.canary?.members;
+  const canaryRed = members !== undefined
+    ? members.filter((m) => m.result === "failed" || m.result === "errored").length
+    : run.canary?.result === "failed" || run.canary?.result === "errored" ? 1 : 0;
   return exitDisagreement(run.label, run.command, run.report, canaryRed);
 }
 
