@@ -1,8 +1,9 @@
 // The Node half of the provenance record: a preload (`--require` on NODE_OPTIONS, from the gate's
 // read-only folder) that runs before any code of the tree in every Node process of the run. It
-// records each module of the tree that is resolved (CommonJS through the loader's resolution, ES
-// modules through a customization hook registered with module.register), and whether node:assert's
-// functions are still the ones the process started with when it ends. Lines go into the record's
+// records each CommonJS module of the tree that is resolved, and whether node:assert's functions are
+// still the ones the process started with when it ends. ES modules are not followed: Node 20's
+// module.register runs its hooks in a thread of their own, which cost about 0.3 s of every process
+// (measured on the bench's node:test suite), far past the record's budget. Lines go into the record's
 // FIFO (./pipe.ts), which code under test can add to but never take back from.
 
 /** node:assert's functions a test's outcome passes through, on the module and on its `strict` object. */
@@ -11,11 +12,13 @@ export const NODE_ASSERT_FUNCTIONS: readonly string[] = [
   "notDeepStrictEqual", "throws", "doesNotThrow", "rejects", "doesNotReject", "match", "doesNotMatch", "fail", "ifError",
 ];
 
-export function nodePreloadSource(fifo: string, treeRoot: string, hooksUrl: string): string {
+export function nodePreloadSource(fifo: string, treeRoot: string): string {
   const q = JSON.stringify;
   return `"use strict";
 // Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
 (() => {
+  // Preloads run again in the module loader's own thread; the record is the process's main thread's.
+  if (!require("node:worker_threads").isMainThread) return;
   const fs = require("node:fs");
   const stringify = JSON.stringify;
   const writeSync = fs.writeSync;
@@ -48,14 +51,6 @@ export function nodePreloadSource(fifo: string, treeRoot: string, hooksUrl: stri
     code(found);
     return found;
   };
-  try {
-    const { port1, port2 } = new (require("node:worker_threads").MessageChannel)();
-    port1.on("message", (url) => {
-      if (typeof url === "string" && url.startsWith("file://")) code(decodeURIComponent(url.slice(7)));
-    });
-    port1.unref();
-    Module.register(${q(hooksUrl)}, { data: { port: port2 }, transferList: [port2] });
-  } catch {}
   const assert = require("node:assert");
   const names = ${q(NODE_ASSERT_FUNCTIONS)};
   const originals = [];
@@ -69,20 +64,5 @@ export function nodePreloadSource(fifo: string, treeRoot: string, hooksUrl: stri
     emit({ k: "end", nonce });
   });
 })();
-`;
-}
-
-/** The ES module loader's customization hook: it reports every module it resolves to the preload. */
-export function nodeHooksSource(): string {
-  return `// Added by Ranex Gate for this run only: reports each resolved ES module to the provenance preload.
-let port;
-export function initialize(data) {
-  port = data && data.port;
-}
-export async function resolve(specifier, context, nextResolve) {
-  const found = await nextResolve(specifier, context);
-  try { if (port !== undefined) port.postMessage(found.url); } catch {}
-  return found;
-}
 `;
 }

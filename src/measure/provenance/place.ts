@@ -4,9 +4,8 @@
 // it) keeps the hook out: a note, not a failure, since the command is the owner's policy.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { openRecordPipe, type RecordPipe } from "./pipe.js";
-import { nodeHooksSource, nodePreloadSource } from "./node-hook.js";
+import { nodePreloadSource } from "./node-hook.js";
 import { pythonHookSource } from "./python-hook.js";
 
 export interface PlacedProvenance {
@@ -43,8 +42,7 @@ export async function placeProvenance(command: string, hostDir: string, seenAs: 
       placed.notes.push("the command sets NODE_OPTIONS itself, so Node's preload was not added");
     } else {
       await mkdir(join(hostDir, "node"), { recursive: true });
-      await writeFile(join(hostDir, "node", "hooks.mjs"), nodeHooksSource());
-      await writeFile(join(hostDir, "node", "record.cjs"), nodePreloadSource(fifo, treeRoot, pathToFileURL(`${seenAs}/node/hooks.mjs`).href));
+      await writeFile(join(hostDir, "node", "record.cjs"), nodePreloadSource(fifo, treeRoot));
       placed.nodeOptions = `--require ${seenAs}/node/record.cjs`;
       placed.placed.push("node");
     }
