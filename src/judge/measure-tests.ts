@@ -143,7 +143,9 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     for (const [stage, ms] of Object.entries(result.timings)) clock.record(stage.replace(/^run:/, ""), ms);
     const base = result.runs.base;
     if (cachedBase === null && base !== undefined) await writeBaseCache(input.dataDir, key, base);
-    return evidenceFrom(input, result, mutants);
+    // The repository's own packages: an installed distribution of the same name is not shadowed by them.
+    const baseFiles = new Set((await input.repo.listFiles(input.base).catch(() => [])).map((f) => f.path));
+    return evidenceFrom(input, result, mutants, baseFiles);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -157,7 +159,7 @@ function earlyTrees(plan: RunPlan, baseCached: boolean): RepeatPlan["early"] {
   return early;
 }
 
-function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null): Measured {
+function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null, baseFiles: ReadonlySet<string>): Measured {
   const evidence: Evidence[] = result.checks.map((c) => checkClaim(input.digest, c.name, c.run));
   let hunkTexts: HunkText[] = [];
   if (!input.runTests) return { evidence, hunkTexts };
@@ -174,7 +176,7 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   // The head run's provenance is judged against what the change committed (issue 19).
   const changed = new Set(input.facts.filter((f) => f.status !== "D").map((f) => f.path));
   evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase, {
-    changed, frozen: new Set([...input.frozenPaths, ...input.frozenTestFiles]),
+    changed, frozen: new Set([...input.frozenPaths, ...input.frozenTestFiles]), baseFiles,
   }));
   evidence.push(redGreenClaim(input.digest, runs, targets));
   if (input.policy.require.includes("tests.stable")) evidence.push(stableClaim(input.digest, targets, (t) => {

@@ -27,6 +27,20 @@ export interface ProvenanceContext {
   changed: ReadonlySet<string>;
   /** The base's frozen paths: what the owner's own tests and harness do is theirs. */
   frozen: ReadonlySet<string>;
+  /** The base tree's files: a package the base already has under that name is the repository's own. */
+  baseFiles?: ReadonlySet<string>;
+}
+
+/** The module or package `top` that `path` belongs to already exists on the base (the repository's own). */
+function ownOnBase(code: RecordedCode, baseFiles: ReadonlySet<string> | undefined): boolean {
+  if (baseFiles === undefined) return false;
+  const top = (code.shadows ?? "").split(":")[1] ?? "";
+  const parts = code.path.split("/");
+  const at = parts.findIndex((part) => part === top || part.split(".")[0] === top);
+  if (at < 0) return false;
+  const prefix = parts.slice(0, at + 1).join("/");
+  for (const file of baseFiles) if (file === prefix || file.startsWith(`${prefix}/`)) return true;
+  return false;
 }
 
 /** A hash-based .pyc (bit 0) whose source is not checked (bit 1 clear): it runs whatever it holds. */
@@ -59,7 +73,8 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext): {
     details.push({ kind: "provenance", message, ...(path === undefined ? {} : { path }) });
   };
   for (const code of record.code) {
-    if (code.shadows !== undefined && !ownInstall(code)) {
+    const installedOwn = code.shadows?.startsWith("installed:") === true && (ownInstall(code) || ownOnBase(code, context.baseFiles));
+    if (code.shadows !== undefined && !installedOwn) {
       const message = `the ${run.label} run loaded ${shadowText(code)} from the tree: ${code.path}`;
       // The base's own such file (a vendored copy, say) is the owner's: listed, not blamed on the change.
       if (context.changed.has(code.path)) add(message, code.path);

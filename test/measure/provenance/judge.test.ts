@@ -54,6 +54,13 @@ describe("provenanceFindings", () => {
     expect(asOnBase.details[0]?.message).toContain("(as on the base)");
   });
 
+  it("a module named like an installed distribution fails when the change brings it, not when the repository already has it", () => {
+    const run = runWith([START, line({ k: "code", pid: 7, p: "/work/src/idna/core.py", kind: "source", shadow: "installed:idna:/usr/lib/python3/dist-packages" }), END]);
+    const changed = new Set(["src/idna/core.py"]);
+    expect(provenanceFindings(run, { ...none, changed }).problems[0]).toContain("idna, a module of the installed distribution in /usr/lib/python3/dist-packages");
+    expect(provenanceFindings(run, { ...none, changed, baseFiles: new Set(["src/idna/__init__.py"]) }).problems).toEqual([]);
+  });
+
   it("an unchecked-hash pyc fails wherever it came from; committed bytecode and metadata fail when the change holds them", () => {
     expect(uncheckedHashPyc(1)).toBe(true);
     expect(uncheckedHashPyc(3)).toBe(false);
