@@ -20,6 +20,7 @@ const { parsePolicy, POLICY_PATH } = await load<typeof import("../src/policy/ind
 const { createSandbox } = await load<typeof import("../src/sandbox/index.js")>("sandbox/index.js");
 const { openRepository } = await load<typeof import("../src/workspace/index.js")>("workspace/index.js");
 const { nodeReporterFor } = await load<typeof import("../src/measure/reporters.js")>("measure/reporters.js");
+const { runSuite } = await load<typeof import("../src/measure/run-suite.js")>("measure/run-suite.js");
 const ROUNDS = Number(process.env.RANEX_BENCH_ROUNDS ?? 3);
 const cases = [
   { repo: "python-calc", head: "honest-task", task: "div", newTests: false },
@@ -131,6 +132,32 @@ for (const c of cases) {
       raw.push(performance.now() - t0);
       // The python example keeps one red test on the base on purpose (task div), so a non-zero exit is fine.
       if (run.exitCode === null) throw new Error(`the raw test run did not finish: ${run.violation ?? "timeout"}: ${run.outputTail.slice(-500)}`);
+    }
+
+    // The provenance record's cost (issue 19): the same suite through the same path, with the gate's
+    // hooks and the record's pipe and without, alternating so the machine's noise falls on both.
+    if (policy.tests.setup === undefined) {
+      const plain: number[] = [];
+      const recorded: number[] = [];
+      let seen = "";
+      for (let i = 0; i < ROUNDS; i++) {
+        for (const withRecord of [false, true]) {
+          const tree = join(work, `record-${i}-${withRecord ? "on" : "off"}`);
+          await repo.materialise(head, tree);
+          const t0 = performance.now();
+          const suite = await runSuite(sandbox, {
+            label: "head", treeDir: tree, readonly: [], reportDir: join(tree, "..", `report-${i}-${withRecord ? "on" : "off"}`),
+            ...(withRecord ? { recordDir: join(work, `gate-${i}`) } : {}),
+            setup: undefined, command: policy.tests.command ?? "true", setupNetwork: false, timeout: 600,
+          });
+          (withRecord ? recorded : plain).push(performance.now() - t0);
+          if (withRecord) seen = `${suite.provenance?.record.processes.length ?? 0} processes, ${suite.provenance?.record.code.length ?? 0} tree files, ${suite.provenance?.record.bytes ?? 0} bytes`;
+        }
+      }
+      const off = median(plain) / 1000;
+      const on = median(recorded) / 1000;
+      const share = (on - off) / off;
+      console.log(`${c.repo}@${c.head}: provenance record: run ${off.toFixed(2)} s without, ${on.toFixed(2)} s with (${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)} %; target <= 5 %: ${share <= 0.05 ? "met" : "MISSED"}; ${seen})  [median of ${ROUNDS}]`);
     }
 
     let warmStages: Record<string, number> = {};

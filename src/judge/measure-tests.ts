@@ -149,7 +149,9 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     for (const [stage, ms] of Object.entries(result.timings)) clock.record(stage.replace(/^run:/, ""), ms);
     const base = result.runs.base;
     if (cachedBase === null && base !== undefined) await writeBaseCache(input.dataDir, key, base);
-    return evidenceFrom(input, result, mutants);
+    // The repository's own packages: an installed distribution of the same name is not shadowed by them.
+    const baseFiles = new Set((await input.repo.listFiles(input.base).catch(() => [])).map((f) => f.path));
+    return evidenceFrom(input, result, mutants, baseFiles);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -163,7 +165,7 @@ function earlyTrees(plan: RunPlan, baseCached: boolean): RepeatPlan["early"] {
   return early;
 }
 
-function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null): Measured {
+function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null, baseFiles: ReadonlySet<string>): Measured {
   const evidence: Evidence[] = result.checks.map((c) => checkClaim(input.digest, c.name, c.run));
   let hunkTexts: HunkText[] = [];
   if (!input.runTests) return { evidence, hunkTexts };
@@ -177,7 +179,11 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   const repeats = (name: RunName): SuiteRun[] => result.repeats?.[name] ?? [];
   // A test whose outcome changes between repeats of the base is flaky there: not the PR's regression.
   const flakyOnBase = new Set(flakyIds([runs.base, ...repeats("base")]));
-  evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase));
+  // The head run's provenance is judged against what the change committed (issue 19).
+  const changed = new Set(input.facts.filter((f) => f.status !== "D").map((f) => f.path));
+  evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase, {
+    changed, frozen: new Set([...input.frozenPaths, ...input.frozenTestFiles]), baseFiles,
+  }));
   evidence.push(redGreenClaim(input.digest, runs, targets));
   // Repeats and mutants are not started once the verdict was decided (src/measure/decided.ts): their
   // claims then say so, rather than pass on runs never made.

@@ -84,6 +84,11 @@ export interface RunFact {
    * (installed once in 35.1 s on 2026-01-02, key sha256:…)` or `ran once for all runs in 12.3 s (key sha256:…)`. Absent for a run with its own setup or none.
    */
   setup?: string;
+  /**
+   * What the run's provenance record saw (src/measure/provenance): `provenance: 1 process, 12 tree
+   * files ran, 0 events`. Absent for a run the gate placed no hook in.
+   */
+  provenance?: string;
 }
 
 /** A measurement for one claim, bound to one subject. Produced outside the kernel. */

@@ -131,7 +131,8 @@ function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: Prepar
   const slug = spec.name.replace(/[^a-z]/g, "-");
   return runSuite(sandbox, {
     label: spec.name, treeDir: spec.treeDir, readonly: spec.readonly, reportDir: join(plan.scratchDir, `report-${slug}`),
-    ...(spec.canary ? { canaryDir: join(plan.scratchDir, `canary-${slug}`) } : {}),
+    // Every main run keeps a provenance record; the one that decides regression also gets the canaries.
+    ...(spec.canary ? { canaryDir: join(plan.scratchDir, `gate-${slug}`) } : { recordDir: join(plan.scratchDir, `gate-${slug}`) }),
     setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout: tests.timeout,
     ...(deps === undefined ? {} : { deps }),
   }, afterSetup);

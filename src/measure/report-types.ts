@@ -1,6 +1,7 @@
 // Plain data handed between the run orchestration and the test claims. The orchestration runs the
 // suites (src/measure/run-*.ts) and builds SuiteRun values; the claims only read them.
 import type { RunResult } from "../sandbox/types.js";
+import type { RunProvenance } from "./provenance/judge.js";
 
 export type CaseResult = "passed" | "failed" | "errored" | "skipped";
 
@@ -78,6 +79,8 @@ export interface CanaryOutcome {
   /** Whether any other test in the report passed or failed (a canary skipped alone is no sign). */
   othersRan: boolean;
   notes: string[];
+  /** Each canary of the family: its name, the assertion path it goes through, what it must do, what it did. */
+  members?: { name: string; via: string; expect: "fail" | "pass"; result: CaseResult | "absent" }[];
 }
 
 /** One run of the suite on one tree. */
@@ -92,6 +95,8 @@ export interface SuiteRun {
   reportError: string | null;
   /** Present on the run that carried the canary; the report no longer holds it. */
   canary?: CanaryOutcome;
+  /** What the gate's hooks saw load and happen in this run (src/measure/provenance), bounded. */
+  provenance?: RunProvenance;
   /**
    * The once-only setup this run used instead of its own (src/measure/deps): its key, whether the
    * result came from the cache, and on a miss how long the one setup took. `installed`: when and in

@@ -5,6 +5,7 @@
 import type { ClaimResult, RunFact } from "../kernel/types.js";
 import type { RunResult } from "../sandbox/types.js";
 import type { SuiteRun } from "./report-types.js";
+import { provenanceLine } from "./provenance/judge.js";
 
 /** Lines and characters of output kept per run: enough to see an error, never a flood. */
 export const TAIL_LINES = 20;
@@ -30,12 +31,13 @@ export function suiteRunFact(run: SuiteRun): RunFact {
   const limit = [run.setup?.violation, run.command?.violation].find((v): v is string => typeof v === "string") ?? null;
   const ranToEnd = last !== null && !last.timedOut && last.exitCode !== null;
   const setup = run.deps === undefined ? {} : { setup: depsText(run.deps) };
+  const seen = provenanceLine(run.provenance);
   return {
     run: run.label, stage: run.command !== null ? "tests" : run.setup !== null ? "setup" : "tests",
     exitCode: last?.exitCode ?? null, signal: last?.signal ?? null, timedOut: last?.timedOut ?? false,
     limit, stages, report,
     ok: ranToEnd && limit === null && run.command !== null && run.report !== null,
-    outputTail: tailOf(last?.outputTail ?? ""), ...setup,
+    outputTail: tailOf(last?.outputTail ?? ""), ...setup, ...(seen === undefined ? {} : { provenance: seen }),
   };
 }
 
@@ -66,7 +68,7 @@ export function distinctRuns(claims: readonly Pick<ClaimResult, "runs">[]): RunF
   const out: RunFact[] = [];
   for (const claim of claims) {
     for (const run of claim.runs ?? []) {
-      const key = JSON.stringify([run.run, run.stage, run.exitCode, run.signal, run.timedOut, run.limit, run.stages, run.report, run.outputTail, run.setup]);
+      const key = JSON.stringify([run.run, run.stage, run.exitCode, run.signal, run.timedOut, run.limit, run.stages, run.report, run.outputTail, run.setup, run.provenance]);
       if (!seen.has(key)) {
         seen.add(key);
         out.push(run);
@@ -90,5 +92,6 @@ export function runLine(run: RunFact): string {
   for (const [stage, ms] of Object.entries(run.stages)) parts.push(`${stage} ${secondsText(ms)}`);
   if (run.report !== null) parts.push(run.report);
   if (run.setup !== undefined) parts.push(`setup: ${run.setup}`);
+  if (run.provenance !== undefined) parts.push(run.provenance);
   return parts.join(" · ");
 }

@@ -6,6 +6,9 @@ import { readJunitReport } from "./junit-read.js";
 import { nodeReporterFor, reportersDirFor } from "./reporters.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import { placeCanary, stripCanary } from "./canary.js";
+import { placeProvenance, type PlacedProvenance } from "./provenance/place.js";
+import { emptyRecord, parseRecord } from "./provenance/record.js";
+import type { RunProvenance } from "./provenance/judge.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
 
 export interface SuiteSpec {
@@ -13,8 +16,10 @@ export interface SuiteSpec {
   treeDir: string;
   /** Paths relative to treeDir that stay read-only (frozen tests, harness, policy). */
   readonly: string[];
-  /** Where to write this run's canary, or undefined for a run without one. */
+  /** Where to write this run's canaries and provenance hooks, or undefined for a run without a canary. */
   canaryDir?: string;
+  /** Where to write the provenance hooks of a run without a canary (the base runs, the PR's own). */
+  recordDir?: string;
   /** A fresh directory for this run's report: a report left by anything else is never read. */
   reportDir: string;
   setup: string | undefined;
@@ -59,26 +64,61 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
     }
   }
   if (afterSetup !== undefined) await afterSetup();
-  // After setup, so nothing setup runs can see or remove it.
-  const canary = spec.canaryDir === undefined ? null
-    : await placeCanary(spec.command, spec.treeDir, spec.canaryDir, sandbox.profile.backend === "bwrap");
+  // After setup, so nothing setup runs can see or remove them. One read-only folder of the gate's
+  // per run holds the canary preload, the provenance hooks and the record's FIFO.
+  const gateDir = spec.canaryDir ?? spec.recordDir;
+  const inSandbox = sandbox.profile.backend === "bwrap";
+  const seenAs = gateDir === undefined ? "" : inSandbox ? GATE_MOUNT : gateDir;
+  const canary = spec.canaryDir === undefined ? null : await placeCanary(spec.command, spec.treeDir, spec.canaryDir, seenAs);
+  const provenance = gateDir === undefined ? null
+    : await placeProvenance(spec.command, gateDir, seenAs, inSandbox ? SANDBOX_TREE : spec.treeDir);
+  const gateEnv = mergedEnv(spec.env ?? {}, canary?.env ?? {}, provenance);
   const remaining = Math.max(1000, budgetMs - (Date.now() - started));
-  const command = await sandbox.run({
-    command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...spec.env, ...canary?.env }, timeoutMs: remaining, network: false,
-    readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []], extraMounts: canary?.extraMounts ?? [],
-    treeOverlays: deps?.overlays ?? [],
-  });
+  let command: RunResult;
+  let recorded: RunProvenance | null = null;
+  try {
+    command = await sandbox.run({
+      command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...spec.env, ...gateEnv }, timeoutMs: remaining, network: false,
+      readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []],
+      extraMounts: gateDir !== undefined && inSandbox ? [{ host: gateDir, sandbox: GATE_MOUNT }] : [],
+      treeOverlays: deps?.overlays ?? [],
+    });
+  } finally {
+    // The pipe is read to its end whatever happened to the run.
+    recorded = provenance === null ? null : await recordOf(provenance, inSandbox ? SANDBOX_TREE : spec.treeDir);
+  }
   const read = await readJunitReport(junit, spec.treeDir);
   // The tree may be run again (tests.stable's repeats): the canary's test file leaves with this run.
   for (const file of canary?.treeFiles ?? []) await unlink(join(spec.treeDir, file)).catch(() => undefined);
+  const withRecord = recorded === null ? {} : { provenance: recorded };
   const noReport = (error: string): SuiteRun => ({
-    label: spec.label, setup, command, report: null, reportError: error, ...depsFact,
+    label: spec.label, setup, command, report: null, reportError: error, ...depsFact, ...withRecord,
     ...(canary !== null ? { canary: { name: canary.name, runners: canary.runners, result: "absent", othersRan: false, notes: canary.notes } } : {}),
   });
   if ("error" in read) return noReport(read.error);
-  if (canary === null) return { label: spec.label, setup, command, report: read.report, reportError: null, ...depsFact };
+  if (canary === null) return { label: spec.label, setup, command, report: read.report, reportError: null, ...depsFact, ...withRecord };
   const { report, outcome } = stripCanary(read.report, canary);
-  return { label: spec.label, setup, command, report, reportError: null, canary: outcome, ...depsFact };
+  return { label: spec.label, setup, command, report, reportError: null, canary: outcome, ...depsFact, ...withRecord };
+}
+
+/** Where the run's gate folder is mounted in the sandbox, and where the tree is. */
+const GATE_MOUNT = "/opt/ranex/run";
+const SANDBOX_TREE = "/work";
+
+/** PYTHONPATH and NODE_OPTIONS as the run gets them: the gate's entries first, the selection's kept. */
+function mergedEnv(own: Record<string, string>, canary: Record<string, string>, provenance: PlacedProvenance | null): Record<string, string> {
+  const merged: Record<string, string> = { ...canary };
+  const python = [provenance?.pythonPath, own.PYTHONPATH].filter((p): p is string => p !== undefined && p !== null && p !== "");
+  if (python.length > 0) merged.PYTHONPATH = python.join(":");
+  const node = [provenance?.nodeOptions, canary.NODE_OPTIONS, own.NODE_OPTIONS].filter((p): p is string => p !== undefined && p !== null && p !== "");
+  if (node.length > 0) merged.NODE_OPTIONS = node.join(" ");
+  return merged;
+}
+
+async function recordOf(provenance: PlacedProvenance, treeRoot: string): Promise<RunProvenance> {
+  if (provenance.pipe === null) return { placed: provenance.placed, notes: provenance.notes, record: emptyRecord() };
+  const { text, bytes } = await provenance.pipe.finish();
+  return { placed: provenance.placed, notes: provenance.notes, record: parseRecord(text, treeRoot, bytes) };
 }
 
 export function describeExit(run: RunResult): string {

@@ -10,7 +10,8 @@ export function runsSection(claims: readonly ClaimResult[]): Html {
   const runs = distinctRuns(claims);
   if (runs.length === 0) return html``;
   const rows = runs.map((r) => html`<tr><th scope="row"><code>${r.run}</code></th><td><span class="status ${r.ok ? "pass" : "fail"}">${r.ok ? "✓" : "✗"} ${endText(r)}</span>${
-    r.limit === null ? "" : html`<br><strong>limit:</strong> ${r.limit}`}</td><td>${Object.entries(r.stages).map(([stage, ms], i) => html`${i > 0 ? ", " : ""}${stage} ${seconds(ms)}`)}</td><td>${r.report ?? html`<span class="muted">(a check writes no report)</span>`}</td></tr>`);
+    r.limit === null ? "" : html`<br><strong>limit:</strong> ${r.limit}`}</td><td>${Object.entries(r.stages).map(([stage, ms], i) => html`${i > 0 ? ", " : ""}${stage} ${seconds(ms)}`)}</td><td>${r.report ?? html`<span class="muted">(a check writes no report)</span>`}${
+    r.provenance === undefined ? "" : html`<br><span class="muted">${r.provenance}</span>`}</td></tr>`);
   const outputs = runs.filter((r) => r.outputTail !== "").map((r) => r.ok
     ? html`<details><summary>Last lines of output: <code>${r.run}</code></summary><pre>${r.outputTail}</pre></details>`
     : html`<h3>Last lines of output: <code>${r.run}</code></h3><pre>${r.outputTail}</pre>`);

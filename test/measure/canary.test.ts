@@ -77,11 +77,45 @@ describe("the canary", () => {
   it("not collected, or not placeable, is a note and not a failure", async () => {
     const deselected = await run({ ...CALC, ...PY_TESTS }, 'python3 -m pytest -p no:ranex --junitxml="$RANEX_JUNIT" tests -k "not canary"');
     expect(["failed", "absent"]).toContain(deselected.canary?.result);
+    // A command that sets PYTHONPATH itself still gets the canaries (a test file beside its tests),
+    // but not Python's provenance hook, which rides on PYTHONPATH: a note, not a failure.
     const own = await run({ ...CALC, ...PY_TESTS }, 'PYTHONPATH=. python3 -m pytest --junitxml="$RANEX_JUNIT" tests');
-    expect(own.canary).toMatchObject({ runners: [], result: "absent" });
+    expect(own.canary).toMatchObject({ runners: ["pytest"], result: "failed" });
     const base = await run({ ...CALC, ...PY_TESTS }, PYTEST, false);
     const evidence = regressionClaim(SUBJECT, base, own, [], []);
     expect(evidence.outcome).toBe("pass");
-    expect(evidence.details).toContainEqual(expect.objectContaining({ kind: "canary", message: expect.stringContaining("PYTHONPATH") }));
+    expect(evidence.details).toContainEqual(expect.objectContaining({ kind: "provenance", message: expect.stringContaining("PYTHONPATH") }));
+    // A tree with no test_*.py file to stand beside: the canaries are not placed, and the note says why.
+    const lone = await run({ ...CALC, "tests/calc_check.py": PY_TESTS["tests/test_calc.py"] }, 'python3 -m pytest --junitxml="$RANEX_JUNIT" tests/calc_check.py');
+    expect(lone.canary).toMatchObject({ runners: [], result: "absent" });
+    const loneEvidence = regressionClaim(SUBJECT, base, lone, [], []);
+    expect(loneEvidence.details).toContainEqual(expect.objectContaining({ kind: "canary", message: expect.stringContaining("no test_*.py file") }));
+  });
+
+  // Issue 19, class 3: the module under test neuters the assertion library at import. The plain
+  // raise stays red; the canaries that go through the neutered path come back passed.
+  it("unittest's assertEqual neutered by the module under test: its canary passes, the run is not believed", async () => {
+    const neutered = { "src/__init__.py": "", "src/calc.py": "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n\ndef add(a, b):\n    return a + b\n" };
+    const head = await run({ ...neutered, ...PY_TESTS }, PYTEST);
+    const members = head.canary?.members ?? [];
+    expect(members.filter((m) => m.via === "unittest assertEqual" && m.expect === "fail").map((m) => m.result)).toEqual(["passed"]);
+    expect(members.filter((m) => m.via === "a plain raise").map((m) => m.result)).toEqual(["failed"]);
+    const evidence = regressionClaim(SUBJECT, await run({ ...CALC, ...PY_TESTS }, PYTEST, false), head, [], []);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.unsafe).toBe(true);
+    expect(evidence.reason).toContain("unittest assertEqual");
+  });
+
+  it("node:assert's strict and legacy equal neutered by the module under test: their canaries pass, the run is not believed", async () => {
+    const files = {
+      "src/calc.js": 'const assert = require("node:assert");\nassert.strict.equal = () => {};\nassert.equal = () => {};\nmodule.exports = { add: (a, b) => a + b };\n',
+      "test/a.test.js": 'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/calc.js");\ntest("adds", () => assert.strict.equal(add(2, 3), 5));\n',
+    };
+    const head = await run(files, NODE);
+    const passed = (head.canary?.members ?? []).filter((m) => m.result === "passed" && m.expect === "fail").map((m) => m.via).sort();
+    expect(passed).toEqual(["node:assert legacy equal", "node:assert strict equal"]);
+    const evidence = regressionClaim(SUBJECT, await run(files, NODE, false), head, [], []);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.reason).toContain("node:assert strict equal");
   });
 });

@@ -7,6 +7,7 @@ import {
 } from "./run-facts.js";
 import { anyRed, copiesWord, countCopies, isShared, lostCopies } from "./outcomes.js";
 import { suiteRunFact } from "../run-report.js";
+import { provenanceFindings, type ProvenanceContext } from "../provenance/judge.js";
 
 const CLAIM = "tests.regression";
 
@@ -14,6 +15,8 @@ export function regressionClaim(
   subject: string, base: SuiteRun, head: SuiteRun, targets: readonly Target[], frozenTestFiles: readonly string[],
   /** Tests whose outcome changed between repeats of the base (tests.stable): listed, not blamed. */
   flakyOnBase: ReadonlySet<string> = new Set(),
+  /** What the change committed and what the owner froze: the head run's provenance is judged against it. */
+  provenance: ProvenanceContext = { changed: new Set(), frozen: new Set(frozenTestFiles) },
 ): Evidence {
   const problems: string[] = [];
   const details: Detail[] = [];
@@ -25,13 +28,18 @@ export function regressionClaim(
 
   const forged = canaryFindings(head, details);
   if (forged !== null) problems.unshift(forged);
+  // What ran is not what was reviewed: the run is not believed (issue 19).
+  const ran = provenanceFindings(head, provenance);
+  details.push(...ran.details);
+  problems.push(...ran.problems);
+  const untrusted = forged !== null || ran.problems.length > 0;
   const headReport = usableReport(head, problems, details);
   // The base run only serves comparison; when it is unusable nothing can be compared.
   const baseReport = usableReport(base, problems, details, "cannot compare with base: ");
   if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details, flakyOnBase);
 
   const meta = { base: suiteMeta(base), head: suiteMeta(head) };
-  const extra = { ...(unsafe.length > 0 || forged !== null ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
+  const extra = { ...(unsafe.length > 0 || untrusted ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
   if (problems.length > 0) {
     // Every problem is named: the base run's own trouble must not hide behind the head's (issue 15).
     return { claim: CLAIM, subject, outcome: "fail", reason: problems.join("; "), details, meta, ...extra };
@@ -99,13 +107,26 @@ function canaryFindings(run: SuiteRun, details: Detail[]): string | null {
   const canary = run.canary;
   if (canary === undefined) return null;
   for (const note of canary.notes) details.push({ kind: "canary", message: `no canary: ${note}` });
-  if (canary.result === "passed" || (canary.result === "skipped" && canary.othersRan)) {
-    const what = `${FORGED_RESULTS}: the gate's canary ${canary.name}, which always fails, was reported ${canary.result} on ${run.label}`;
+  const members = canary.members ?? [{ name: canary.name, via: "a plain raise", expect: "fail" as const, result: canary.result }];
+  const present = members.filter((m) => m.result !== "absent");
+  const wrong: string[] = [];
+  for (const m of members) {
+    if (m.expect === "fail" && (m.result === "passed" || (m.result === "skipped" && canary.othersRan))) {
+      wrong.push(`${m.name} (fails through ${m.via}) was reported ${m.result}`);
+    } else if (m.expect === "pass" && (m.result === "failed" || m.result === "errored" || (m.result === "skipped" && canary.othersRan))) {
+      wrong.push(`${m.name} (passes through ${m.via}) was reported ${m.result}`);
+    } else if (m.result === "absent" && present.length > 0) {
+      // The family is collected together: one missing while the others ran was taken out.
+      wrong.push(`${m.name} (through ${m.via}) was not reported while the other canaries were`);
+    }
+  }
+  if (wrong.length > 0) {
+    const what = `${FORGED_RESULTS}: the gate's canaries came back wrong on ${run.label}: ${wrong.join("; ")}`;
     details.push({ kind: "canary", message: what });
     return what;
   }
-  if (canary.result === "absent" && canary.runners.length > 0 && run.report !== null) {
-    details.push({ kind: "canary", message: `the canary given to ${canary.runners.join(", ")} was not collected (a test selection or configuration can leave it out); its absence proves nothing either way` });
+  if (present.length === 0 && canary.runners.length > 0 && run.report !== null) {
+    details.push({ kind: "canary", message: `the canaries given to ${canary.runners.join(", ")} were not collected (a test selection or configuration can leave them out); their absence proves nothing either way` });
   }
   return null;
 }

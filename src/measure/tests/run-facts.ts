@@ -40,6 +40,19 @@ export function suiteMeta(run: SuiteRun): Record<string, unknown> {
     reportError: run.reportError,
     notes: run.report?.notes ?? [],
     ...(run.canary !== undefined ? { canary: run.canary } : {}),
+    ...(run.provenance !== undefined ? { provenance: provenanceMeta(run.provenance) } : {}),
+  };
+}
+
+/** The record as the verdict keeps it: counts, and the entries that can decide (bounded by the record). */
+function provenanceMeta(p: NonNullable<SuiteRun["provenance"]>): Record<string, unknown> {
+  const r = p.record;
+  return {
+    placed: p.placed, notes: p.notes, processes: r.processes.length, treeFiles: r.code.length,
+    compiled: r.code.filter((c) => c.kind === "bytecode" || c.kind === "native").map((c) => c.path),
+    shadows: r.code.filter((c) => c.shadows !== undefined).map((c) => `${c.path} (${c.shadows ?? ""})`),
+    metadata: r.metadata, events: r.events.map((e) => `${e.event} ${e.what} ${e.by}${e.line > 0 ? `:${e.line}` : ""}`.trim()),
+    dropped: r.dropped, bytes: r.bytes,
   };
 }
 
@@ -91,7 +104,10 @@ export function resultWord(c: TestCaseResult | undefined): string {
 /** exitDisagreement for a run, counting its canary (taken out of the report) as the failure it is. */
 export function disagreement(run: SuiteRun): string | null {
   if (run.command === null || run.report === null) return null;
-  const canaryRed = run.canary?.result === "failed" || run.canary?.result === "errored" ? 1 : 0;
+  const members = run.canary?.members;
+  const canaryRed = members !== undefined
+    ? members.filter((m) => m.result === "failed" || m.result === "errored").length
+    : run.canary?.result === "failed" || run.canary?.result === "errored" ? 1 : 0;
   return exitDisagreement(run.label, run.command, run.report, canaryRed);
 }
 

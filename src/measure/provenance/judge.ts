@@ -1,0 +1,149 @@
+// Judging a run's provenance record (issue 19): pure, from the record and what the diff says. The
+// run is not believed (tests.regression FAILs, unsafe) when what ran is not what was reviewed:
+//   - a module of the standard library, of the runner, or of an installed distribution other than the
+//     repository's own was loaded from a file the change added or modified;
+//   - tree code ran from bytecode or a native file the change committed, or from a hash .pyc that
+//     is never checked against its source;
+//   - distribution metadata the change committed was read (entry points: a plugin from the tree);
+//   - code of the tree outside the owner's frozen files reached into frames or the collector, set
+//     attributes of the runner's or the standard library's classes, or a function the verdict
+//     passes through (assertions, the runner's report path) was replaced;
+//   - a runtime the gate placed its hook in left no record, or its first process no end.
+import type { Detail } from "../../kernel/types.js";
+import type { SuiteRun } from "../report-types.js";
+import type { ProvenanceRecord, RecordedCode, RecordedEvent } from "./record.js";
+
+/** What a run carries about its record: where the hooks were placed, and what they saw. */
+export interface RunProvenance {
+  /** The runtimes the gate's hook was given to (none: the record proves nothing either way). */
+  placed: ("python" | "node")[];
+  record: ProvenanceRecord;
+  /** Why a hook could not be placed (a command that sets PYTHONPATH or NODE_OPTIONS itself). */
+  notes: string[];
+}
+
+export interface ProvenanceContext {
+  /** Paths the change added, modified, renamed or retyped (merge base to head), relative to the root. */
+  changed: ReadonlySet<string>;
+  /** The base's frozen paths: what the owner's own tests and harness do is theirs. */
+  frozen: ReadonlySet<string>;
+  /** The base tree's files: a package the base already has under that name is the repository's own. */
+  baseFiles?: ReadonlySet<string>;
+}
+
+/** The module or package `top` that `path` belongs to already exists on the base (the repository's own). */
+function ownOnBase(code: RecordedCode, baseFiles: ReadonlySet<string> | undefined): boolean {
+  if (baseFiles === undefined) return false;
+  const top = (code.shadows ?? "").split(":")[1] ?? "";
+  const parts = code.path.split("/");
+  const at = parts.findIndex((part) => part === top || part.split(".")[0] === top);
+  if (at < 0) return false;
+  const prefix = parts.slice(0, at + 1).join("/");
+  for (const file of baseFiles) if (file === prefix || file.startsWith(`${prefix}/`)) return true;
+  return false;
+}
+
+/** A hash-based .pyc (bit 0) whose source is not checked (bit 1 clear): it runs whatever it holds. */
+export function uncheckedHashPyc(flags: number | undefined): boolean {
+  return flags !== undefined && (flags & 1) === 1 && (flags & 2) === 0;
+}
+
+function shadowText(code: RecordedCode): string {
+  const [kind, name, site] = (code.shadows ?? "").split(":");
+  if (kind === "stdlib") return `the standard library's module ${name}`;
+  if (kind === "runner") return `the test runner's module ${name}`;
+  return `${name}, a module of the installed distribution in ${site ?? "site-packages"}`;
+}
+
+/** The repository's own distribution is installed from its tree (an editable or in-tree install). */
+function ownInstall(code: RecordedCode): boolean {
+  const [kind, , site] = (code.shadows ?? "").split(":");
+  return kind === "installed" && site !== undefined && !site.startsWith("/");
+}
+
+export function provenanceFindings(run: SuiteRun, context: ProvenanceContext): { problems: string[]; details: Detail[] } {
+  const problems: string[] = [];
+  const details: Detail[] = [];
+  const provenance = run.provenance;
+  if (provenance === undefined) return { problems, details };
+  for (const note of provenance.notes) details.push({ kind: "provenance", message: `no provenance record: ${note}` });
+  const { record } = provenance;
+  const add = (message: string, path?: string): void => {
+    problems.push(message);
+    details.push({ kind: "provenance", message, ...(path === undefined ? {} : { path }) });
+  };
+  for (const code of record.code) {
+    const installedOwn = code.shadows?.startsWith("installed:") === true && (ownInstall(code) || ownOnBase(code, context.baseFiles));
+    if (code.shadows !== undefined && !installedOwn) {
+      const message = `the ${run.label} run loaded ${shadowText(code)} from the tree: ${code.path}`;
+      // The base's own such file (a vendored copy, say) is the owner's: listed, not blamed on the change.
+      if (context.changed.has(code.path)) add(message, code.path);
+      else details.push({ kind: "provenance", message: `${message} (as on the base)`, path: code.path });
+      continue;
+    }
+    if (code.kind === "bytecode" && uncheckedHashPyc(code.pycFlags)) {
+      add(`the ${run.label} run ran ${code.path}, a compiled file that Python never checks against its source (unchecked-hash .pyc): what ran is not the reviewed text`, code.path);
+    } else if ((code.kind === "bytecode" || code.kind === "native") && context.changed.has(code.path)) {
+      add(`the ${run.label} run ran ${code.path}, ${code.kind === "native" ? "a native library" : "compiled bytecode"} the change committed: what ran is not the reviewed text`, code.path);
+    }
+  }
+  for (const path of record.metadata) {
+    if (context.changed.has(path)) {
+      add(`the ${run.label} run read ${path}, distribution metadata the change committed (an entry point or plugin loaded from the tree)`, path);
+    }
+  }
+  for (const event of record.events) {
+    const finding = eventFinding(run.label, event, context);
+    if (finding === null) continue;
+    if (finding.owner) details.push({ kind: "provenance", message: finding.message, path: event.by });
+    else add(finding.message, event.by === "" || event.by.startsWith("/") ? undefined : event.by);
+  }
+  const cut = cutShort(run, provenance);
+  if (cut !== null) add(cut);
+  return { problems, details };
+}
+
+function eventFinding(label: string, event: RecordedEvent, context: ProvenanceContext): { message: string; owner: boolean } | null {
+  const where = event.by === "" ? "code the gate cannot place" : `${event.by}${event.line > 0 ? `:${event.line}` : ""}`;
+  const owner = event.by !== "" && context.frozen.has(event.by);
+  if (event.event === "replaced") {
+    // A replacement from an installed package (a plugin) is not the tree's doing.
+    if (event.by.startsWith("/") && !event.by.startsWith("/work/")) return null;
+    return { message: `during the ${label} run ${event.what} was replaced (by ${where}): the assertion library or the runner's report path was tampered with`, owner };
+  }
+  if (event.by === "" || event.by.startsWith("/")) return null;
+  const what = event.event === event.what ? event.event : `${event.event} ${event.what}`;
+  return { message: `tree code ${where} used ${what} while the ${label} tests ran (tampering: frames, the collector, ctypes or the runner's classes)`, owner };
+}
+
+function cutShort(run: SuiteRun, provenance: RunProvenance): string | null {
+  const last = run.command;
+  // A run that timed out, was killed or broke a rule fails for that already; its record ends anyhow.
+  if (last === null || last.timedOut || last.signal !== null || last.violation !== null || run.report === null) return null;
+  for (const lang of provenance.placed) {
+    const first = provenance.record.processes.find((p) => p.lang === lang);
+    if (first === undefined) {
+      return `the ${run.label} run left no provenance record from ${lang === "python" ? "Python" : "Node"}, though the gate's hook was placed for it (a module of the tree named like the hook, or a runtime started without it)`;
+    }
+    if (!first.ended) {
+      return `the ${run.label} run's provenance record was cut short: the ${lang === "python" ? "Python" : "Node"} process that ran first (${first.argv}) never reported its end`;
+    }
+  }
+  return null;
+}
+
+/** One line for the run's facts: how much the record saw. */
+export function provenanceLine(provenance: RunProvenance | undefined): string | undefined {
+  if (provenance === undefined || provenance.placed.length === 0) return undefined;
+  const r = provenance.record;
+  const parts = [
+    `${r.processes.length} ${r.processes.length === 1 ? "process" : "processes"}`,
+    `${r.code.length} tree ${r.code.length === 1 ? "file" : "files"} ran`,
+  ];
+  const compiled = r.code.filter((c) => c.kind !== "source").length;
+  if (compiled > 0) parts.push(`${compiled} compiled`);
+  if (r.metadata.length > 0) parts.push(`${r.metadata.length} metadata read`);
+  parts.push(`${r.events.length} ${r.events.length === 1 ? "event" : "events"}`);
+  if (r.dropped > 0) parts.push(`${r.dropped} lines not kept`);
+  return `provenance: ${parts.join(", ")}`;
+}

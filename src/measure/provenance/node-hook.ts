@@ -1,0 +1,68 @@
+// The Node half of the provenance record: a preload (`--require` on NODE_OPTIONS, from the gate's
+// read-only folder) that runs before any code of the tree in every Node process of the run. It
+// records each CommonJS module of the tree that is resolved, and whether node:assert's functions are
+// still the ones the process started with when it ends. ES modules are not followed: Node 20's
+// module.register runs its hooks in a thread of their own, which cost about 0.3 s of every process
+// (measured on the bench's node:test suite), far past the record's budget. Lines go into the record's
+// FIFO (./pipe.ts), which code under test can add to but never take back from.
+
+/** node:assert's functions a test's outcome passes through, on the module and on its `strict` object. */
+export const NODE_ASSERT_FUNCTIONS: readonly string[] = [
+  "ok", "equal", "notEqual", "deepEqual", "notDeepEqual", "strictEqual", "notStrictEqual", "deepStrictEqual",
+  "notDeepStrictEqual", "throws", "doesNotThrow", "rejects", "doesNotReject", "match", "doesNotMatch", "fail", "ifError",
+];
+
+export function nodePreloadSource(fifo: string, treeRoot: string): string {
+  const q = JSON.stringify;
+  return `"use strict";
+// Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
+(() => {
+  // Preloads run again in the module loader's own thread; the record is the process's main thread's.
+  if (!require("node:worker_threads").isMainThread) return;
+  const fs = require("node:fs");
+  const stringify = JSON.stringify;
+  const writeSync = fs.writeSync;
+  const TREE = ${q(`${treeRoot.replace(/\/+$/, "")}/`)};
+  let fd;
+  try {
+    fd = fs.openSync(${q(fifo)}, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+  } catch {
+    return;
+  }
+  const nonce = require("node:crypto").randomBytes(8).toString("hex");
+  let budget = 5000;
+  const emit = (entry) => {
+    if (budget <= 0) return;
+    budget -= 1;
+    entry.pid = process.pid;
+    try { writeSync(fd, stringify(entry) + "\\n"); } catch {}
+  };
+  emit({ k: "start", lang: "node", nonce, ppid: process.ppid, argv: process.argv.slice(0, 8).join(" ") });
+  const seen = new Set();
+  const code = (path) => {
+    if (typeof path !== "string" || !path.startsWith(TREE) || seen.has(path)) return;
+    seen.add(path);
+    emit({ k: "code", p: path, kind: "module" });
+  };
+  const Module = require("node:module");
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (...args) {
+    const found = resolve.apply(this, args);
+    code(found);
+    return found;
+  };
+  const assert = require("node:assert");
+  const names = ${q(NODE_ASSERT_FUNCTIONS)};
+  const originals = [];
+  for (const [owner, label] of [[assert, "node:assert"], [assert.strict, "node:assert.strict"]]) {
+    for (const name of names) originals.push([owner, name, label + "." + name, owner[name]]);
+  }
+  process.on("exit", () => {
+    for (const [owner, name, what, original] of originals) {
+      if (owner[name] !== original) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
+    }
+    emit({ k: "end", nonce });
+  });
+})();
+`;
+}

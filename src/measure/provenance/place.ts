@@ -1,0 +1,52 @@
+// Gives a run its provenance record: the FIFO (./pipe.ts) and the hooks for the runtimes its command
+// starts, all in the run's own gate folder, mounted read-only. Python gets a `sitecustomize` on
+// PYTHONPATH; Node a preload on NODE_OPTIONS. A command that sets either itself (without extending
+// it) keeps the hook out: a note, not a failure, since the command is the owner's policy.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { openRecordPipe, type RecordPipe } from "./pipe.js";
+import { nodePreloadSource } from "./node-hook.js";
+import { pythonHookSource } from "./python-hook.js";
+
+export interface PlacedProvenance {
+  placed: ("python" | "node")[];
+  notes: string[];
+  /** PYTHONPATH and NODE_OPTIONS parts for the run (merged with the canary's by the caller). */
+  pythonPath: string | null;
+  nodeOptions: string | null;
+  pipe: RecordPipe | null;
+}
+
+const RUNS_PYTHON = /\bpython[0-9.]*\b|\bpy\.?test\b|\bpytest\b/;
+const RUNS_NODE = /\bnode(?:js)?\b|\bnpx\b|\bnpm\b|\byarn\b|\bpnpm\b|\bjest\b|\bvitest\b|\bmocha\b/;
+
+export async function placeProvenance(command: string, hostDir: string, seenAs: string, treeRoot: string): Promise<PlacedProvenance> {
+  const placed: PlacedProvenance = { placed: [], notes: [], pythonPath: null, nodeOptions: null, pipe: null };
+  const python = RUNS_PYTHON.test(command);
+  const node = RUNS_NODE.test(command);
+  if (!python && !node) return placed;
+  await mkdir(hostDir, { recursive: true });
+  const fifo = `${seenAs}/record`;
+  if (python) {
+    if (/\bPYTHONPATH\b/.test(command) && !/\$\{?PYTHONPATH\b/.test(command)) {
+      placed.notes.push("the command sets PYTHONPATH itself, so Python's hook (a sitecustomize on it) was not added");
+    } else {
+      await mkdir(join(hostDir, "py"), { recursive: true });
+      await writeFile(join(hostDir, "py", "sitecustomize.py"), pythonHookSource(fifo, treeRoot));
+      placed.pythonPath = `${seenAs}/py`;
+      placed.placed.push("python");
+    }
+  }
+  if (node) {
+    if (/\bNODE_OPTIONS\b/.test(command)) {
+      placed.notes.push("the command sets NODE_OPTIONS itself, so Node's preload was not added");
+    } else {
+      await mkdir(join(hostDir, "node"), { recursive: true });
+      await writeFile(join(hostDir, "node", "record.cjs"), nodePreloadSource(fifo, treeRoot));
+      placed.nodeOptions = `--require ${seenAs}/node/record.cjs`;
+      placed.placed.push("node");
+    }
+  }
+  if (placed.placed.length > 0) placed.pipe = await openRecordPipe(join(hostDir, "record"));
+  return placed;
+}

@@ -1,0 +1,286 @@
+// The Python half of the provenance record (docs/measurement.md, "What ran"): a `sitecustomize`
+// module on the gate's read-only folder, first on PYTHONPATH, that installs an audit hook before any
+// code of the tree runs. `sys.addaudithook` cannot be undone. The hook writes what it sees, one JSON
+// line at a time, into a FIFO the measuring process reads from outside the sandbox: code under test
+// can add lines but never take one back, and cannot read the pipe (mode 0200 on a read-only mount).
+//
+// Everything the hook needs lives in a closure, never in a module's globals (sys.modules would hand
+// them to anyone); it calls only built-in functions captured at install, never a Python function a
+// module attribute could replace, so tree code never runs inside it.
+
+/** Top-level modules of the runners the gate knows (pytest and its own dependencies). */
+export const PYTHON_RUNNER_MODULES: readonly string[] = [
+  "pytest", "_pytest", "pluggy", "iniconfig", "py", "exceptiongroup", "tomli", "packaging", "xdist", "execnet",
+];
+
+/** Modules whose functions decide what a test's outcome is reported as; replacing one is tampering. */
+export const WATCHED_MODULES: readonly string[] = [
+  "unittest.case", "unittest.result", "_pytest.runner", "_pytest.reports", "_pytest.junitxml", "_pytest.python",
+  "_pytest.unittest", "_pytest.outcomes", "_pytest.main", "_pytest.assertion.rewrite", "_pytest.assertion.util",
+  "_pytest.skipping", "_pytest.terminal", "pluggy._callers", "pluggy._hooks", "pluggy._manager", "xml.etree.ElementTree",
+];
+
+export function pythonHookSource(fifo: string, treeRoot: string): string {
+  return `# Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
+def _ranex_provenance():
+    import sys
+    import posix
+    from _json import encode_basestring_ascii as quote
+    FIFO = ${JSON.stringify(fifo)}
+    TREE = ${JSON.stringify(treeRoot.replace(/\/+$/, ""))} + "/"
+    try:
+        fd = posix.open(FIFO, posix.O_WRONLY | posix.O_APPEND | posix.O_CLOEXEC)
+    except OSError:
+        return
+    write, getpid, pread, popen, pclose, listdir = posix.write, posix.getpid, posix.read, posix.open, posix.close, posix.listdir
+    getframe = sys._getframe
+    nonce = posix.urandom(8).hex()
+    pid = getpid()
+    budget = [5000]
+
+    def emit(kind, *pairs):
+        if budget[0] <= 0:
+            return
+        budget[0] -= 1
+        parts = ['{"k":', quote(kind), ',"pid":', str(getpid())]
+        for i in range(0, len(pairs), 2):
+            value = pairs[i + 1]
+            parts.append(',' + quote(pairs[i]) + ':' + (quote(value[:1500]) if type(value) is str else str(int(value))))
+        line = ''.join(parts) + '}\\n'
+        try:
+            write(fd, line.encode('utf-8', 'replace'))
+        except OSError:
+            pass
+
+    stdlib = frozenset(sys.stdlib_module_names)
+    runner = frozenset(${JSON.stringify(PYTHON_RUNNER_MODULES)})
+    roots = [TREE]
+    installed = {}
+    for entry in list(sys.path):
+        if type(entry) is not str or not entry.startswith('/'):
+            continue
+        if entry.startswith(TREE) and entry.rstrip('/') + '/' not in roots:
+            roots.append(entry.rstrip('/') + '/')
+        elif ('-packages' in entry) and not entry.startswith(TREE):
+            try:
+                names = listdir(entry)
+            except OSError:
+                names = []
+            for name in names:
+                if name.endswith(('.dist-info', '.egg-info', '.pth')):
+                    continue
+                installed.setdefault(name.split('.', 1)[0], entry)
+
+    def shadows(path):
+        for root in roots:
+            if not path.startswith(root):
+                continue
+            parts = [p for p in path[len(root):].split('/') if p != '__pycache__']
+            if not parts:
+                continue
+            top = parts[0].split('.', 1)[0]
+            if top in stdlib:
+                return 'stdlib:' + top
+            if top in runner:
+                return 'runner:' + top
+            if top in installed:
+                return 'installed:' + top + ':' + installed[top]
+        return ''
+
+    seen = set()
+    busy = [False]
+
+    def pyc_flags(path):
+        try:
+            handle = popen(path, posix.O_RDONLY | posix.O_CLOEXEC)
+        except OSError:
+            return -1
+        try:
+            head = pread(handle, 16)
+        finally:
+            pclose(handle)
+        if len(head) < 8:
+            return -1
+        return head[4] | (head[5] << 8)
+
+    def code_file(path):
+        if path in seen:
+            return
+        seen.add(path)
+        if path.endswith('.py'):
+            emit('code', 'p', path, 'kind', 'source', 'shadow', shadows(path))
+        elif path.endswith('.pyc'):
+            flags = pyc_flags(path)
+            if flags >= 0:
+                emit('code', 'p', path, 'kind', 'bytecode', 'shadow', shadows(path), 'flags', flags)
+        elif path.endswith(('.so', '.pyd')):
+            emit('code', 'p', path, 'kind', 'native', 'shadow', shadows(path))
+        elif '.dist-info/' in path or '.egg-info/' in path or path.endswith('.pth'):
+            emit('meta', 'p', path)
+
+    # The runner's own folders: its monkeypatch fixture sets attributes for whoever called it.
+    runner_dirs = tuple(installed[top].rstrip('/') + '/' + top + '/' for top in runner if top in installed)
+
+    FRAME_EVENTS = frozenset(('sys._getframe', 'sys._current_frames', 'sys.settrace', 'sys.setprofile',
+                              'gc.get_objects', 'gc.get_referrers', 'gc.get_referents'))
+    RESTRICTED = frozenset(('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_back', 'f_globals', 'f_locals'))
+    type_getattr = type.__getattribute__
+    object_getattr = object.__getattribute__
+    module_type = type(sys)
+    function_type = type(lambda: None)
+    code_of = function_type.__code__.__get__
+    modules = sys.modules
+
+    # The functions a test's verdict passes through: the assertion library and the runner's report
+    # path. Their identities are taken when each module first shows up; a later replacement (a plain
+    # class attribute assignment raises no audit event) is found by comparing identities.
+    WATCHED = ${JSON.stringify(WATCHED_MODULES)}
+    originals = {}
+    snapped = set()
+
+    def snapshot():
+        for name in WATCHED:
+            if name in snapped:
+                continue
+            module = modules.get(name)
+            if type(module) is not module_type:
+                continue
+            spec = object_getattr(module, '__dict__').get('__spec__')
+            if spec is None or object_getattr(spec, '__dict__').get('_initializing', False):
+                continue  # still running its own body: taken when it is done
+            snapped.add(name)
+            for attr, value in list(object_getattr(module, '__dict__').items()):
+                if type(value) is function_type:
+                    originals[(module, attr)] = (name + '.' + attr, value)
+                elif issubclass(type(value), type) and type_getattr(value, '__module__') == name:
+                    qual = name + '.' + str(type_getattr(value, '__qualname__')) + '.'
+                    for key, member in list(type_getattr(value, '__dict__').items()):
+                        if type(member) is function_type or type(member) in (staticmethod, classmethod):
+                            originals[(value, key)] = (qual + key, member)
+
+    def compare():
+        for (owner, attr), (what, original) in list(originals.items()):
+            space = object_getattr(owner, '__dict__') if type(owner) is module_type else type_getattr(owner, '__dict__')
+            now = space.get(attr)
+            if now is original:
+                continue
+            by = ''
+            if type(now) is function_type:
+                by = code_of(now).co_filename
+            key = ('replaced', what)
+            if key not in seen:
+                seen.add(key)
+                emit('tamper', 'ev', 'replaced', 'what', what, 'by', str(by), 'line', 0)
+
+    counter = [0]
+
+    def direct_caller(frame):
+        # Who asked, past the helpers that set attributes for a caller (mock, the runner's monkeypatch).
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if not (name.endswith('/unittest/mock.py') or name.startswith(runner_dirs) or name.endswith('/inspect.py')):
+                return frame
+            frame = frame.f_back
+        return None
+
+    def tamper(event, what, frame):
+        frame = direct_caller(frame)
+        if frame is None:
+            return
+        name = frame.f_code.co_filename
+        if type(name) is str and name.startswith(TREE):
+            key = (event, what, name)
+            if key not in seen:
+                seen.add(key)
+                emit('tamper', 'ev', event, 'what', what, 'by', name, 'line', frame.f_lineno)
+
+    def observe(event, args):
+        if event == 'open':
+            path = args[0]
+            if type(path) is not str:
+                return
+            mode = args[1]
+            reading = (args[2] & 3) == 0 if mode is None else ('r' in mode or '+' in mode)
+            if path.startswith(TREE):
+                if reading:
+                    code_file(path)
+            elif not reading:
+                # A report being written outside the tree: what it says must come from the real functions.
+                snapshot()
+                compare()
+            return
+        if event == 'import':
+            snapshot()
+            counter[0] += 1
+            if counter[0] % 25 == 0:
+                compare()
+            frame = caller()
+            importer = frame.f_code.co_filename if frame is not None else None
+            if type(importer) is str and importer.startswith(TREE):
+                key = ('imp', args[0], importer)
+                if key not in seen:
+                    seen.add(key)
+                    emit('imp', 'n', str(args[0]), 'by', importer)
+            return
+        if event in FRAME_EVENTS or event.startswith('ctypes.'):
+            tamper(event, event, caller())
+        elif event == 'object.__setattr__' or event == 'object.__delattr__':
+            target = args[0]
+            if not issubclass(type(target), type):
+                return
+            module = type_getattr(target, '__module__')
+            if type(module) is str and (module.split('.', 1)[0] in stdlib or module.split('.', 1)[0] in runner):
+                tamper(event, module + '.' + str(type_getattr(target, '__qualname__')) + '.' + str(args[1]), caller())
+        elif event == 'object.__getattr__':
+            if args[1] in RESTRICTED:
+                tamper(event, str(args[1]), caller())
+
+    def caller():
+        try:
+            return getframe(3)
+        except ValueError:
+            return None
+
+    def hook(event, args):
+        # Never raises: an exception here would abort whatever the code was doing.
+        if busy[0]:
+            return
+        busy[0] = True
+        try:
+            observe(event, args)
+        except Exception:
+            pass
+        finally:
+            busy[0] = False
+
+    def at_exit():
+        busy[0] = True
+        try:
+            snapshot()
+            compare()
+            for name, module in list(modules.items()):
+                if type(module) is not module_type:
+                    continue
+                path = object_getattr(module, '__dict__').get('__file__')
+                if type(path) is str and path.startswith(TREE):
+                    code_file(path)
+            emit('end', 'nonce', nonce)
+        finally:
+            busy[0] = False
+
+    emit('start', 'lang', 'python', 'nonce', nonce, 'ppid', posix.getppid(), 'exe', str(sys.executable), 'argv', ' '.join(str(a) for a in sys.orig_argv[:12]))
+    # Modules already loaded (the interpreter's start imports them before any site code) from the tree.
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, '__file__', None)
+        if type(path) is str and path.startswith(TREE):
+            code_file(path)
+    import atexit
+    atexit.register(at_exit)
+    snapshot()
+    sys.addaudithook(hook)
+
+
+_ranex_provenance()
+del _ranex_provenance
+`;
+}

@@ -1,0 +1,143 @@
+// The provenance record of one run, as the gate keeps it: what the hooks in the run's processes
+// reported through the record's pipe (./pipe.ts), parsed and bounded. Plain data: it is part of the
+// run's evidence, cached with a base run, and read by the pure judgment in ./judge.ts.
+
+export interface RecordedProcess {
+  pid: number;
+  ppid: number;
+  lang: "python" | "node";
+  /** The command line, shortened. */
+  argv: string;
+  /** The process reported its end with the nonce it started with (a forged end line has none). */
+  ended: boolean;
+}
+
+export interface RecordedCode {
+  /** Relative to the tree's root. */
+  path: string;
+  kind: "source" | "bytecode" | "native" | "module";
+  /** `stdlib:<name>`, `runner:<name>`, `installed:<name>:<site dir>`: the name it takes from someone else. */
+  shadows?: string;
+  /** A .pyc's flags word (1: a hash pyc whose source is never checked). */
+  pycFlags?: number;
+}
+
+export interface RecordedEvent {
+  /** The audit event (`sys._getframe`, `ctypes.dlopen`, ...) or `replaced` (a watched function changed identity). */
+  event: string;
+  what: string;
+  /** The file of the code that did it, relative to the tree when inside it; empty when unknown. */
+  by: string;
+  line: number;
+}
+
+export interface ProvenanceRecord {
+  processes: RecordedProcess[];
+  /** Code files of the tree that ran (each once). */
+  code: RecordedCode[];
+  /** Distribution metadata and .pth files of the tree that were read (entry points, plugins). */
+  metadata: string[];
+  /** Which tree file imported which module name (for the frozen test helpers). */
+  imports: { name: string; by: string }[];
+  events: RecordedEvent[];
+  /** Lines beyond the bounds, or unreadable: counted, not kept. */
+  dropped: number;
+  /** Bytes the pipe carried. */
+  bytes: number;
+}
+
+export const RECORD_LIMITS = { processes: 50, code: 400, metadata: 50, imports: 400, events: 100, lineBytes: 4096 } as const;
+
+export function emptyRecord(): ProvenanceRecord {
+  return { processes: [], code: [], metadata: [], imports: [], events: [], dropped: 0, bytes: 0 };
+}
+
+/**
+ * Reads the record's lines. `treeRoot` is the tree as the run saw it (`/work`); paths inside it are
+ * kept relative to it. Lines that are not the hooks' JSON are dropped: code under test may write to
+ * the pipe too, but only what its start and end nonces vouch for says a process ended.
+ */
+export function parseRecord(text: string, treeRoot: string, bytes = Buffer.byteLength(text)): ProvenanceRecord {
+  const record = emptyRecord();
+  record.bytes = bytes;
+  const root = `${treeRoot.replace(/\/+$/, "")}/`;
+  const relative = (path: unknown): string => (typeof path !== "string" ? "" : path.startsWith(root) ? path.slice(root.length) : path);
+  const nonces = new Map<number, string>();
+  const seen = new Set<string>();
+  const once = (key: string): boolean => (seen.has(key) ? false : (seen.add(key), true));
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    let entry: Record<string, unknown>;
+    try {
+      entry = line.length > RECORD_LIMITS.lineBytes ? {} : JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      entry = {};
+    }
+    const pid = typeof entry.pid === "number" ? entry.pid : -1;
+    let kept = false;
+    switch (entry.k) {
+      case "start":
+        if (typeof entry.nonce === "string" && !nonces.has(pid) && record.processes.length < RECORD_LIMITS.processes) {
+          nonces.set(pid, entry.nonce);
+          record.processes.push({
+            pid, ppid: typeof entry.ppid === "number" ? entry.ppid : -1, lang: entry.lang === "node" ? "node" : "python",
+            argv: typeof entry.argv === "string" ? entry.argv.slice(0, 200) : "", ended: false,
+          });
+          kept = true;
+        }
+        break;
+      case "end": {
+        const started = record.processes.find((p) => p.pid === pid);
+        if (started !== undefined && nonces.get(pid) === entry.nonce) {
+          started.ended = true;
+          kept = true;
+        }
+        break;
+      }
+      case "code": {
+        const path = relative(entry.p);
+        const kind = entry.kind === "bytecode" || entry.kind === "native" || entry.kind === "module" ? entry.kind : "source";
+        if (path !== "" && once(`code:${path}`) && record.code.length < RECORD_LIMITS.code) {
+          record.code.push({
+            path, kind,
+            ...(typeof entry.shadow === "string" && entry.shadow !== "" ? { shadows: entry.shadow } : {}),
+            ...(typeof entry.flags === "number" ? { pycFlags: entry.flags } : {}),
+          });
+          kept = true;
+        } else kept = seen.has(`code:${path}`) && path !== "";
+        break;
+      }
+      case "meta": {
+        const path = relative(entry.p);
+        if (path !== "" && once(`meta:${path}`) && record.metadata.length < RECORD_LIMITS.metadata) {
+          record.metadata.push(path);
+          kept = true;
+        } else kept = seen.has(`meta:${path}`) && path !== "";
+        break;
+      }
+      case "imp": {
+        const name = typeof entry.n === "string" ? entry.n : "";
+        const by = relative(entry.by);
+        if (name !== "" && once(`imp:${name}:${by}`) && record.imports.length < RECORD_LIMITS.imports) {
+          record.imports.push({ name, by });
+          kept = true;
+        } else kept = seen.has(`imp:${name}:${by}`);
+        break;
+      }
+      case "tamper": {
+        const event = typeof entry.ev === "string" ? entry.ev : "";
+        const what = typeof entry.what === "string" ? entry.what : "";
+        const by = relative(entry.by);
+        if (event !== "" && once(`ev:${event}:${what}:${by}`) && record.events.length < RECORD_LIMITS.events) {
+          record.events.push({ event, what, by, line: typeof entry.line === "number" ? entry.line : 0 });
+          kept = true;
+        } else kept = seen.has(`ev:${event}:${what}:${by}`);
+        break;
+      }
+      default:
+        break;
+    }
+    if (!kept) record.dropped += 1;
+  }
+  return record;
+}

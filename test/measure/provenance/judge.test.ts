@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { provenanceFindings, provenanceLine, uncheckedHashPyc } from "../../../src/measure/provenance/judge.js";
+import { parseRecord } from "../../../src/measure/provenance/record.js";
+import type { SuiteRun } from "../../../src/measure/report-types.js";
+
+// The pure half of issue 19's provenance record: lines as the hooks write them, parsed and judged.
+
+const line = (entry: Record<string, unknown>): string => JSON.stringify(entry);
+const START = line({ k: "start", pid: 7, lang: "python", nonce: "n1", ppid: 1, argv: "python3 -m pytest" });
+const END = line({ k: "end", pid: 7, nonce: "n1" });
+
+function runWith(lines: string[], placed: ("python" | "node")[] = ["python"]): SuiteRun {
+  const record = parseRecord(lines.join("\n"), "/work");
+  return {
+    label: "head", setup: null, report: { cases: [], digest: "sha256:x", duplicates: [], loadErrors: [], notes: [] }, reportError: null,
+    command: { exitCode: 0, signal: null, timedOut: false, durationMs: 1, outputTail: "", outputBytes: 0, outputTruncated: false, peakMemoryBytes: null, cpuMs: null, violation: null },
+    provenance: { placed, notes: [], record },
+  };
+}
+
+const none = { changed: new Set<string>(), frozen: new Set<string>() };
+
+describe("parseRecord", () => {
+  it("keeps paths relative to the tree, each once, and counts what it cannot read", () => {
+    const record = parseRecord([
+      START, line({ k: "code", pid: 7, p: "/work/src/a.py", kind: "source", shadow: "" }), line({ k: "code", pid: 7, p: "/work/src/a.py", kind: "source" }),
+      "not json", line({ k: "meta", pid: 7, p: "/work/src/x.dist-info/entry_points.txt" }), END,
+    ].join("\n"), "/work");
+    expect(record.code).toEqual([{ path: "src/a.py", kind: "source" }]);
+    expect(record.metadata).toEqual(["src/x.dist-info/entry_points.txt"]);
+    expect(record.processes).toEqual([{ pid: 7, ppid: 1, lang: "python", argv: "python3 -m pytest", ended: true }]);
+    expect(record.dropped).toBe(1);
+  });
+
+  it("an end line without the process's nonce (written by code under test) does not end it", () => {
+    const record = parseRecord([START, line({ k: "end", pid: 7, nonce: "forged" })].join("\n"), "/work");
+    expect(record.processes[0]?.ended).toBe(false);
+    expect(record.dropped).toBe(1);
+  });
+});
+
+describe("provenanceFindings", () => {
+  it("an honest record: nothing to say", () => {
+    const run = runWith([START, line({ k: "code", pid: 7, p: "/work/src/a.py", kind: "source", shadow: "" }), END]);
+    expect(provenanceFindings(run, { ...none, changed: new Set(["src/a.py"]) }).problems).toEqual([]);
+    expect(provenanceLine(run.provenance)).toBe("provenance: 1 process, 1 tree file ran, 0 events");
+  });
+
+  it("a standard library module loaded from a file of the change fails; the base's own is listed only", () => {
+    const run = runWith([START, line({ k: "code", pid: 7, p: "/work/src/statistics.py", kind: "source", shadow: "stdlib:statistics" }), END]);
+    expect(provenanceFindings(run, { ...none, changed: new Set(["src/statistics.py"]) }).problems[0]).toContain("the standard library's module statistics from the tree: src/statistics.py");
+    const asOnBase = provenanceFindings(run, none);
+    expect(asOnBase.problems).toEqual([]);
+    expect(asOnBase.details[0]?.message).toContain("(as on the base)");
+  });
+
+  it("a module named like an installed distribution fails when the change brings it, not when the repository already has it", () => {
+    const run = runWith([START, line({ k: "code", pid: 7, p: "/work/src/idna/core.py", kind: "source", shadow: "installed:idna:/usr/lib/python3/dist-packages" }), END]);
+    const changed = new Set(["src/idna/core.py"]);
+    expect(provenanceFindings(run, { ...none, changed }).problems[0]).toContain("idna, a module of the installed distribution in /usr/lib/python3/dist-packages");
+    expect(provenanceFindings(run, { ...none, changed, baseFiles: new Set(["src/idna/__init__.py"]) }).problems).toEqual([]);
+  });
+
+  it("an unchecked-hash pyc fails wherever it came from; committed bytecode and metadata fail when the change holds them", () => {
+    expect(uncheckedHashPyc(1)).toBe(true);
+    expect(uncheckedHashPyc(3)).toBe(false);
+    expect(uncheckedHashPyc(0)).toBe(false);
+    const run = runWith([START,
+      line({ k: "code", pid: 7, p: "/work/src/__pycache__/a.cpython-311.pyc", kind: "bytecode", shadow: "", flags: 1 }),
+      line({ k: "code", pid: 7, p: "/work/src/__pycache__/b.cpython-311.pyc", kind: "bytecode", shadow: "", flags: 0 }),
+      line({ k: "code", pid: 7, p: "/work/src/c.so", kind: "native", shadow: "" }),
+      line({ k: "meta", pid: 7, p: "/work/src/p-1.dist-info/entry_points.txt" }), END]);
+    const found = provenanceFindings(run, none).problems.join("\n");
+    expect(found).toContain("src/__pycache__/a.cpython-311.pyc");
+    expect(found).not.toContain("b.cpython-311.pyc");
+    const committed = provenanceFindings(run, { ...none, changed: new Set(["src/__pycache__/b.cpython-311.pyc", "src/c.so", "src/p-1.dist-info/entry_points.txt"]) }).problems.join("\n");
+    for (const path of ["b.cpython-311.pyc", "src/c.so", "entry_points.txt"]) expect(committed).toContain(path);
+  });
+
+  it("tampering from the change's code fails; from the owner's frozen tests it is listed; a replaced assertion fails", () => {
+    const run = runWith([START,
+      line({ k: "tamper", pid: 7, ev: "sys._getframe", what: "sys._getframe", by: "/work/src/a.py", line: 3 }),
+      line({ k: "tamper", pid: 7, ev: "gc.get_referrers", what: "gc.get_referrers", by: "/work/tests/test_leak.py", line: 9 }),
+      line({ k: "tamper", pid: 7, ev: "replaced", what: "unittest.case.TestCase.assertEqual", by: "/work/src/a.py", line: 0 }), END]);
+    const { problems, details } = provenanceFindings(run, { changed: new Set(["src/a.py"]), frozen: new Set(["tests/test_leak.py"]) });
+    expect(problems.join("\n")).toContain("src/a.py:3 used sys._getframe");
+    expect(problems.join("\n")).toContain("unittest.case.TestCase.assertEqual was replaced (by src/a.py)");
+    expect(problems.join("\n")).not.toContain("test_leak");
+    expect(details.map((d) => d.message).join("\n")).toContain("tests/test_leak.py:9");
+  });
+
+  it("a hook that was placed but left no record, or a first process that never ended, fails", () => {
+    expect(provenanceFindings(runWith([]), none).problems[0]).toContain("left no provenance record from Python");
+    expect(provenanceFindings(runWith([START]), none).problems[0]).toContain("was cut short");
+    // A run that timed out fails for that already.
+    const timedOut = runWith([START]);
+    expect(provenanceFindings({ ...timedOut, command: { ...timedOut.command!, timedOut: true } }, none).problems).toEqual([]);
+  });
+});
