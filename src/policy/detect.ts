@@ -25,6 +25,10 @@ export interface Detection {
   pythonPath: string[];
   /** Extra checks worth proposing: name -> command. `ranex init` keeps only those passing on HEAD. */
   checks: { name: string; run: string }[];
+  /** `toolchain.path` entries the runner needs (a compiler outside the sandbox's PATH). */
+  toolchain?: string[];
+  /** Globs added to `tests.files` beyond the defaults (Maven's src/test/**). */
+  testFiles?: string[];
 }
 
 export interface PackageJson {

@@ -58,7 +58,7 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
     "",
     "tests:",
     "  # Test files as of the base are frozen; new ones a PR adds must go red on base, green on head.",
-    `  files: [${DEFAULT_TEST_FILES.map(quote).join(", ")}]`,
+    `  files: [${[...DEFAULT_TEST_FILES, ...found.testFiles ?? []].map(quote).join(", ")}]`,
   ];
   if (tests === null) {
     lines.push(
@@ -68,7 +68,9 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
     );
   } else {
     for (const note of tests.note) lines.push(`  # ${note}`);
-    lines.push("  # Runs in the sandbox, without network; must write a JUnit XML report to $RANEX_JUNIT.", `  command: ${quote(tests.command)}`);
+    const format = runnerNamed(found.kind)?.read?.format;
+    const writes = format === undefined ? "a JUnit XML report to $RANEX_JUNIT" : `its ${format} report to $RANEX_REPORT`;
+    lines.push(`  # Runs in the sandbox, without network; must write ${writes}.`, `  command: ${quote(tests.command)}`);
   }
   if (found.install !== null) {
     lines.push(
@@ -86,7 +88,7 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
     );
   }
   lines.push("");
-  const toolchain = options.toolchain ?? [];
+  const toolchain = [...new Set([...options.toolchain ?? [], ...found.toolchain ?? []])];
   lines.push(
     "# The toolchain the runs use: directories put first on the sandbox's PATH, mounted read-only",
     "# (pyenv or nvm bin folders, a node_modules/.bin with the test runner). `ranex doctor --policy` shows them.",
