@@ -3,10 +3,11 @@
 // is the `_test.go` file of its package folder that declares its top-level function (else the
 // folder). A package that failed to build, or whose test binary died (a panic, a timeout), is a load
 // error of its test files, with the first line of why.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { CaseResult, LoadErrorMessage, TestCaseResult, TestReport } from "../measure/report-types.js";
+import { readTreeFile } from "./tree-read.js";
 
 interface GoEvent {
   Action?: string;
@@ -38,11 +39,8 @@ export function claimsGoJson(text: string): boolean {
 
 /** `module example.com/x` from the tree's go.mod; null without one. */
 export function modulePath(treeDir: string): string | null {
-  try {
-    return /^\s*module\s+"?([^\s"]+)"?/m.exec(readFileSync(join(treeDir, "go.mod"), "utf8"))?.[1] ?? null;
-  } catch {
-    return null;
-  }
+  const text = readTreeFile(treeDir, "go.mod");
+  return text === null ? null : /^\s*module\s+"?([^\s"]+)"?/m.exec(text)?.[1] ?? null;
 }
 
 /** The folder of a package in the tree (`` for the module's root), or null when it is not the module's. */
@@ -188,12 +186,8 @@ class TestFiles {
     if (names === undefined) {
       names = new Map();
       for (const file of this.of(folder)) {
-        let text = "";
-        try {
-          text = readFileSync(join(this.treeDir, file), "utf8");
-        } catch {
-          continue;
-        }
+        const text = readTreeFile(this.treeDir, file);
+        if (text === null) continue;
         for (const match of text.matchAll(/^func\s+(\w+)\s*\(/gm)) if (match[1] !== undefined && !names.has(match[1])) names.set(match[1], file);
       }
       this.byFolder.set(folder, names);
