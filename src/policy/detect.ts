@@ -29,6 +29,8 @@ export interface Detection {
   toolchain?: string[];
   /** Globs added to `tests.files` beyond the defaults (Maven's src/test/**). */
   testFiles?: string[];
+  /** Host folders the runs must see read-only (`sandbox.readonly`: Debian's /etc/maven, a JDK's /etc links). */
+  sandboxReadonly?: string[];
 }
 
 export interface PackageJson {
