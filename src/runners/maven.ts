@@ -53,7 +53,9 @@ export function surefireIds(report: TestReport): TestReport {
     const head = parts.shift() ?? "";
     const source = /^(?:.*\/)?src\/test\/(?:java|kotlin|groovy|scala)\/(.+)\.(?:java|kt|groovy|scala)$/.exec(head)?.[1];
     const className = source !== undefined ? source.replace(/\//g, ".") : head;
-    return { ...c, id: `${[className, ...parts].join("$")}#${name}` };
+    // Surefire names a suite after the class it ran (`com.example.CalcTest$Inner`): no part of a test's name.
+    const inner = parts.filter((part) => !part.includes(".")).flatMap((part) => part.split("$"));
+    return { ...c, id: `${[className, ...inner].join("$")}#${name}` };
   });
   const rename = new Map(report.cases.map((c, i) => [c.id, cases[i]?.id ?? c.id]));
   return { ...report, cases, duplicates: report.duplicates.map((id) => rename.get(id) ?? id) };
