@@ -4,7 +4,7 @@
 # With a build log as argument, each test source the compiler rejected ("[ERROR] /path/X.java:[l,c] why")
 # becomes a testcase named by its path, which the gate reads as a file that failed to load.
 # `ranex init` writes it for Maven and Gradle repositories:
-#   mvn ... test 2>&1 | tee /tmp/build.log; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/build.log
+#   mvn ... test > /tmp/build.log 2>&1; status=$?; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/build.log; exit $status
 set -u
 out="${RANEX_REPORT:?RANEX_REPORT is not set}"
 escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }

@@ -16,8 +16,10 @@ import type { Runner } from "./types.js";
 export const MAVEN_DEPS_DIR = ".ranex-deps/m2";
 const REPO = `-Dmaven.repo.local="$PWD/${MAVEN_DEPS_DIR}"`;
 
+// Maven's own exit status is the run's (a failing test fails it; -fae goes on with the other
+// modules): a report of failures under an exit 0 is a disagreement the gate refuses.
 export const MAVEN_TEST_COMMAND =
-  `mvn -o -B -q ${REPO} -Dmaven.test.failure.ignore=true test 2>&1 | tee /tmp/ranex-build.log; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/ranex-build.log`;
+  `mvn -o -B -q -fae ${REPO} test > /tmp/ranex-build.log 2>&1; status=$?; cat /tmp/ranex-build.log; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/ranex-build.log; exit $status`;
 // The build in setup leaves target/ folders behind: removed, or every run would see them read-only.
 export const MAVEN_SETUP_COMMAND =
   `mvn -B -q ${REPO} dependency:go-offline && { mvn -B -q ${REPO} -Dmaven.test.failure.ignore=true test >/dev/null 2>&1; find . -name target -type d -prune -exec rm -rf {} +; true; }`;
