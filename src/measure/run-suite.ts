@@ -40,7 +40,8 @@ export interface SuiteSpec {
 export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: () => Promise<void>): Promise<SuiteRun> {
   await mkdir(spec.reportDir, { recursive: true });
   const junit = join(spec.reportDir, "junit.xml");
-  const env = { RANEX_JUNIT: junit, RANEX_NODE_REPORTER: nodeReporterFor(sandbox.profile.backend), RANEX_REPORTERS: reportersDirFor(sandbox.profile.backend) };
+  // RANEX_REPORT names the same file for runners whose report is not JUnit (`go test -json > "$RANEX_REPORT"`).
+  const env = { RANEX_JUNIT: junit, RANEX_REPORT: junit, RANEX_NODE_REPORTER: nodeReporterFor(sandbox.profile.backend), RANEX_REPORTERS: reportersDirFor(sandbox.profile.backend) };
   const budgetMs = spec.timeout * 1000;
   const started = Date.now();
 
@@ -87,7 +88,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
     // The pipe is read to its end whatever happened to the run.
     recorded = provenance === null ? null : await recordOf(provenance, inSandbox ? SANDBOX_TREE : spec.treeDir);
   }
-  const read = await readJunitReport(junit, spec.treeDir);
+  const read = await readJunitReport(junit, spec.treeDir, spec.command);
   // The tree may be run again (tests.stable's repeats): the canary's test file leaves with this run.
   for (const file of canary?.treeFiles ?? []) await unlink(join(spec.treeDir, file)).catch(() => undefined);
   const withRecord = recorded === null ? {} : { provenance: recorded };

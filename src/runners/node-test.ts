@@ -1,0 +1,17 @@
+// node --test: JUnit through the gate's reporter ($RANEX_NODE_REPORTER: Node 20's own names no file);
+// the canary is a preload that registers a failing test in the first test file's process.
+import { nodeTestCanaries } from "./canary-node.js";
+import { detectNode, missingNote, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./node-package.js";
+import type { Runner } from "./types.js";
+
+export const nodeTest: Runner = {
+  name: "node-test",
+  runs: (command) => /\bnode(?:js)?\b[^|;&]*\s--test\b/.test(command),
+  detect: async (repo) => detectNode(repo, "node-test"),
+  command: (found) => ({ command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT"', note: missingNote(found) }),
+  canary: nodeTestCanaries,
+  select: () => null,
+  canSelect: () => false,
+  repeatNote: WHOLE_SUITE_NOTE,
+  deps: { keyFiles: NODE_KEY_FILES },
+};
