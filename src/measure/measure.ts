@@ -38,7 +38,8 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   }
   const overlays = deps?.failure === null ? deps.overlays : [];
 
-  // Checks run after setup and before the tests, so code under test cannot doctor what they see.
+  // Checks run on a tree of their own, with the setup's dependencies: no test runs there, so code
+  // under test cannot doctor what they see, and nothing they write reaches a measured tree.
   const runChecks = (tree: { treeDir: string; readonly: string[] }) => async (): Promise<void> => {
     for (const check of plan.checks) {
       const run: RunResult = await timed(`check:${check.name}`, () => sandbox.run({
@@ -52,13 +53,13 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   const runs: MeasureResult["runs"] = {};
   const todo = plan.runs.filter((r) => r.cached === null).sort((a, b) => a.priority - b.priority);
   for (const spec of plan.runs) if (spec.cached !== null) runs[spec.name] = spec.cached;
-  // One pool of jobs, as many at once as the plan allows: the main runs by priority, the checks on a
-  // tree of their own when no run carries them (right after the first run, so they overlap it), and
-  // then the early repeats (./repeats.ts), so no core waits while another works.
+  // One pool of jobs, as many at once as the plan allows: the main runs by priority, the checks on
+  // their own tree (right after the first run, so they overlap it), and then the early repeats
+  // (./repeats.ts), so no core waits while another works.
   const jobs: (() => Promise<void>)[] = todo.map((spec) => async () => {
-    runs[spec.name] = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps, spec.checks ? runChecks(spec) : undefined));
+    runs[spec.name] = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps));
   });
-  const checksTree = plan.runs.some((r) => r.checks) ? null : plan.checksTree;
+  const checksTree = plan.checksTree;
   if (checksTree !== null && plan.checks.length > 0) {
     jobs.splice(Math.min(1, jobs.length), 0, async () => {
       // Without the dependencies the setup should have made, the checks would fail for that reason alone.
@@ -81,12 +82,6 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(plan.parallel, jobs.length)) }, worker));
 
-  // A setup that failed never reached the checks: say so rather than skip them silently.
-  const carrier = plan.runs.find((r) => r.checks);
-  const carried = carrier === undefined ? undefined : runs[carrier.name];
-  if (carried !== undefined && carried.command === null && checks.length === 0) {
-    for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${carried.reportError ?? "unknown"}`) });
-  }
   const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs, deps, early));
   if (plan.needed === undefined || plan.needed.mutants.length === 0) return { runs, checks, timings, repeats };
   const needed = await timed("mutants", () => runMutants(sandbox, plan, runs, deps));
@@ -96,7 +91,7 @@ export async function measure(plan: MeasurePlan): Promise<MeasureResult> {
   return { runs, checks, timings, repeats, mutants: needed.mutants, mutantSelection: needed.selection };
 }
 
-function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined, afterSetup: (() => Promise<void>) | undefined): Promise<SuiteRun> {
+function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined): Promise<SuiteRun> {
   const tests = plan.policy.tests;
   const slug = spec.name.replace(/[^a-z]/g, "-");
   return runSuite(sandbox, {
@@ -104,7 +99,7 @@ function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: Prepar
     ...(spec.canary ? { canaryDir: join(plan.scratchDir, `canary-${slug}`) } : {}),
     setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout: tests.timeout,
     ...(deps === undefined ? {} : { deps }),
-  }, afterSetup);
+  });
 }
 
 function notRun(reason: string): RunResult {
