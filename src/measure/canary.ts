@@ -3,11 +3,12 @@
 // which no honest run can do. It lives outside the tree the PR controls (a read-only mount, or a
 // read-only file the gate writes into the run's own copy of the tree), and its name is new each run.
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { CANARY_RUNNERS, canaryLabel, runnersIn } from "../runners/index.js";
 import type { CaseResult, CanaryOutcome, TestReport } from "./report-types.js";
 
-export type CanaryRunner = "pytest" | "node:test" | "vitest" | "jest";
+/** A runner's name as the canary's evidence shows it ("pytest", "node:test", "vitest", "jest", ...). */
+export type CanaryRunner = string;
 
 export interface PlacedCanary {
   token: string;
@@ -26,109 +27,40 @@ const MESSAGE = "ranex canary: this test must fail";
 
 /** The runners a test command starts, as far as its text tells. */
 export function runnersOf(command: string): CanaryRunner[] {
-  const found: CanaryRunner[] = [];
-  if (/\bpy\.?test\b/.test(command)) found.push("pytest");
-  if (/\bnode(?:js)?\b[^|;&]*\s--test\b/.test(command)) found.push("node:test");
-  // A vitest and a jest canary in one tree would each break the other runner's collection.
-  if (/\bvitest\b/.test(command)) found.push("vitest");
-  else if (/\bjest\b/.test(command)) found.push("jest");
-  return found;
+  return runnersIn(command).map(canaryLabel);
 }
 
 /**
- * Writes the canary for the runners `command` names: pytest gets a plugin (`-p`, found through
- * PYTHONPATH) that appends a failing item; node:test a preload that registers a failing test in the
- * first test file's process; vitest and jest a test file at the tree's root.
+ * Writes the canary for the runners `command` names, each the way its module says (src/runners):
+ * pytest gets a plugin (`-p`, found through PYTHONPATH) that appends a failing item; node:test a
+ * preload that registers a failing test in the first test file's process; vitest and jest a test
+ * file at the tree's root; go a `_test.go` file in a package folder.
  */
 export async function placeCanary(command: string, treeDir: string, hostDir: string, inSandbox: boolean): Promise<PlacedCanary> {
   const token = randomBytes(12).toString("hex");
   const name = `test_ranex_canary_${token}`;
   const placed: PlacedCanary = { token, name, runners: [], env: {}, extraMounts: [], treeFiles: [], notes: [] };
-  const runners = runnersOf(command);
+  const runners = runnersIn(command);
   if (runners.length === 0) {
-    placed.notes.push("the test command names no runner the gate can give a canary to (pytest, node --test, vitest, jest)");
+    placed.notes.push(`the test command names no runner the gate can give a canary to (${CANARY_RUNNERS})`);
     return placed;
   }
   await mkdir(hostDir, { recursive: true });
   const seenAs = inSandbox ? `/opt/ranex/canary-${token}` : hostDir;
   let mounted = false;
   for (const runner of runners) {
-    if (runner === "pytest") {
-      // A command that extends PYTHONPATH (`PYTHONPATH="src${PYTHONPATH:+:$PYTHONPATH}"`) keeps the canary's entry.
-      if (/\bPYTEST_ADDOPTS\b/.test(command) || (/\bPYTHONPATH\b/.test(command) && !/\$\{?PYTHONPATH\b/.test(command))) {
-        placed.notes.push("pytest: the command sets PYTHONPATH or PYTEST_ADDOPTS itself, so the canary plugin was not added");
-        continue;
-      }
-      const module = `ranex_canary_${token}`;
-      await writeFile(join(hostDir, `${module}.py`), pytestPlugin(name));
-      placed.env.PYTHONPATH = seenAs;
-      placed.env.PYTEST_ADDOPTS = `-p ${module}`;
-      mounted = true;
-    } else if (runner === "node:test") {
-      if (/\bNODE_OPTIONS\b/.test(command)) {
-        placed.notes.push("node:test: the command sets NODE_OPTIONS itself, so the canary preload was not added");
-        continue;
-      }
-      await writeFile(join(hostDir, "canary.cjs"), nodePreload(name, token));
-      placed.env.NODE_OPTIONS = `--require ${seenAs}/canary.cjs`;
-      mounted = true;
-    } else {
-      const file = runner === "vitest" ? `ranex-canary-${token}.test.mjs` : `ranex-canary-${token}.test.js`;
-      const body = runner === "vitest"
-        ? `import { test } from "vitest";\ntest(${JSON.stringify(name)}, () => { throw new Error(${JSON.stringify(MESSAGE)}); });\n`
-        : `test(${JSON.stringify(name)}, () => { throw new Error(${JSON.stringify(MESSAGE)}); });\n`;
-      await writeFile(join(treeDir, file), body, { flag: "wx" });
-      placed.treeFiles.push(file);
+    const given = await runner.canary({ command, token, name, message: MESSAGE, treeDir, hostDir, seenAs });
+    if ("note" in given) {
+      placed.notes.push(given.note);
+      continue;
     }
-    placed.runners.push(runner);
+    Object.assign(placed.env, given.env ?? {});
+    placed.treeFiles.push(...given.treeFiles ?? []);
+    if (given.mountHostDir === true) mounted = true;
+    placed.runners.push(canaryLabel(runner));
   }
   if (mounted && inSandbox) placed.extraMounts.push({ host: hostDir, sandbox: seenAs });
   return placed;
-}
-
-function pytestPlugin(name: string): string {
-  return `# Added by Ranex Gate: one test that must fail. Reported passed or skipped, the run is not believed.
-import pytest
-
-
-class RanexCanary(pytest.Item):
-    def runtest(self):
-        raise AssertionError(${JSON.stringify(MESSAGE)})
-
-    def repr_failure(self, excinfo, style=None):
-        return ${JSON.stringify(MESSAGE)}
-
-    def reportinfo(self):
-        return self.path, None, self.name
-
-
-# It takes the place of one of the collected tests (chosen at random), so the hooks and conftest
-# files that apply to that test apply to it too.
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(session, config, items):
-    import random
-    path = random.choice(items).path if items else session.path
-    items.append(RanexCanary.from_parent(session, name=${JSON.stringify(name)}, path=path))
-`;
-}
-
-// Every node:test file runs in a process of its own; only the first to take the lock (in the run's
-// private /tmp) registers the canary, so it is reported once.
-function nodePreload(name: string, token: string): string {
-  return `"use strict";
-// Added by Ranex Gate: one test that must fail. Reported passed or skipped, the run is not believed.
-if (process.env.NODE_TEST_CONTEXT !== undefined) {
-  const fs = require("node:fs");
-  const path = require("node:path");
-  const os = require("node:os");
-  let first = false;
-  try {
-    fs.closeSync(fs.openSync(path.join(os.tmpdir(), ${JSON.stringify(`ranex-canary-${token}.lock`)}), "wx"));
-    first = true;
-  } catch {}
-  if (first) require("node:test").test(${JSON.stringify(name)}, () => { throw new Error(${JSON.stringify(MESSAGE)}); });
-}
-`;
 }
 
 const RANK: Record<CaseResult, number> = { failed: 0, errored: 0, skipped: 1, passed: 2 };

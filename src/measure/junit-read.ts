@@ -8,14 +8,29 @@ import { isAbsolute, join, normalize, sep } from "node:path";
 import type { TestReport } from "./report-types.js";
 import { JunitError, parseJunit } from "./junit.js";
 import type { ResolveFile } from "./junit-paths.js";
+import { readerFor } from "../runners/index.js";
 
 export const JUNIT_MAX_BYTES = 50 * 1024 * 1024;
 
-export async function readJunitReport(file: string, treeDir: string): Promise<{ report: TestReport } | { error: string }> {
+/**
+ * Reads the report a test command wrote to $RANEX_JUNIT (alias $RANEX_REPORT): JUnit XML, or the
+ * native format of one of the command's runners when that runner's reader claims the text
+ * (`go test -json`, libtest's output: src/runners). `command` is the test command that ran.
+ */
+export async function readJunitReport(file: string, treeDir: string, command = ""): Promise<{ report: TestReport } | { error: string }> {
   const bytes = await readGuarded(file);
   if ("error" in bytes) return bytes;
   const text = decodeUtf8(bytes.data);
   if ("error" in text) return text;
+  const native = text.text.trimStart().startsWith("<") ? null : readerFor(command, text.text);
+  if (native !== null) {
+    try {
+      const report = await native.parse(text.text, treeResolver(treeDir), treeDir);
+      return { report: { ...report, digest: `sha256:${createHash("sha256").update(bytes.data).digest("hex")}` } };
+    } catch (error) {
+      return { error: `refused: the ${native.format} report could not be read (${(error as Error).message})` };
+    }
+  }
   const refusal = refuseDangerousMarkup(text.text);
   if (refusal !== null) return { error: refusal };
   try {

@@ -35,7 +35,8 @@ export interface SuiteSpec {
 export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: () => Promise<void>): Promise<SuiteRun> {
   await mkdir(spec.reportDir, { recursive: true });
   const junit = join(spec.reportDir, "junit.xml");
-  const env = { RANEX_JUNIT: junit, RANEX_NODE_REPORTER: nodeReporterFor(sandbox.profile.backend), RANEX_REPORTERS: reportersDirFor(sandbox.profile.backend) };
+  // RANEX_REPORT names the same file for runners whose report is not JUnit (`go test -json > "$RANEX_REPORT"`).
+  const env = { RANEX_JUNIT: junit, RANEX_REPORT: junit, RANEX_NODE_REPORTER: nodeReporterFor(sandbox.profile.backend), RANEX_REPORTERS: reportersDirFor(sandbox.profile.backend) };
   const budgetMs = spec.timeout * 1000;
   const started = Date.now();
 
@@ -68,7 +69,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
     readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []], extraMounts: canary?.extraMounts ?? [],
     treeOverlays: deps?.overlays ?? [],
   });
-  const read = await readJunitReport(junit, spec.treeDir);
+  const read = await readJunitReport(junit, spec.treeDir, spec.command);
   // The tree may be run again (tests.stable's repeats): the canary's test file leaves with this run.
   for (const file of canary?.treeFiles ?? []) await unlink(join(spec.treeDir, file)).catch(() => undefined);
   const noReport = (error: string): SuiteRun => ({

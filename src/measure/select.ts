@@ -1,17 +1,15 @@
 // Running only some tests (the targets of tests.stable's repeats, the tests a mutant must face), so
-// a repeat costs a run of those tests rather than of the whole suite. pytest is selected through the
-// gate's own plugin; any runner can be selected through the policy's `tests.select` command.
+// a repeat costs a run of those tests rather than of the whole suite. Each runner's module says how
+// it selects (src/runners: pytest through the gate's plugin, jest through its launcher, ...); any
+// runner can be selected through the policy's `tests.select` command.
 import { readFile } from "node:fs/promises";
-import { SANDBOX_REPORTERS_DIR, REPORTERS_DIR } from "./reporters.js";
+import { canSelectCommand, selectWith, type Selection } from "../runners/index.js";
+import { runsPytest } from "../runners/pytest.js";
+import { runsGateJest } from "../runners/jest.js";
 import type { SuiteRun } from "./report-types.js";
 
-export interface Selection {
-  command: string;
-  /** Added to the run's environment; RANEX_SELECT_FILE names the list the caller writes. */
-  env: Record<string, string>;
-  /** How the tests were selected, for the evidence. */
-  how: "pytest plugin" | "jest launcher" | "tests.select";
-}
+export type { Selection } from "../runners/index.js";
+export { runsGateJest, runsPytest };
 
 /** A regular expression matching exactly the given test names (the part after the last `::`). */
 export function namePattern(ids: readonly string[]): string {
@@ -19,19 +17,9 @@ export function namePattern(ids: readonly string[]): string {
   return `^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`;
 }
 
-/** Whether a test command runs pytest (as `pytest`, `py.test` or `python -m pytest`). */
-export function runsPytest(command: string): boolean {
-  return /(?:^|[\s/;&|(])(?:py\.test|pytest)(?:\s|$)|-m\s+pytest\b/.test(command);
-}
-
-/** Whether a test command runs jest through the gate's own launcher, which selects from $RANEX_SELECT_FILE. */
-export function runsGateJest(command: string): boolean {
-  return /(?:^|\s)node\s+(?:"\$RANEX_REPORTERS\/jest-run\.cjs"|\$RANEX_REPORTERS\/jest-run\.cjs)(?:\s|$)/.test(command);
-}
-
-/** Whether this policy's runner can be told to run only some tests (pytest, the gate's jest launcher, or a `tests.select`). */
+/** Whether this policy's runner can be told to run only some tests (its module selects, or a `tests.select`). */
 export function canSelect(tests: { command?: string; select?: string }): boolean {
-  return tests.select !== undefined || (tests.command !== undefined && (runsPytest(tests.command) || runsGateJest(tests.command)));
+  return tests.select !== undefined || (tests.command !== undefined && canSelectCommand(tests.command));
 }
 
 /**
@@ -41,16 +29,8 @@ export function canSelect(tests: { command?: string; select?: string }): boolean
 export function selectionFor(tests: { command?: string; select?: string }, ids: readonly string[], listFile: string, backend: "bwrap" | "none"): Selection | null {
   const common = { RANEX_SELECT_FILE: listFile, RANEX_SELECT_PATTERN: namePattern(ids) };
   if (tests.select !== undefined) return { command: tests.select, env: common, how: "tests.select" };
-  if (tests.command !== undefined && runsGateJest(tests.command)) return { command: tests.command, env: common, how: "jest launcher" };
-  if (tests.command !== undefined && runsPytest(tests.command)) {
-    const dir = `${backend === "bwrap" ? SANDBOX_REPORTERS_DIR : REPORTERS_DIR}/python`;
-    return {
-      command: tests.command,
-      env: { ...common, PYTEST_ADDOPTS: "-p ranex_select", PYTHONPATH: dir },
-      how: "pytest plugin",
-    };
-  }
-  return null;
+  if (tests.command === undefined) return null;
+  return selectWith(tests.command, { ids, listFile, backend, common });
 }
 
 /** The list file's text: one id a line. */

@@ -1,5 +1,7 @@
-import { detectTestRunner, REPORTER_PACKAGE, type Detection } from "./detect.js";
+import { detectTestRunner, type Detection } from "./detect.js";
+import { missingNodePackages } from "../runners/node-package.js";
 import { DEFAULT_TEST_FILES } from "./schema.js";
+import { runnerNamed } from "../runners/index.js";
 
 // `ranex init`: a commented starter policy for the repository at `dir`. Every file it writes
 // validates with parsePolicy (tested per runner), so the owner starts from something that works.
@@ -24,49 +26,13 @@ export interface StarterOptions {
 
 /** The packages the runner needs that package.json does not declare (what `--add-deps` installs). */
 export function missingPackages(found: Detection): string[] {
-  const missing: string[] = [];
-  if (!found.runnerDeclared && found.kind !== "pytest" && found.kind !== "unittest" && found.kind !== "none") missing.push(found.kind);
-  const reporter = REPORTER_PACKAGE[found.kind];
-  if (!found.reporterDeclared && reporter !== undefined) missing.push(reporter);
-  return missing;
+  return found.kind === "none" || found.kind === "pytest" || found.kind === "unittest" ? [] : missingNodePackages(found);
 }
 
-/** A Node runner's binary: the tree's own after setup installs it, else the toolchain's on PATH. */
-function bin(found: Detection, name: string): string {
-  return found.runnerDeclared && found.install !== null ? `node_modules/.bin/${name}` : name;
-}
-
+/** The test command the detected runner's module writes (src/runners), or null when none was found. */
 export function testCommand(found: Detection): { command: string; note: string[] } | null {
-  const missing = missingPackages(found);
-  const note = missing.length === 0 ? [] : [
-    `package.json does not declare ${missing.join(" or ")}: add ${missing.length === 1 ? "it" : "them"} (npm install --save-dev ${missing.join(" ")},`,
-    "or `ranex init --add-deps`), or name a node_modules/.bin that has them in toolchain.path below.",
-  ];
-  switch (found.kind) {
-    case "vitest":
-      // Vitest's JUnit classname is the test file's path, which is how the gate finds the file.
-      return { command: `${bin(found, "vitest")} run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests`, note };
-    case "node-test":
-      return { command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT"', note };
-    case "jest":
-      // The gate's launcher: jest-junit with file attributes, and a clean process.argv for the tests.
-      return { command: 'node "$RANEX_REPORTERS/jest-run.cjs"', note };
-    case "mocha":
-      // The gate's launcher: mocha-junit-reporter (suites carry their file), and a clean process.argv.
-      return { command: 'node "$RANEX_REPORTERS/mocha-run.cjs"', note };
-    case "pytest":
-    case "unittest":
-      // Extends PYTHONPATH rather than replacing it: the gate's canary and test selection use it too.
-      return {
-        command: [
-          ...found.pythonPath.length === 0 ? [] : [`PYTHONPATH="${found.pythonPath.join(":")}\${PYTHONPATH:+:$PYTHONPATH}"`],
-          "python3 -m pytest", `--junitxml="$RANEX_JUNIT"`, ...found.testDirs,
-        ].join(" "),
-        note: found.pythonPath.length === 0 ? [] : [`${found.pythonPath.join(", ")} holds the package and nothing installs it in the sandbox: the tests import it from there.`],
-      };
-    case "none":
-      return null;
-  }
+  if (found.kind === "none") return null;
+  return runnerNamed(found.kind)?.command(found) ?? null;
 }
 
 export async function starterPolicy(dir: string, options: StarterOptions = {}): Promise<string> {
@@ -92,7 +58,7 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
     "",
     "tests:",
     "  # Test files as of the base are frozen; new ones a PR adds must go red on base, green on head.",
-    `  files: [${DEFAULT_TEST_FILES.map(quote).join(", ")}]`,
+    `  files: [${[...DEFAULT_TEST_FILES, ...found.testFiles ?? []].map(quote).join(", ")}]`,
   ];
   if (tests === null) {
     lines.push(
@@ -102,7 +68,9 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
     );
   } else {
     for (const note of tests.note) lines.push(`  # ${note}`);
-    lines.push("  # Runs in the sandbox, without network; must write a JUnit XML report to $RANEX_JUNIT.", `  command: ${quote(tests.command)}`);
+    const format = runnerNamed(found.kind)?.read?.format;
+    const writes = format === undefined ? "a JUnit XML report to $RANEX_JUNIT" : `its ${format} report to $RANEX_REPORT`;
+    lines.push(`  # Runs in the sandbox, without network; must write ${writes}.`, `  command: ${quote(tests.command)}`);
   }
   if (found.install !== null) {
     lines.push(
@@ -115,14 +83,12 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
   if (tests !== null) {
     lines.push(
       "  # tests.stable runs each target this many times on base and head (a flaky green is not green).",
-      found.kind === "pytest" || found.kind === "unittest" || found.kind === "jest"
-        ? `  # ${found.kind === "jest" ? "jest" : "pytest"} repeats only the targets (the gate selects them).`
-        : "  # This runner repeats the whole suite unless `select` names how to run only some tests (docs/policy.md).",
+      `  # ${runnerNamed(found.kind)?.repeatNote ?? ""}`,
       "  repeat: 3",
     );
   }
   lines.push("");
-  const toolchain = options.toolchain ?? [];
+  const toolchain = [...new Set([...options.toolchain ?? [], ...found.toolchain ?? []])];
   lines.push(
     "# The toolchain the runs use: directories put first on the sandbox's PATH, mounted read-only",
     "# (pyenv or nvm bin folders, a node_modules/.bin with the test runner). `ranex doctor --policy` shows them.",

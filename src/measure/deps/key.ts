@@ -3,15 +3,18 @@
 // the base tree's listing (lock files are frozen, so the head has the same ones or fails diff.frozen).
 import picomatch from "picomatch";
 import { canonicalJson, sha256Hex } from "../../kernel/index.js";
+import { dependencyKeyFiles } from "../../runners/index.js";
 
 /** Files that decide what a setup installs, at any depth (vendored node_modules excluded). */
-export const DEPENDENCY_FILES: readonly string[] = [
+export const DEPENDENCY_FILES: readonly string[] = [...new Set([
   "**/package.json", "**/package-lock.json", "**/npm-shrinkwrap.json", "**/yarn.lock", "**/pnpm-lock.yaml", "**/.npmrc",
   "**/.yarnrc.yml", "**/bun.lockb", "**/bun.lock",
   "**/requirements*.txt", "**/constraints*.txt", "**/pyproject.toml", "**/poetry.lock", "**/Pipfile", "**/Pipfile.lock",
   "**/uv.lock", "**/setup.py", "**/setup.cfg",
   "**/go.mod", "**/go.sum", "**/Cargo.toml", "**/Cargo.lock", "**/Gemfile", "**/Gemfile.lock",
-];
+  // And what each runner of the registry keys its dependencies on (pom.xml, build.gradle, ...).
+  ...dependencyKeyFiles(),
+])];
 
 const isDependencyFile = picomatch([...DEPENDENCY_FILES], { dot: true });
 const isVendored = (path: string): boolean => path.split("/").includes("node_modules");

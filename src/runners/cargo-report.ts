@@ -1,0 +1,167 @@
+// Reads `cargo test`'s human output (stdout and stderr together: cargo's "Running <source> (<binary>)"
+// lines on stderr say which target each libtest block belongs to) into a TestReport. Ids are
+// `<crate>::<target>::<path::to::test>`: the target is `lib`, `bin.<name>`, the integration test's
+// name (tests/<name>.rs), or `doc`. A test's file is the module file its path leads to from the
+// target's source file. Compile errors are load errors of the files rustc points at.
+import { createHash } from "node:crypto";
+import { posix } from "node:path";
+import { readTreeFile } from "./tree-read.js";
+import type { CaseResult, LoadErrorMessage, TestCaseResult, TestReport } from "../measure/report-types.js";
+import type { ResolveFile } from "../measure/junit-paths.js";
+
+/** Whether the text is cargo test's output: a libtest block or a compile error from cargo. */
+export function claimsCargo(text: string): boolean {
+  return /^\s+Running (?:unittests )?\S+ \(/m.test(text) || /^running \d+ tests?$/m.test(text)
+    || /^error: could not compile `[^`]+`/m.test(text);
+}
+
+interface Target {
+  crate: string;
+  name: string;
+  /** The target's source file in the tree, or null. */
+  file: string | null;
+}
+
+const RESULT: Record<string, CaseResult> = { ok: "passed", FAILED: "failed", ignored: "skipped" };
+
+/** The package holding `source` (a path cargo printed): its name and folder, from the nearest Cargo.toml. */
+function packageOf(source: string, resolve: ResolveFile, treeDir: string): { name: string; dir: string; file: string } | null {
+  const clean = source.replace(/^\.\//, "");
+  if (!resolve(clean)) return null;
+  for (let dir = posix.dirname(clean); ; dir = posix.dirname(dir)) {
+    const manifest = dir === "." ? "Cargo.toml" : `${dir}/Cargo.toml`;
+    if (resolve(manifest)) {
+      const name = packageName(readTreeFile(treeDir, manifest));
+      if (name !== null) return { name, dir: dir === "." ? "" : dir, file: clean };
+    }
+    if (dir === "." || dir === "/" || dir === "") return null;
+  }
+}
+
+/** `[package] name` of a Cargo.toml's text (a workspace root without a package has none). */
+export function packageName(text: string | null): string | null {
+  if (text === null) return null;
+  const section = /^\[package\][^\S\n]*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(text)?.[1] ?? "";
+  return /^\s*name\s*=\s*"([^"]+)"/m.exec(section)?.[1] ?? null;
+}
+
+function targetOf(line: string, resolve: ResolveFile, treeDir: string): Target {
+  // `Running unittests src/lib.rs (target/debug/deps/calc-1a2b)`, `Running tests/show.rs (target/debug/deps/show-3c4d)`
+  const match = /^\s+Running (unittests )?(\S+) \((\S+)\)/.exec(line);
+  const unit = match?.[1] !== undefined;
+  const source = match?.[2] ?? "";
+  const binary = (match?.[3] ?? "").split("/").pop()?.replace(/-[0-9a-f]{8,}$/, "") ?? "";
+  const pkg = packageOf(source, resolve, treeDir);
+  const crate = pkg?.name ?? binary;
+  const rel = pkg === null ? source : posix.relative(pkg.dir === "" ? "." : pkg.dir, pkg.file);
+  let name: string;
+  if (unit && /^src\/lib\.rs$/.test(rel)) name = "lib";
+  else if (unit) name = `bin.${/^src\/main\.rs$/.test(rel) ? crate : posix.basename(rel, ".rs") === "main" ? posix.basename(posix.dirname(rel)) : posix.basename(rel, ".rs")}`;
+  else name = /^tests\//.test(rel) ? (posix.basename(rel, ".rs") === "main" ? posix.basename(posix.dirname(rel)) : posix.basename(rel, ".rs")) : binary;
+  return { crate, name, file: pkg?.file ?? null };
+}
+
+/** The module file a test path leads to from its target's root file (`tests::adds` in src/lib.rs → src/tests.rs if there is one). */
+function moduleFile(root: string | null, path: readonly string[], resolve: ResolveFile): string | null {
+  if (root === null) return null;
+  const stem = posix.basename(root, ".rs");
+  let base = ["lib", "main", "mod"].includes(stem) || posix.dirname(root).startsWith("tests") && stem === "main" ? posix.dirname(root) : `${posix.dirname(root)}/${stem}`;
+  let found = root;
+  for (const segment of path.slice(0, -1)) {
+    const file = [`${base}/${segment}.rs`, `${base}/${segment}/mod.rs`].map((p) => p.replace(/^\.\//, "")).find((p) => resolve(p));
+    if (file === undefined) break;
+    found = file;
+    base = `${base}/${segment}`;
+  }
+  return found;
+}
+
+function short(line: string): string {
+  const trimmed = line.trim();
+  return trimmed.length > 300 ? `${trimmed.slice(0, 299)}…` : trimmed;
+}
+
+export function parseCargo(text: string, resolve: ResolveFile, treeDir: string): TestReport {
+  const lines = text.split(/\r?\n/);
+  const cases = new Map<string, TestCaseResult>();
+  const duplicates = new Set<string>();
+  const loadErrors = new Map<string, string>();
+  const notes = new Set<string>();
+  let target: Target | null = null;
+  let docCrate: string | null = null;
+  let pendingError: string | null = null;
+  const failures = new Map<string, string>();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    if (/^\s+Running /.test(line)) {
+      target = targetOf(line, resolve, treeDir);
+      docCrate = null;
+      continue;
+    }
+    const doc = /^\s+Doc-tests (\S+)/.exec(line);
+    if (doc?.[1] !== undefined) {
+      docCrate = doc[1];
+      target = null;
+      continue;
+    }
+    // A compile error: `error[E0425]: ...` then ` --> tests/mul.rs:1:38`.
+    if (/^error(?:\[E\d+\])?: /.test(line) && !/^error: (?:test failed|could not compile|\d+ targets failed|doctest failed)/.test(line)) {
+      pendingError = short(line);
+      continue;
+    }
+    const at = /^\s*--> (\S+?):\d+:\d+/.exec(line);
+    if (at?.[1] !== undefined && pendingError !== null) {
+      const file = at[1].replace(/^\.\//, "");
+      if (resolve(file) && !loadErrors.has(file)) loadErrors.set(file, pendingError);
+      pendingError = null;
+      continue;
+    }
+    const uncompiled = /^error: could not compile `([^`]+)` \(([^)]*)\)/.exec(line);
+    if (uncompiled !== null && loadErrors.size === 0) {
+      loadErrors.set(`${uncompiled[1] ?? "?"} (${uncompiled[2] ?? ""})`, short(line));
+      continue;
+    }
+    // `---- tests::fails stdout ----` then the panic message a few lines on.
+    const failure = /^---- (.+) stdout ----$/.exec(line);
+    if (failure?.[1] !== undefined) {
+      const message = lines.slice(i + 1, i + 8).find((l) => l.trim() !== "" && !/^thread '.*' \(\d+\) panicked at|^thread '.*' panicked at/.test(l));
+      const panicked = lines.slice(i + 1, i + 4).find((l) => /panicked at/.test(l));
+      failures.set(`${target === null ? `doc:${docCrate ?? ""}` : `${target.crate}::${target.name}`}::${failure[1]}`, short(message ?? panicked ?? "failed"));
+      continue;
+    }
+    const test = /^test (.+?) \.\.\. (ok|FAILED|ignored)(?:, .*)?$/.exec(line);
+    if (test?.[1] === undefined || test[2] === undefined) continue;
+    const path = test[1];
+    const result = RESULT[test[2]] ?? "errored";
+    let id: string;
+    let file: string | null;
+    if (target !== null) {
+      id = `${target.crate}::${target.name}::${path}`;
+      file = moduleFile(target.file, path.split("::"), resolve);
+    } else if (docCrate !== null) {
+      id = `${docCrate}::doc::${path}`;
+      const source = /^(\S+\.rs) - /.exec(path)?.[1];
+      file = source !== undefined && resolve(source) ? source : null;
+    } else {
+      notes.add("some tests were reported before any `Running` line: they name no target (was stderr left out of the report?)");
+      id = `(unknown)::${path}`;
+      file = null;
+    }
+    if (cases.has(id)) duplicates.add(id);
+    cases.set(id, { id, file, name: path, result });
+  }
+  for (const [key, message] of failures) {
+    const id = key.startsWith("doc:") ? `${key.slice(4, key.indexOf("::"))}::doc::${key.slice(key.indexOf("::") + 2)}` : key;
+    const found = cases.get(id);
+    if (found !== undefined && found.result === "failed") cases.set(id, { ...found, message });
+  }
+  const messages: LoadErrorMessage[] = [...loadErrors].sort(([a], [b]) => a.localeCompare(b)).map(([file, message]) => ({ file, message }));
+  return {
+    cases: [...cases.values()],
+    digest: `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`,
+    duplicates: [...duplicates].sort(),
+    loadErrors: [...loadErrors.keys()].sort(),
+    ...(messages.length > 0 ? { loadErrorMessages: messages } : {}),
+    notes: [...notes],
+  };
+}

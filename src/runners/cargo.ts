@@ -1,0 +1,85 @@
+// Rust: `cargo test`'s own output (libtest's stable human format, read by cargo-report.ts), stdout
+// and stderr both into $RANEX_REPORT. Dependencies: the registry of a CARGO_HOME filled once per
+// Cargo.lock by `cargo fetch` in setup (with network), read-only in runs, which are `--offline
+// --locked` with the target folder in the run's scratch. The canary is an integration test file
+// (tests/ranex_canary_<token>.rs) of the root package. rustup's proxies are left out: init names the
+// toolchain's own bin folder, so neither RUSTUP_HOME nor ~/.cargo has to be in the sandbox.
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { claimsCargo, packageName, parseCargo } from "./cargo-report.js";
+import { findBinary, toolchainFor } from "./toolchain.js";
+import { readTreeFile } from "./tree-read.js";
+import type { Runner } from "./types.js";
+
+/** Where setup leaves CARGO_HOME (its registry), in the tree (stored under the dependency key). */
+export const CARGO_DEPS_DIR = ".ranex-deps/cargo";
+
+export const CARGO_TEST_COMMAND =
+  `CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" CARGO_TARGET_DIR=/tmp/cargo-target cargo test --offline --locked --no-fail-fast > "$RANEX_REPORT" 2>&1`;
+
+const runsCargo = (command: string): boolean => /\bcargo\s+(?:\+\S+\s+)?test\b/.test(command) && /\$\{?RANEX_(?:REPORT|JUNIT)\b/.test(command);
+
+/** The folder of the toolchain's real cargo: rustup's proxy resolved (honouring rust-toolchain.toml in `dir`). */
+function cargoFolder(dir: string): string | null {
+  const found = findBinary("cargo", ["/root/.cargo/bin", "/usr/local/cargo/bin"]);
+  if (found === null) return null;
+  try {
+    const real = execFileSync(join(found, "rustup"), ["which", "cargo"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 20_000 }).trim();
+    return real.endsWith("/cargo") ? real.slice(0, -"/cargo".length) : found;
+  } catch {
+    return found; // not rustup's: a cargo of its own
+  }
+}
+
+export const cargo: Runner = {
+  name: "cargo",
+  runs: runsCargo,
+  async detect(repo) {
+    if (!repo.files.has("Cargo.toml")) return null;
+    const locked = repo.files.has("Cargo.lock");
+    const nextest = (await repo.list(".config")).includes("nextest.toml");
+    return {
+      evidence: `Cargo.toml${nextest ? " (.config/nextest.toml too: the gate runs cargo test, not nextest, for now)" : ""}`,
+      runnerDeclared: true, reporterDeclared: true,
+      // Without a committed Cargo.lock, fetch writes one: it is stored with the registry, so every run uses the same.
+      install: `export CARGO_HOME="$PWD/${CARGO_DEPS_DIR}"; cargo fetch${locked ? " --locked" : ""}`,
+      toolchain: toolchainFor(cargoFolder(repo.dir)),
+    };
+  },
+  command: () => ({
+    command: CARGO_TEST_COMMAND,
+    note: ["cargo test's output (stdout and stderr) is the report; ids are <crate>::<target>::<path::to::test>."],
+  }),
+  read: { format: "cargo test", claims: claimsCargo, parse: parseCargo },
+  async canary({ token, name, message, treeDir }) {
+    const manifest = readTreeFile(treeDir, "Cargo.toml");
+    if (packageName(manifest) === null) return { note: "cargo: the tree's root Cargo.toml has no [package] (a workspace root): no canary yet" };
+    if (manifest !== null && /^\s*autotests\s*=\s*false/m.test(manifest)) return { note: "cargo: the package sets autotests = false, so a canary test file would not be built" };
+    await mkdir(join(treeDir, "tests"), { recursive: true });
+    const file = `tests/ranex_canary_${token}.rs`;
+    await writeFile(join(treeDir, file), `// Added by Ranex Gate: one test that must fail. Reported passed or ignored, the run is not believed.\n#[test]\nfn ${name}() {\n    panic!(${JSON.stringify(message)});\n}\n`, { flag: "wx" });
+    return { treeFiles: [file] };
+  },
+  select({ command, ids }) {
+    if (!canSelectCargo(command)) return null;
+    const names = new Set<string>();
+    for (const id of ids) {
+      const parts = id.split("::");
+      const path = parts.slice(2).join("::");
+      // Doc-tests and odd names are not given to a shell: the whole suite runs instead.
+      if (parts.length < 3 || parts[1] === "doc" || !/^[A-Za-z_][\w:]*$/.test(path)) return null;
+      names.add(path);
+    }
+    if (names.size === 0) return null;
+    const args = ` -- --exact ${[...names].sort().join(" ")}`;
+    return { command: command.replace(/\s*>\s*"?\$\{?RANEX_(?:REPORT|JUNIT)\}?"?/, (redirect) => `${args}${redirect}`), env: {}, how: "cargo test -- --exact" };
+  },
+  canSelect: canSelectCargo,
+  repeatNote: "cargo test repeats only the targets (the gate names them after `-- --exact`).",
+  deps: { keyFiles: ["**/Cargo.toml", "**/Cargo.lock", "**/rust-toolchain", "**/rust-toolchain.toml", "**/.cargo/config.toml", "**/.cargo/config"] },
+};
+
+function canSelectCargo(command: string): boolean {
+  return runsCargo(command) && !/\s--\s/.test(command) && /\bcargo\s+test\b[^;&|]*>\s*"?\$\{?RANEX_(?:REPORT|JUNIT)/.test(command);
+}

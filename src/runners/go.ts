@@ -1,0 +1,104 @@
+// Go: `go test -json` (test2json events, read by go-report.ts). Dependencies are the module cache,
+// filled once per go.sum by `go mod download` in setup (with network) and read-only in runs, which
+// are offline (GOPROXY=off, GOFLAGS=-mod=readonly). Setup also warms a build cache, which each run
+// copies into its scratch (Go needs a writable one; a cold build of the standard library costs
+// seconds to minutes). The canary is a `_test.go` file written into one package folder.
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { claimsGoJson, modulePath, packageFolder, parseGoJson } from "./go-report.js";
+import { findBinary, toolchainFor } from "./toolchain.js";
+import type { Runner } from "./types.js";
+
+/** Where setup leaves the module and build caches, in the tree (stored under the dependency key). */
+export const GO_DEPS_DIR = ".ranex-deps/go";
+
+const ENV = `GOMODCACHE="$PWD/${GO_DEPS_DIR}/mod" GOFLAGS=-mod=readonly GOTOOLCHAIN=local`;
+/** The runs: offline, the module cache read-only, the build cache a copy in the run's scratch. */
+export const GO_TEST_COMMAND =
+  `cp -R ${GO_DEPS_DIR}/build /tmp/gocache 2>/dev/null; ${ENV} GOPROXY=off GOCACHE=/tmp/gocache go test -json ./... > "$RANEX_REPORT"`;
+/** Once per go.sum: the modules, and a build of every package's tests (a failing build is no failed setup). */
+export const GO_SETUP_COMMAND =
+  `export ${ENV} GOCACHE="$PWD/${GO_DEPS_DIR}/build"; go mod download && { go test -count=1 -run '^$' ./... >/dev/null 2>&1 || true; }`;
+
+// The -run pattern a selection adds holds `|`: quoted, it is no pipe.
+const runsGoJson = (command: string): boolean => /\bgo\s+test\b(?:'[^']*'|[^|;&'])*\s-json\b/.test(command);
+
+/** Package folders (relative, `` for the root) that hold `_test.go` files, outside testdata, vendor, dot and underscore folders. */
+async function testFolders(treeDir: string, rel = "", depth = 0): Promise<string[]> {
+  if (depth > 12) return [];
+  let entries;
+  try {
+    entries = await readdir(join(treeDir, rel), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const found = entries.some((e) => e.isFile() && e.name.endsWith("_test.go")) ? [rel] : [];
+  for (const e of entries) {
+    if (!e.isDirectory() || /^[._]/.test(e.name) || e.name === "testdata" || e.name === "vendor" || e.name === "node_modules") continue;
+    const sub = rel === "" ? e.name : `${rel}/${e.name}`;
+    // A nested module is not part of `./...`.
+    if (entries.length > 0 && (await readdir(join(treeDir, sub)).catch(() => [] as string[])).includes("go.mod")) continue;
+    found.push(...await testFolders(treeDir, sub, depth + 1));
+  }
+  return found;
+}
+
+export const go: Runner = {
+  name: "go",
+  runs: runsGoJson,
+  async detect(repo) {
+    if (!repo.files.has("go.mod")) return null;
+    const vendored = repo.files.has("vendor") && (await repo.list("vendor")).includes("modules.txt");
+    return {
+      evidence: "go.mod", runnerDeclared: true, reporterDeclared: true,
+      // Always a setup: it warms the build cache every run copies. A vendored module reads vendor/.
+      install: vendored ? GO_SETUP_COMMAND.replace("-mod=readonly", "-mod=vendor") : GO_SETUP_COMMAND,
+      toolchain: toolchainFor(findBinary("go", ["/usr/local/go/bin", "/usr/lib/go/bin"])),
+    };
+  },
+  command: (found) => ({
+    command: found.install?.includes("-mod=vendor") === true ? GO_TEST_COMMAND.replace("-mod=readonly", "-mod=vendor") : GO_TEST_COMMAND,
+    note: ["go test -json writes test2json events to $RANEX_REPORT; ids are <package>/<TestName>[/<subtest>]."],
+  }),
+  read: { format: "go test -json", claims: claimsGoJson, parse: (text, _resolve, treeDir) => parseGoJson(text, treeDir) },
+  async canary({ token, message, treeDir }) {
+    const folders = await testFolders(treeDir);
+    if (folders.length === 0) return { note: "go: no package folder holds a _test.go file to put the canary beside" };
+    // A random package: code that forges results for some packages only is caught as often as not.
+    const folder = folders[Math.floor(Math.random() * folders.length)] ?? "";
+    const beside = (await readdir(join(treeDir, folder))).filter((f) => f.endsWith("_test.go")).sort()[0] ?? "";
+    const clause = /^\s*package\s+(\w+)/m.exec(await readFile(join(treeDir, folder, beside), "utf8"))?.[1];
+    if (clause === undefined) return { note: `go: ${folder || "."}/${beside} has no package clause to copy` };
+    const file = `${folder === "" ? "" : `${folder}/`}ranex_canary_${token}_test.go`;
+    const body = `// Added by Ranex Gate: one test that must fail. Reported passed or skipped, the run is not believed.\npackage ${clause}\n\nimport "testing"\n\nfunc TestRanexCanary${token}(t *testing.T) {\n\tt.Fatal(${JSON.stringify(message)})\n}\n`;
+    await writeFile(join(treeDir, file), body, { flag: "wx" });
+    return { treeFiles: [file] };
+  },
+  select({ command, ids }) {
+    if (!canSelectGo(command)) return null;
+    // Per package, its top-level tests (a subtest runs with its parent: the others are reported too).
+    const byPackage = new Map<string, Set<string>>();
+    for (const id of ids) {
+      const match = /^(.+?)\/(Test\w*|Example\w*|Fuzz\w*)(?:\/.*)?$/.exec(id);
+      if (match?.[1] === undefined || match[2] === undefined || !/^[\w.\-/~]+$/.test(match[1])) return null;
+      byPackage.set(match[1], (byPackage.get(match[1]) ?? new Set()).add(match[2]));
+    }
+    const names = [...new Set([...byPackage.values()].flatMap((s) => [...s]))].sort();
+    const packages = [...byPackage.keys()].sort();
+    if (names.length === 0) return null;
+    return {
+      // Replacer functions: `$'` in a replacement string would mean "the text after the match".
+      command: command.replace(/\bgo\s+test\b/, () => `go test -run '^(${names.join("|")})$'`).replace(/(\s)\.\/\.\.\.(?=\s|$)/, (_m, space: string) => `${space}${packages.join(" ")}`),
+      env: {}, how: "go test -run",
+    };
+  },
+  canSelect: canSelectGo,
+  repeatNote: "go test repeats only the targets (the gate names them to -run, per package).",
+  deps: { keyFiles: ["**/go.mod", "**/go.sum", "**/go.work", "**/go.work.sum", "**/vendor/modules.txt"] },
+};
+
+function canSelectGo(command: string): boolean {
+  return runsGoJson(command) && /\s\.\/\.\.\.(?:\s|$)/.test(command) && !/\s-run[\s=]/.test(command);
+}
+
+export { modulePath, packageFolder };

@@ -1,0 +1,72 @@
+// The registry of test runners (issue 22): every runner the gate knows, each a module behind the
+// Runner interface (src/runners/types.ts, which says how to add one). `ranex init` asks them in
+// order which one a repository uses; a run asks which ones its command starts (canary, selection,
+// report format).
+import { cargo } from "./cargo.js";
+import { go } from "./go.js";
+import { jest } from "./jest.js";
+import { mocha } from "./mocha.js";
+import { nodeTest } from "./node-test.js";
+import { pytest } from "./pytest.js";
+import { unittest } from "./unittest.js";
+import { vitest } from "./vitest.js";
+import type { ReportReader, Runner, RunnerName, Selection } from "./types.js";
+
+export type { Runner, RunnerName, Selection } from "./types.js";
+
+/**
+ * In detection order: the Node runners first (package.json says what the owner runs; only the one
+ * it names answers), then pytest's evidence, the compiled ecosystems, and unittest last (a guess
+ * from TestCase classes). At run time the same order decides which canaries a command gets.
+ */
+export const RUNNERS: readonly Runner[] = [vitest, jest, mocha, nodeTest, pytest, go, cargo, unittest];
+
+/** The order in which a command's runners get their canary, and the names the evidence shows. */
+const CANARY_ORDER: readonly RunnerName[] = ["pytest", "node-test", "vitest", "jest", "go", "cargo"];
+const CANARY_LABEL: Partial<Record<RunnerName, string>> = { "node-test": "node:test" };
+
+/** The runners a canary can be given to, as a note names them when a command names none. */
+export const CANARY_RUNNERS = "pytest, node --test, vitest, jest, go test -json, cargo test";
+
+export function runnerNamed(name: string): Runner | undefined {
+  return RUNNERS.find((r) => r.name === name);
+}
+
+/** The runners a test command starts, as far as its text tells. */
+export function runnersIn(command: string): Runner[] {
+  const rank = (r: Runner): number => {
+    const i = CANARY_ORDER.indexOf(r.name);
+    return i === -1 ? CANARY_ORDER.length + RUNNERS.indexOf(r) : i;
+  };
+  return RUNNERS.filter((r) => r.runs(command)).sort((a, b) => rank(a) - rank(b));
+}
+
+/** How a runner is named in canary outcomes ("node:test", "pytest", ...). */
+export function canaryLabel(runner: Runner): string {
+  return CANARY_LABEL[runner.name] ?? runner.name;
+}
+
+/** The first runner the command starts that can select, with its selection; null when none can. */
+export function selectWith(command: string, ctx: Omit<Parameters<Runner["select"]>[0], "command">): Selection | null {
+  for (const runner of runnersIn(command)) {
+    const selection = runner.select({ ...ctx, command });
+    if (selection !== null) return selection;
+  }
+  return null;
+}
+
+export function canSelectCommand(command: string): boolean {
+  return runnersIn(command).some((r) => r.canSelect(command));
+}
+
+/** The native report format that claims this text, among the readers of the command's runners (then of all). */
+export function readerFor(command: string, text: string): ReportReader | null {
+  const own = runnersIn(command).map((r) => r.read).filter((r): r is ReportReader => r !== undefined);
+  const all = RUNNERS.map((r) => r.read).filter((r): r is ReportReader => r !== undefined);
+  return [...own, ...all].find((reader) => reader.claims(text)) ?? null;
+}
+
+/** Every file any runner's dependencies are keyed on. */
+export function dependencyKeyFiles(): string[] {
+  return [...new Set(RUNNERS.flatMap((r) => r.deps.keyFiles))];
+}

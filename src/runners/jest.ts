@@ -1,0 +1,24 @@
+// jest: through the gate's launcher (reporters/jest-run.cjs: jest-junit with file attributes, a
+// clean process.argv), which also selects from $RANEX_SELECT_FILE; the canary is a test file.
+import { detectNode, missingNote, NODE_KEY_FILES } from "./node-package.js";
+import { rootTestFile } from "./test-file-canary.js";
+import type { Runner } from "./types.js";
+
+/** Whether a test command runs jest through the gate's own launcher, which selects from $RANEX_SELECT_FILE. */
+export function runsGateJest(command: string): boolean {
+  return /(?:^|\s)node\s+(?:"\$RANEX_REPORTERS\/jest-run\.cjs"|\$RANEX_REPORTERS\/jest-run\.cjs)(?:\s|$)/.test(command);
+}
+
+export const jest: Runner = {
+  name: "jest",
+  // A vitest command never runs jest (the registry asks vitest first; a jest canary would break it).
+  runs: (command) => /\bjest\b/.test(command) && !/\bvitest\b/.test(command),
+  detect: async (repo) => detectNode(repo, "jest"),
+  command: (found) => ({ command: 'node "$RANEX_REPORTERS/jest-run.cjs"', note: missingNote(found) }),
+  canary: (ctx) => rootTestFile(ctx, `ranex-canary-${ctx.token}.test.js`,
+    `test(${JSON.stringify(ctx.name)}, () => { throw new Error(${JSON.stringify(ctx.message)}); });\n`),
+  select: ({ command, common }) => (runsGateJest(command) ? { command, env: common, how: "jest launcher" } : null),
+  canSelect: runsGateJest,
+  repeatNote: "jest repeats only the targets (the gate selects them).",
+  deps: { keyFiles: NODE_KEY_FILES },
+};

@@ -1,0 +1,99 @@
+// Shared by the Node runners: which one a package.json says the owner runs, its install command (by
+// lock file), the checks worth proposing, and the note on packages it does not declare.
+import type { Detection, PackageJson } from "../policy/detect.js";
+import type { Found, RepoView, RunnerName } from "./types.js";
+
+/** The JUnit reporter package each Node runner needs, when its own output is not JUnit with files. */
+export const REPORTER_PACKAGE: Partial<Record<RunnerName, string>> = { jest: "jest-junit", mocha: "mocha-junit-reporter" };
+
+export const NODE_KEY_FILES = [
+  "**/package.json", "**/package-lock.json", "**/npm-shrinkwrap.json", "**/yarn.lock", "**/pnpm-lock.yaml", "**/.npmrc",
+  "**/.yarnrc.yml", "**/bun.lockb", "**/bun.lock",
+] as const;
+
+export function hasDep(pkg: PackageJson, name: string): boolean {
+  return name in (pkg.dependencies ?? {}) || name in (pkg.devDependencies ?? {});
+}
+
+const CONFIG_FILES: [RegExp, RunnerName][] = [
+  [/^vitest\.config\.[cm]?[jt]s$/, "vitest"],
+  [/^vitest\.workspace\.[cm]?[jt]s$/, "vitest"],
+  [/^jest\.config\.(?:[cm]?[jt]s|json)$/, "jest"],
+  [/^\.mocharc(?:\.(?:[cm]?js|json|jsonc|ya?ml))?$/, "mocha"],
+];
+
+/** The one Node runner package.json points at, and why; null when it points at none. */
+export function nodeRunnerOf(pkg: PackageJson, files: ReadonlySet<string>): { kind: RunnerName; evidence: string } | null {
+  const test = pkg.scripts?.test ?? "";
+  // The test script says what the owner runs: it wins over configs and dependencies.
+  const scripted: [RegExp, RunnerName][] = [[/\bvitest\b/, "vitest"], [/\bjest\b/, "jest"], [/\bmocha\b/, "mocha"], [/\bnode\b[^&|;]*--test\b/, "node-test"]];
+  for (const [pattern, kind] of scripted) if (pattern.test(test)) return { kind, evidence: `package.json scripts.test runs ${kind === "node-test" ? "node --test" : kind}` };
+  for (const [pattern, kind] of CONFIG_FILES) {
+    const file = [...files].find((f) => pattern.test(f));
+    if (file !== undefined) return { kind, evidence: `${file} configures ${kind}` };
+  }
+  if (pkg.jest !== undefined) return { kind: "jest", evidence: "package.json has a jest section" };
+  if (pkg.mocha !== undefined) return { kind: "mocha", evidence: "package.json has a mocha section" };
+  for (const kind of ["vitest", "jest", "mocha"] as const) if (hasDep(pkg, kind)) return { kind, evidence: `package.json depends on ${kind}` };
+  if (test !== "" && !/no test specified/.test(test)) {
+    return { kind: "node-test", evidence: `package.json scripts.test is '${test}', not a runner this knows; node --test is a guess` };
+  }
+  return null;
+}
+
+function installCommand(pkg: PackageJson, files: ReadonlySet<string>): string | null {
+  if (files.has("pnpm-lock.yaml")) return "pnpm install --frozen-lockfile --offline";
+  if (files.has("yarn.lock")) return "yarn install --frozen-lockfile";
+  // No audit or funding calls: they reach the network for nothing the judgment needs.
+  if (files.has("package-lock.json") || files.has("npm-shrinkwrap.json")) return "npm ci --no-audit --no-fund";
+  const declared = Object.keys(pkg.dependencies ?? {}).length + Object.keys(pkg.devDependencies ?? {}).length;
+  return declared > 0 ? "npm install --no-audit --no-fund" : null;
+}
+
+function nodeChecks(pkg: PackageJson, files: ReadonlySet<string>): { name: string; run: string }[] {
+  const checks: { name: string; run: string }[] = [];
+  if (pkg.scripts?.typecheck !== undefined) checks.push({ name: "typecheck", run: "npm run typecheck" });
+  else if (files.has("tsconfig.json")) checks.push({ name: "typecheck", run: "npx --no-install tsc --noEmit" });
+  if (pkg.scripts?.lint !== undefined) checks.push({ name: "lint", run: "npm run lint" });
+  return checks;
+}
+
+/** What runner `name` finds in the repository: something only when package.json points at it. */
+export function detectNode(repo: RepoView, name: RunnerName): Found | null {
+  if (repo.pkg === null) return null;
+  const node = nodeRunnerOf(repo.pkg, repo.files);
+  if (node === null || node.kind !== name) return null;
+  const reporter = REPORTER_PACKAGE[name];
+  return {
+    evidence: node.evidence, install: installCommand(repo.pkg, repo.files),
+    runnerDeclared: name === "node-test" || hasDep(repo.pkg, name),
+    reporterDeclared: reporter === undefined || hasDep(repo.pkg, reporter),
+    checks: nodeChecks(repo.pkg, repo.files),
+  };
+}
+
+/** The packages the runner needs that package.json does not declare (what `--add-deps` installs). */
+export function missingNodePackages(found: Detection): string[] {
+  const missing: string[] = [];
+  if (!found.runnerDeclared && found.kind !== "node-test") missing.push(found.kind);
+  const reporter = REPORTER_PACKAGE[found.kind as RunnerName];
+  if (!found.reporterDeclared && reporter !== undefined) missing.push(reporter);
+  return missing;
+}
+
+/** The note the starter carries when package.json lacks what the runner needs. */
+export function missingNote(found: Detection): string[] {
+  const missing = missingNodePackages(found);
+  return missing.length === 0 ? [] : [
+    `package.json does not declare ${missing.join(" or ")}: add ${missing.length === 1 ? "it" : "them"} (npm install --save-dev ${missing.join(" ")},`,
+    "or `ranex init --add-deps`), or name a node_modules/.bin that has them in toolchain.path below.",
+  ];
+}
+
+/** A Node runner's binary: the tree's own after setup installs it, else the toolchain's on PATH. */
+export function nodeBin(found: Detection, name: string): string {
+  return found.runnerDeclared && found.install !== null ? `node_modules/.bin/${name}` : name;
+}
+
+/** The name in the test file whose title the repeat note gives, shared by runners that cannot select. */
+export const WHOLE_SUITE_NOTE = "This runner repeats the whole suite unless `select` names how to run only some tests (docs/policy.md).";

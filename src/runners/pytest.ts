@@ -1,0 +1,90 @@
+// pytest: JUnit through --junitxml; the canary and the selection are plugins of the gate's own,
+// found through PYTHONPATH and loaded with `-p` (PYTEST_ADDOPTS).
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { REPORTERS_DIR, SANDBOX_REPORTERS_DIR } from "../measure/reporters.js";
+import { PYTHON_KEY_FILES, pytestCommand, srcLayout } from "./python.js";
+import type { RepoView, Runner } from "./types.js";
+
+/** Whether a test command runs pytest (as `pytest`, `py.test` or `python -m pytest`). */
+export function runsPytest(command: string): boolean {
+  return /(?:^|[\s/;&|(])(?:py\.test|pytest)(?:\s|$)|-m\s+pytest\b/.test(command);
+}
+
+async function evidence(repo: RepoView): Promise<string | null> {
+  const { files } = repo;
+  if (files.has("pytest.ini")) return "pytest.ini";
+  if (files.has("conftest.py")) return "conftest.py";
+  const pyproject = files.has("pyproject.toml") ? await repo.readText("pyproject.toml") : null;
+  if (pyproject !== null && /\[tool\.pytest|\bpytest\b/.test(pyproject)) return "pyproject.toml mentions pytest";
+  const setupCfg = files.has("setup.cfg") ? await repo.readText("setup.cfg") : null;
+  if (setupCfg !== null && /\[tool:pytest\]/.test(setupCfg)) return "setup.cfg has [tool:pytest]";
+  const toxIni = files.has("tox.ini") ? await repo.readText("tox.ini") : null;
+  if (toxIni !== null && /\[pytest\]/.test(toxIni)) return "tox.ini has [pytest]";
+  for (const name of ["requirements-dev.txt", "requirements_dev.txt", "requirements-test.txt", "dev-requirements.txt"]) {
+    const text = files.has(name) ? await repo.readText(name) : null;
+    if (text !== null && /^pytest\b/m.test(text)) return `${name} lists pytest`;
+  }
+  for (const folder of ["tests", "test"]) {
+    const py = (await repo.list(folder)).filter((f) => /^test_.*\.py$|_test\.py$/.test(f));
+    for (const file of py) {
+      const text = await repo.readText(`${folder}/${file}`);
+      // A unittest suite is run by pytest too, but say which it is.
+      if (text !== null && !/^\s*(?:import unittest|from unittest\b)/m.test(text)) return `${folder}/${file} is a pytest test file`;
+    }
+  }
+  if ([...files].some((f) => /^test_.*\.py$/.test(f))) return "test_*.py files at the top level";
+  return null;
+}
+
+function plugin(name: string, message: string): string {
+  return `# Added by Ranex Gate: one test that must fail. Reported passed or skipped, the run is not believed.
+import pytest
+
+
+class RanexCanary(pytest.Item):
+    def runtest(self):
+        raise AssertionError(${JSON.stringify(message)})
+
+    def repr_failure(self, excinfo, style=None):
+        return ${JSON.stringify(message)}
+
+    def reportinfo(self):
+        return self.path, None, self.name
+
+
+# It takes the place of one of the collected tests (chosen at random), so the hooks and conftest
+# files that apply to that test apply to it too.
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    import random
+    path = random.choice(items).path if items else session.path
+    items.append(RanexCanary.from_parent(session, name=${JSON.stringify(name)}, path=path))
+`;
+}
+
+export const pytest: Runner = {
+  name: "pytest",
+  runs: runsPytest,
+  async detect(repo) {
+    const found = await evidence(repo);
+    return found === null ? null : { evidence: found, runnerDeclared: true, reporterDeclared: true, pythonPath: await srcLayout(repo) };
+  },
+  command: pytestCommand,
+  async canary({ command, token, name, message, hostDir, seenAs }) {
+    // A command that extends PYTHONPATH (`PYTHONPATH="src${PYTHONPATH:+:$PYTHONPATH}"`) keeps the canary's entry.
+    if (/\bPYTEST_ADDOPTS\b/.test(command) || (/\bPYTHONPATH\b/.test(command) && !/\$\{?PYTHONPATH\b/.test(command))) {
+      return { note: "pytest: the command sets PYTHONPATH or PYTEST_ADDOPTS itself, so the canary plugin was not added" };
+    }
+    const module = `ranex_canary_${token}`;
+    await writeFile(join(hostDir, `${module}.py`), plugin(name, message));
+    return { env: { PYTHONPATH: seenAs, PYTEST_ADDOPTS: `-p ${module}` }, mountHostDir: true };
+  },
+  select({ command, backend, common }) {
+    const dir = `${backend === "bwrap" ? SANDBOX_REPORTERS_DIR : REPORTERS_DIR}/python`;
+    return { command, env: { ...common, PYTEST_ADDOPTS: "-p ranex_select", PYTHONPATH: dir }, how: "pytest plugin" };
+  },
+  canSelect: () => true,
+  repeatNote: "pytest repeats only the targets (the gate selects them).",
+  deps: { keyFiles: PYTHON_KEY_FILES },
+};

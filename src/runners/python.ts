@@ -1,0 +1,38 @@
+// Shared by the pytest and unittest runners: both run through pytest, which reads unittest suites too.
+import type { Detection } from "../policy/detect.js";
+import type { RepoView } from "./types.js";
+
+/** The command `ranex init` writes for a Python suite. */
+export function pytestCommand(found: Detection): { command: string; note: string[] } {
+  // Extends PYTHONPATH rather than replacing it: the gate's canary and test selection use it too.
+  return {
+    command: [
+      ...found.pythonPath.length === 0 ? [] : [`PYTHONPATH="${found.pythonPath.join(":")}\${PYTHONPATH:+:$PYTHONPATH}"`],
+      "python3 -m pytest", `--junitxml="$RANEX_JUNIT"`, ...found.testDirs,
+    ].join(" "),
+    note: found.pythonPath.length === 0 ? [] : [`${found.pythonPath.join(", ")} holds the package and nothing installs it in the sandbox: the tests import it from there.`],
+  };
+}
+
+/**
+ * `src/<package>/__init__.py` with no pytest `pythonpath` setting: the package is meant to be
+ * installed (tox, pip install -e), which the sandbox never does, so the tests must find it in src.
+ */
+export async function srcLayout(repo: RepoView): Promise<string[]> {
+  if (!repo.files.has("src")) return [];
+  let isPackage = false;
+  for (const name of await repo.list("src")) {
+    if ((await repo.list(`src/${name}`)).includes("__init__.py")) isPackage = true;
+  }
+  if (!isPackage) return [];
+  for (const config of ["pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini"]) {
+    const text = repo.files.has(config) ? await repo.readText(config) : null;
+    if (text !== null && /^\s*pythonpath\s*=/m.test(text)) return [];
+  }
+  return ["src"];
+}
+
+export const PYTHON_KEY_FILES = [
+  "**/requirements*.txt", "**/constraints*.txt", "**/pyproject.toml", "**/poetry.lock", "**/Pipfile", "**/Pipfile.lock",
+  "**/uv.lock", "**/setup.py", "**/setup.cfg",
+] as const;

@@ -1,0 +1,109 @@
+// One test runner behind one small interface (issue 22). Each runner is a module of its own in this
+// folder; src/runners/index.ts lists them. What used to be per-runner branches across measure/ and
+// policy/ (which command runs which runner, its canary, its selection, its report format, what
+// `ranex init` writes for it) is asked of the registry instead.
+//
+// Adding a runner:
+//   1. write src/runners/<name>.ts exporting a `Runner` (copy the smallest neighbour: go.ts for a
+//      native report, node-test.ts for JUnit);
+//   2. add it to RUNNERS in src/runners/index.ts (order matters for detection: the first that
+//      detects wins, and for commands that name several runners);
+//   3. add `test/runners/<name>.test.ts` (its reader on a real report, its canary, its selection),
+//      and a fixture repository in fixtures/repos with an e2e judgment when it is a new ecosystem.
+import type { ResolveFile } from "../measure/junit-paths.js";
+import type { TestReport } from "../measure/report-types.js";
+import type { Detection, PackageJson } from "../policy/detect.js";
+
+/** The runner names the registry knows (`Detection.kind` is one of them, or "none"). */
+export type RunnerName =
+  | "vitest" | "jest" | "mocha" | "node-test" | "pytest" | "unittest" | "go" | "cargo" | "maven";
+
+/** What a runner sees of a repository when `ranex init` asks it to detect itself. */
+export interface RepoView {
+  dir: string;
+  /** Names at the repository's top level. */
+  files: ReadonlySet<string>;
+  /** package.json, parsed, or null. */
+  pkg: PackageJson | null;
+  /** Folders holding tests (tests, test, spec, __tests__) that are not empty. */
+  testDirs: string[];
+  readText(rel: string): Promise<string | null>;
+  list(rel: string): Promise<string[]>;
+}
+
+/** What a runner found, for `ranex init`: the parts of Detection it decides. */
+export type Found = Partial<Omit<Detection, "kind" | "evidence">> & { evidence: string };
+
+/** A native report format other than JUnit XML. */
+export interface ReportReader {
+  /** What the format is called in messages ("go test -json"). */
+  format: string;
+  /** Whether the report's text is this format (JUnit is tried when no reader claims it). */
+  claims(text: string): boolean;
+  /** Parses the report; `treeDir` is the tree the run used (for file attribution). Throws on garbage. */
+  parse(text: string, resolve: ResolveFile, treeDir: string): TestReport | Promise<TestReport>;
+}
+
+/** Where and how a canary was given to one runner of a run. */
+export interface CanaryContext {
+  command: string;
+  token: string;
+  /** The canary's test name: `test_ranex_canary_<token>` (runners whose names are free). */
+  name: string;
+  /** The message the failing canary raises. */
+  message: string;
+  treeDir: string;
+  /** A folder of the gate's own for plugin files, and how the run sees it. */
+  hostDir: string;
+  seenAs: string;
+}
+
+export type CanaryResult =
+  /** Added to the run: environment, a mount of hostDir, files written in the tree (read-only in the run). */
+  | { env?: Record<string, string>; mountHostDir?: boolean; treeFiles?: string[] }
+  /** Why this runner gets no canary in this command. */
+  | { note: string };
+
+export interface Selection {
+  command: string;
+  /** Added to the run's environment; RANEX_SELECT_FILE names the list the caller writes. */
+  env: Record<string, string>;
+  /** How the tests were selected, for the evidence. */
+  how: string;
+}
+
+export interface SelectContext {
+  command: string;
+  ids: readonly string[];
+  /** The list file's path as the run sees it (RANEX_SELECT_FILE). */
+  listFile: string;
+  backend: "bwrap" | "none";
+  /** RANEX_SELECT_FILE and RANEX_SELECT_PATTERN, for the selection's env. */
+  common: Record<string, string>;
+}
+
+export interface Runner {
+  name: RunnerName;
+  /** Whether a test command runs this runner, as far as its text tells. */
+  runs(command: string): boolean;
+  /** For `ranex init`: whether the repository uses this runner, from its files; null when not. */
+  detect(repo: RepoView): Promise<Found | null>;
+  /** The test command `ranex init` writes, and notes for the owner; null when it cannot write one. */
+  command(found: Detection): { command: string; note: string[] } | null;
+  /** The runner's native report; absent when it writes JUnit XML (read by src/measure/junit.ts). */
+  read?: ReportReader;
+  /** Gives the run a test that must fail (src/measure/canary.ts), or says why not. */
+  canary(ctx: CanaryContext): Promise<CanaryResult>;
+  /** How to run only some ids, or null (the whole suite is run). */
+  select(ctx: SelectContext): Selection | null;
+  /** Whether select() can ever answer for this command (without ids at hand). */
+  canSelect(command: string): boolean;
+  /** A line for the starter policy on what tests.stable's repeats cost with this runner. */
+  repeatNote: string;
+  /**
+   * Dependencies: the files that key the once-only setup (src/measure/deps/key.ts reads these), and
+   * the test-file globs the starter adds to tests.files beyond the defaults.
+   */
+  deps: { keyFiles: readonly string[] };
+  extraTestFiles?: readonly string[];
+}
