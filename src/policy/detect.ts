@@ -29,6 +29,8 @@ export interface Detection {
   toolchain?: string[];
   /** Globs added to `tests.files` beyond the defaults (Maven's src/test/**). */
   testFiles?: string[];
+  /** The Python interpreter the tests run with: `.venv/bin/python` when setup makes a virtualenv (src/runners/python-deps.ts). */
+  python?: string;
 }
 
 export interface PackageJson {

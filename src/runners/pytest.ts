@@ -3,7 +3,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { REPORTERS_DIR, SANDBOX_REPORTERS_DIR } from "../measure/reporters.js";
-import { PYTHON_KEY_FILES, pytestCommand, srcLayout } from "./python.js";
+import { PYTHON_KEY_FILES, pytestCommand, pythonFound } from "./python.js";
 import type { RepoView, Runner } from "./types.js";
 
 /** Whether a test command runs pytest (as `pytest`, `py.test` or `python -m pytest`). */
@@ -68,7 +68,7 @@ export const pytest: Runner = {
   runs: runsPytest,
   async detect(repo) {
     const found = await evidence(repo);
-    return found === null ? null : { evidence: found, runnerDeclared: true, reporterDeclared: true, pythonPath: await srcLayout(repo) };
+    return found === null ? null : pythonFound(repo, found);
   },
   command: pytestCommand,
   async canary({ command, token, name, message, hostDir, seenAs }) {
