@@ -58,7 +58,7 @@ export async function pythonDependencies(repo: RepoView): Promise<PythonDeps | n
   const { files } = repo;
   if (files.has("uv.lock")) {
     return {
-      install: `${tool("uv")} && UV_PROJECT_ENVIRONMENT=.venv UV_LINK_MODE=copy UV_PYTHON_DOWNLOADS=never /tmp/ranex-uv/bin/uv sync --frozen --all-extras`,
+      install: `${tool("uv")} && UV_PROJECT_ENVIRONMENT=.venv UV_LINK_MODE=copy UV_PYTHON_DOWNLOADS=never UV_SYSTEM_CERTS=true UV_NATIVE_TLS=true /tmp/ranex-uv/bin/uv sync --frozen --all-extras`,
       python: VENV_PYTHON, evidence: "uv.lock",
     };
   }

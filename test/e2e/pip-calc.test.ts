@@ -8,7 +8,7 @@ import { git, tempDir } from "../helpers/git-repo.js";
 import { cacheEntries } from "../helpers/deps-repo.js";
 import { parseVerdict, runCli } from "./run-cli.js";
 
-// Python with packages from the index (issue 22): fixtures/repos/pip-calc.sh, whose code and tests
+// Python with packages from the index (issue 22): fixtures/repos/pip-calc.sh (and uv-calc.sh), whose code and tests
 // import attrs from requirements.txt. `ranex init` writes a setup that installs it into .venv (the
 // only step with network), tries it, and the policy it wrote is committed unmodified; then the real
 // CLI judges each head, the virtualenv coming from the dependency cache the try filled.
@@ -48,5 +48,20 @@ describe("pip-calc: a Python repository whose tests need a package from the inde
     expect(noFix.claims.find((c) => c.name === "tests.red_green")?.reason).toBe("targets that do not pass on head: tests/test_shapes.py::test_scale");
     // One install served the try and every judgment.
     expect(cacheEntries(data)).toHaveLength(1);
+  }, 900_000);
+});
+
+describe("uv-calc: a Python project locked with uv", () => {
+  it("init installs uv from the index and syncs the lock into .venv in setup; the try runs the tests with it", async () => {
+    const repo = join(tempDir(), "uv-calc");
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+    await run("bash", [join(FIXTURES_DIR, "uv-calc.sh"), repo], { env });
+    const data = tempDir("ranex-data-");
+    const init = await runCli(["init", "--dir", repo, "--data-dir", data], 600_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain("uv.lock installed into .venv by setup");
+    expect(init.stdout).toMatch(/setup [\d.]+ s \(installed once, now cached\)/);
+    expect(init.stdout).toContain("tests/test_pkg.py  1 (1 passed)");
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("/tmp/ranex-uv/bin/uv sync --frozen --all-extras'");
   }, 900_000);
 });
