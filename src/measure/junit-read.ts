@@ -8,7 +8,7 @@ import { isAbsolute, join, normalize, sep } from "node:path";
 import type { TestReport } from "./report-types.js";
 import { JunitError, parseJunit } from "./junit.js";
 import type { ResolveFile } from "./junit-paths.js";
-import { readerFor } from "../runners/index.js";
+import { junitIdsFor, readerFor } from "../runners/index.js";
 
 export const JUNIT_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -34,7 +34,7 @@ export async function readJunitReport(file: string, treeDir: string, command = "
   const refusal = refuseDangerousMarkup(text.text);
   if (refusal !== null) return { error: refusal };
   try {
-    const report = parseJunit(text.text, treeResolver(treeDir));
+    const report = junitIdsFor(command, parseJunit(text.text, treeResolver(treeDir)));
     // The digest names the bytes on disk, byte order mark and all.
     return { report: { ...report, digest: `sha256:${createHash("sha256").update(bytes.data).digest("hex")}` } };
   } catch (error) {

@@ -104,6 +104,14 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
     `  path: [${toolchain.map(quote).join(", ")}]`,
     "",
   );
+  if ((found.sandboxReadonly ?? []).length > 0) {
+    lines.push(
+      "# Host folders the toolchain links into, mounted read-only in every run.",
+      "sandbox:",
+      `  readonly: [${(found.sandboxReadonly ?? []).map(quote).join(", ")}]`,
+      "",
+    );
+  }
   lines.push(
     "# Extra frozen globs, added to the defaults (test files, .github/**, .ranex/**, runner configs, lock files).",
     "frozen: []",

@@ -1,7 +1,7 @@
 // Rust: `cargo test`'s own output (libtest's stable human format, read by cargo-report.ts), stdout
 // and stderr both into $RANEX_REPORT. Dependencies: the registry of a CARGO_HOME filled once per
 // Cargo.lock by `cargo fetch` in setup (with network), read-only in runs, which are `--offline
-// --locked` with the target folder in the run's scratch. The canary is an integration test file
+// --locked` with the target folder in the tree. The canary is an integration test file
 // (tests/ranex_canary_<token>.rs) of the root package. rustup's proxies are left out: init names the
 // toolchain's own bin folder, so neither RUSTUP_HOME nor ~/.cargo has to be in the sandbox.
 import { execFileSync } from "node:child_process";
@@ -15,13 +15,16 @@ import type { Runner } from "./types.js";
 /** Where setup leaves CARGO_HOME (its registry), in the tree (stored under the dependency key). */
 export const CARGO_DEPS_DIR = ".ranex-deps/cargo";
 
+// The target folder is the tree's own (target/): the repeats of tests.stable and the mutants of
+// diff.needed run in the same tree and rebuild only what changed, instead of every crate each time.
+// Nothing the tree's own code could not do already: it runs there with write access anyway.
 export const CARGO_TEST_COMMAND =
-  `CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" CARGO_TARGET_DIR=/tmp/cargo-target cargo test --offline --locked --no-fail-fast > "$RANEX_REPORT" 2>&1`;
+  `CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo test --offline --locked --no-fail-fast > "$RANEX_REPORT" 2>&1`;
 
 const runsCargo = (command: string): boolean => /\bcargo\s+(?:\+\S+\s+)?test\b/.test(command) && /\$\{?RANEX_(?:REPORT|JUNIT)\b/.test(command);
 
 /** The folder of the toolchain's real cargo: rustup's proxy resolved (honouring rust-toolchain.toml in `dir`). */
-function cargoFolder(dir: string): string | null {
+export function cargoFolder(dir: string): string | null {
   const found = findBinary("cargo", ["/root/.cargo/bin", "/usr/local/cargo/bin"]);
   if (found === null) return null;
   try {

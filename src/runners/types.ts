@@ -92,6 +92,8 @@ export interface Runner {
   command(found: Detection): { command: string; note: string[] } | null;
   /** The runner's native report; absent when it writes JUnit XML (read by src/measure/junit.ts). */
   read?: ReportReader;
+  /** Renames the JUnit reader's ids to the runner's own (Surefire's `class#method`). */
+  junitIds?(report: TestReport): TestReport;
   /** Gives the run a test that must fail (src/measure/canary.ts), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
   /** How to run only some ids, or null (the whole suite is run). */

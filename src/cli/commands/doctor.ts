@@ -6,6 +6,8 @@ import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { cargoFolder } from "../../runners/cargo.js";
+import { findBinary, toolchainFor } from "../../runners/toolchain.js";
 import { UsageError, type CliIo, type Command } from "../io.js";
 import { formatIssues, parsePolicy } from "../../policy/index.js";
 import { assertKeyless, cgroupSupport, createSandbox, findBwrap, KeylessError, type RunResult } from "../../sandbox/index.js";
@@ -33,8 +35,9 @@ export interface DoctorOptions {
 }
 
 /** The tools a run may call, as the sandbox finds them on its PATH. */
-export const TOOLS: readonly string[] = ["python3", "pytest", "node", "npm", "npx", "vitest", "jest", "mocha", "pnpm", "yarn"];
-const TOOLS_PROBE = `for t in ${TOOLS.join(" ")}; do p=$(command -v "$t") && echo "$t $p $("$t" --version 2>&1 | head -n 1)"; done; true`;
+export const TOOLS: readonly string[] = ["python3", "pytest", "node", "npm", "npx", "vitest", "jest", "mocha", "pnpm", "yarn", "go", "cargo", "java", "mvn"];
+// `go` has no --version: its `version` answers instead.
+const TOOLS_PROBE = `for t in ${TOOLS.join(" ")}; do p=$(command -v "$t") && echo "$t $p $({ "$t" --version 2>/dev/null || "$t" version; } 2>&1 | head -n 1)"; done; true`;
 
 const PROBE_PROFILE = { backend: "bwrap" as const, readonly: [], memoryBytes: 512 * 1024 * 1024, maxProcesses: 64, outputLimitBytes: 8192 };
 
@@ -116,7 +119,24 @@ export async function doctorChecks(env: CliIo["env"], options: DoctorOptions = {
     ...(nodeOk ? {} : { fix: "install Node.js under /usr (apt-get install -y nodejs), or name its bin directory in toolchain.path" }),
   });
   checks.push(await toolsCheck(bwrap, toolchain));
+  const outside = compilersOutside(toolchain);
+  if (outside.length > 0) {
+    checks.push({
+      name: "compilers outside the sandbox's PATH", ok: false, required: false,
+      detail: outside.map((c) => `${c.tool} is in ${c.dir}`).join("; "),
+      fix: `for Go or Rust repositories, name ${outside.map((c) => c.dir).join(", ")} in toolchain.path (ranex init does when it finds go.mod or Cargo.toml)`,
+    });
+  }
   return checks;
+}
+
+/** Go and cargo (rustup's resolved toolchain) found on this machine where the sandbox's PATH does not look. */
+function compilersOutside(toolchain: readonly string[]): { tool: string; dir: string }[] {
+  const found = [
+    { tool: "go", dirs: toolchainFor(findBinary("go", ["/usr/local/go/bin"])) },
+    { tool: "cargo", dirs: toolchainFor(cargoFolder(process.cwd())) },
+  ];
+  return found.flatMap(({ tool, dirs }) => dirs.filter((dir) => !toolchain.includes(dir)).map((dir) => ({ tool, dir })));
 }
 
 /** Which runners the sandbox sees, and their versions: the ones a policy's command will run. */

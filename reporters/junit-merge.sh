@@ -1,0 +1,29 @@
+#!/bin/sh
+# Merges the JUnit XML files a JVM build leaves (Maven Surefire's target/surefire-reports/TEST-*.xml,
+# Gradle's build/test-results/<task>/TEST-*.xml, in every module) into one report at $RANEX_REPORT.
+# With a build log as argument, each test source the compiler rejected ("[ERROR] /path/X.java:[l,c] why")
+# becomes a testcase named by its path, which the gate reads as a file that failed to load.
+# `ranex init` writes it for Maven and Gradle repositories:
+#   mvn ... test > /tmp/build.log 2>&1; status=$?; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/build.log; exit $status
+set -u
+out="${RANEX_REPORT:?RANEX_REPORT is not set}"
+escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
+{
+  printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n'
+  find . \( -path '*/target/surefire-reports/TEST-*.xml' -o -path '*/build/test-results/*/TEST-*.xml' \) -type f \
+    -not -path './.ranex-deps/*' | LC_ALL=C sort | while IFS= read -r file; do
+    sed -e '1s/^[[:space:]]*<?xml[^>]*?>//' "$file"
+    printf '\n'
+  done
+  if [ "$#" -ge 1 ] && [ -f "$1" ]; then
+    grep -E '^\[ERROR\] /[^:]+\.(java|kt|groovy|scala):\[[0-9,]+\] ' "$1" | while IFS= read -r line; do
+      path=$(printf '%s' "$line" | sed -E 's/^\[ERROR\] ([^:]+):\[.*$/\1/')
+      why=$(printf '%s' "$line" | sed -E 's/^\[ERROR\] [^:]+:\[[0-9,]+\] //' | escape)
+      rel=${path#"$PWD"/}
+      case "$rel" in /*) continue ;; esac
+      rel=$(printf '%s' "$rel" | escape)
+      printf '<testsuite name="%s" tests="1"><testcase classname="%s" name="%s"><error message="%s"/></testcase></testsuite>\n' "$rel" "$rel" "$rel" "$why"
+    done | awk '!seen[$0]++'
+  fi
+  printf '</testsuites>\n'
+} > "$out"

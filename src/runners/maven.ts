@@ -1,0 +1,117 @@
+// Maven: Surefire's JUnit XML (target/surefire-reports/TEST-*.xml in every module), merged into one
+// report by the gate's reporters/junit-merge.sh with the test sources javac rejected as load errors.
+// Ids are `<class>#<method>` (`com.example.CalcTest#adds`, `com.example.CalcTest$Inner#zero`); a
+// test's file is its class's source under src/test/java. Dependencies: a local repository filled once
+// per pom.xml by setup (dependency:go-offline, then one build of the tests, since Surefire resolves
+// its JUnit provider only when tests run), read-only in runs, which are offline (`-o`).
+import { realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeFile } from "node:fs/promises";
+import type { TestReport } from "../measure/report-types.js";
+import { treeResolver } from "../measure/junit-read.js";
+import { findBinary } from "./toolchain.js";
+import { readTreeFile } from "./tree-read.js";
+import type { Runner } from "./types.js";
+
+export const MAVEN_DEPS_DIR = ".ranex-deps/m2";
+const REPO = `-Dmaven.repo.local="$PWD/${MAVEN_DEPS_DIR}"`;
+
+// Maven's own exit status is the run's (a failing test fails it; -fae goes on with the other
+// modules): a report of failures under an exit 0 is a disagreement the gate refuses.
+export const MAVEN_TEST_COMMAND =
+  `mvn -o -B -q -fae ${REPO} test > /tmp/ranex-build.log 2>&1; status=$?; cat /tmp/ranex-build.log; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/ranex-build.log; exit $status`;
+// The build in setup leaves target/ folders behind: removed, or every run would see them read-only.
+export const MAVEN_SETUP_COMMAND =
+  `mvn -B -q ${REPO} dependency:go-offline && { mvn -B -q ${REPO} -Dmaven.test.failure.ignore=true test >/dev/null 2>&1; find . -name target -type d -prune -exec rm -rf {} +; true; }`;
+
+const runsMaven = (command: string): boolean => /(?:^|[\s;&|(/])(?:mvn|mvnw)\b[^;&|]*\btest\b/.test(command);
+
+/** Host folders outside /usr that Debian's Maven and JDK link into (/etc/maven, /etc/java-17-openjdk). */
+function javaConfigFolders(): string[] {
+  const folders = new Set<string>();
+  const outside = (path: string): void => {
+    if (!path.startsWith("/usr/")) folders.add(path);
+  };
+  try {
+    const mvn = findBinary("mvn", ["/usr/bin"]);
+    if (mvn !== null) outside(realpathSync(join(dirname(realpathSync(join(mvn, "mvn"))), "..", "conf")));
+  } catch {
+    // no conf folder: nothing to mount
+  }
+  try {
+    const java = findBinary("java", ["/usr/bin"]);
+    if (java !== null) outside(dirname(realpathSync(join(dirname(realpathSync(join(java, "java"))), "..", "lib", "jvm.cfg"))));
+  } catch {
+    // a JDK without jvm.cfg links
+  }
+  return [...folders].sort();
+}
+
+/** Surefire ids from the JUnit reader's `<file>::<Inner>::<name>`: `<class>[$Inner]#<name>`. */
+export function surefireIds(report: TestReport): TestReport {
+  const cases = report.cases.map((c) => {
+    const parts = c.id.split("::");
+    const name = parts.pop() ?? c.name;
+    const head = parts.shift() ?? "";
+    const source = /^(?:.*\/)?src\/test\/(?:java|kotlin|groovy|scala)\/(.+)\.(?:java|kt|groovy|scala)$/.exec(head)?.[1];
+    const className = source !== undefined ? source.replace(/\//g, ".") : head;
+    // Surefire names a suite after the class it ran (`com.example.CalcTest$Inner`): no part of a test's name.
+    const inner = parts.filter((part) => !part.includes(".")).flatMap((part) => part.split("$"));
+    return { ...c, id: `${[className, ...inner].join("$")}#${name}` };
+  });
+  const rename = new Map(report.cases.map((c, i) => [c.id, cases[i]?.id ?? c.id]));
+  return { ...report, cases, duplicates: report.duplicates.map((id) => rename.get(id) ?? id) };
+}
+
+export const maven: Runner = {
+  name: "maven",
+  runs: runsMaven,
+  async detect(repo) {
+    if (!repo.files.has("pom.xml")) return null;
+    const readonly = javaConfigFolders();
+    return {
+      evidence: "pom.xml", runnerDeclared: true, reporterDeclared: true, install: MAVEN_SETUP_COMMAND,
+      testFiles: ["src/test/**", "**/src/test/**"],
+      ...(readonly.length > 0 ? { sandboxReadonly: readonly } : {}),
+    };
+  },
+  command: () => ({
+    command: MAVEN_TEST_COMMAND,
+    note: ["Surefire's reports are merged into one at $RANEX_REPORT; ids are <class>#<method>."],
+  }),
+  junitIds: surefireIds,
+  async canary({ token, name, message, treeDir }) {
+    const pom = readTreeFile(treeDir, "pom.xml") ?? "";
+    const jupiter = /junit-jupiter/.test(pom);
+    if (!jupiter && !/<artifactId>junit<\/artifactId>/.test(pom)) return { note: "maven: the pom names neither junit-jupiter nor junit, so the gate cannot write a canary test class" };
+    const className = `RanexCanary${token}Test`;
+    const file = `src/test/java/${className}.java`;
+    const annotation = jupiter ? "org.junit.jupiter.api.Test" : "org.junit.Test";
+    if (!treeResolver(treeDir)("src/test/java", "directory")) return { note: "maven: no src/test/java folder to put the canary test class in" };
+    await writeFile(join(treeDir, file), `// Added by Ranex Gate: one test that must fail. Reported passed or skipped, the run is not believed.\npublic class ${className} {\n  @${annotation}\n  public void ${name}() {\n    throw new AssertionError(${JSON.stringify(message)});\n  }\n}\n`, { flag: "wx" });
+    return { treeFiles: [file] };
+  },
+  select({ command, ids }) {
+    if (!canSelectMaven(command)) return null;
+    const byClass = new Map<string, Set<string>>();
+    for (const id of ids) {
+      const match = /^([\w.]+)#(\w+)/.exec(id);
+      // Nested classes and odd names run the whole suite.
+      if (match?.[1] === undefined || match[2] === undefined) return null;
+      byClass.set(match[1], (byClass.get(match[1]) ?? new Set()).add(match[2]));
+    }
+    if (byClass.size === 0) return null;
+    const filter = [...byClass].sort(([a], [b]) => a.localeCompare(b)).map(([cls, methods]) => `${cls}#${[...methods].sort().join("+")}`).join(",");
+    return {
+      command: command.replace(/(^|[\s;&|(/])(mvnw?)\b/, (_m, before: string, mvn: string) => `${before}${mvn} -Dtest='${filter}' -Dsurefire.failIfNoSpecifiedTests=false`),
+      env: {}, how: "mvn -Dtest",
+    };
+  },
+  canSelect: canSelectMaven,
+  repeatNote: "Maven repeats only the targets (the gate names them to Surefire with -Dtest).",
+  deps: { keyFiles: ["**/pom.xml", "**/.mvn/**", "**/build.gradle", "**/build.gradle.kts", "**/settings.gradle", "**/settings.gradle.kts", "**/gradle.lockfile", "**/gradle/libs.versions.toml"] },
+};
+
+function canSelectMaven(command: string): boolean {
+  return runsMaven(command) && !/-Dtest=/.test(command);
+}

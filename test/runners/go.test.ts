@@ -1,0 +1,121 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readJunitReport } from "../../src/measure/junit-read.js";
+import type { TestReport } from "../../src/measure/report-types.js";
+import { detectTestRunner } from "../../src/policy/detect.js";
+import { testCommand } from "../../src/policy/init.js";
+import { go, GO_TEST_COMMAND } from "../../src/runners/go.js";
+import { tempDir } from "../helpers/git-repo.js";
+
+// The Go runner on real `go test -json` output (the host's go, its own build cache: no sandbox, so
+// no cold build of the standard library): ids, files, build failures and panics as load errors, the
+// canary file, and the selection command.
+const GO = "/usr/local/go/bin/go";
+
+function write(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+const MODULE = {
+  "go.mod": "module example.com/m\n\ngo 1.22\n",
+  "calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+  "calc_test.go": [
+    "package calc", "", 'import "testing"', "",
+    'func TestAdd(t *testing.T) { if Add(2, 3) != 5 { t.Fatal("bad") } }',
+    "func TestTable(t *testing.T) {",
+    '\tfor _, n := range []string{"one", "two words"} {',
+    '\t\tt.Run(n, func(t *testing.T) { if n == "one" { t.Fatal("one is wrong") } })',
+    "\t}",
+    "}", "",
+  ].join("\n"),
+  "more_test.go": 'package calc\n\nimport "testing"\n\nfunc TestSkip(t *testing.T) { t.Skip("later") }\n',
+  "broken/b.go": 'package broken\n\nfunc X() int { return "s" }\n',
+  "broken/b_test.go": 'package broken\n\nimport "testing"\n\nfunc TestX(t *testing.T) { X() }\n',
+  "panicky/p_test.go": 'package panicky\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) { panic("boom") }\n\nfunc TestC(t *testing.T) {}\n',
+};
+
+async function goReport(dir: string, args: string[] = ["./..."]): Promise<TestReport> {
+  const report = join(dir, "report.json");
+  try {
+    execFileSync(GO, ["test", "-json", ...args], { cwd: dir, stdio: ["ignore", "pipe", "ignore"], env: { ...process.env, GOFLAGS: "", GOPROXY: "off" } });
+  } catch (error) {
+    writeFileSync(report, (error as { stdout: Buffer }).stdout);
+    const read = await readJunitReport(report, dir, GO_TEST_COMMAND);
+    if ("error" in read) throw new Error(read.error);
+    return read.report;
+  }
+  throw new Error("go test passed, but this module has failing tests");
+}
+
+describe("go test -json", () => {
+  let dir: string;
+  let report: TestReport;
+  beforeAll(async () => {
+    dir = tempDir("ranex-go-");
+    write(dir, MODULE);
+    report = await goReport(dir);
+  }, 300_000);
+
+  it("names tests <package>/<Test>/<subtest> and finds the _test.go file that declares each", () => {
+    const byId = Object.fromEntries(report.cases.map((c) => [c.id, [c.result, c.file]]));
+    expect(byId).toMatchObject({
+      "example.com/m/TestAdd": ["passed", "calc_test.go"],
+      "example.com/m/TestTable": ["failed", "calc_test.go"],
+      "example.com/m/TestTable/one": ["failed", "calc_test.go"],
+      "example.com/m/TestTable/two_words": ["passed", "calc_test.go"],
+      "example.com/m/TestSkip": ["skipped", "more_test.go"],
+      "example.com/m/panicky/TestA": ["passed", "panicky/p_test.go"],
+      "example.com/m/panicky/TestB": ["failed", "panicky/p_test.go"],
+    });
+    expect(report.cases.find((c) => c.id === "example.com/m/TestTable/one")?.message).toBe("calc_test.go:8: one is wrong");
+  });
+
+  it("reads a package that does not build, and a test binary killed by a panic, as load errors with their reason", () => {
+    expect(report.loadErrors).toEqual(["broken/b_test.go", "panicky/p_test.go"]);
+    expect(report.loadErrorMessages).toEqual([
+      { file: "broken/b_test.go", message: expect.stringContaining("cannot use \"s\"") as unknown as string },
+      { file: "panicky/p_test.go", message: expect.stringContaining("panic: boom") as unknown as string },
+    ]);
+    // What the panic kept from running is not there: it is no pass.
+    expect(report.cases.map((c) => c.id)).not.toContain("example.com/m/panicky/TestC");
+  });
+
+  it("gives the canary to a package folder, with that folder's package clause; it fails in a real run", async () => {
+    const tree = tempDir("ranex-go-canary-");
+    write(tree, { "go.mod": MODULE["go.mod"], "calc.go": MODULE["calc.go"], "calc_test.go": MODULE["calc_test.go"] });
+    const placed = await go.canary({ command: GO_TEST_COMMAND, token: "abc123", name: "test_ranex_canary_abc123", message: "ranex canary: this test must fail", treeDir: tree, hostDir: tree, seenAs: tree });
+    expect(placed).toEqual({ treeFiles: ["ranex_canary_abc123_test.go"] });
+    expect(readFileSync(join(tree, "ranex_canary_abc123_test.go"), "utf8")).toMatch(/^package calc$/m);
+    const run = await goReport(tree);
+    expect(run.cases.find((c) => c.id.includes("abc123"))).toMatchObject({ id: "example.com/m/TestRanexCanaryabc123", result: "failed" });
+    expect(await go.canary({ command: GO_TEST_COMMAND, token: "x", name: "x", message: "x", treeDir: tempDir("ranex-go-empty-"), hostDir: "", seenAs: "" }))
+      .toEqual({ note: expect.stringContaining("no package folder") as unknown as string });
+  });
+
+  it("selects top-level tests per package with -run, and the selected run reports only them", async () => {
+    const selection = go.select({
+      command: GO_TEST_COMMAND, ids: ["example.com/m/TestAdd", "example.com/m/panicky/TestA", "example.com/m/TestTable/two_words"], listFile: "/l", backend: "bwrap", common: {},
+    });
+    expect(selection?.command).toContain("go test -run '^(TestA|TestAdd|TestTable)$' -json example.com/m example.com/m/panicky > \"$RANEX_REPORT\"");
+    expect(go.runs(selection?.command ?? "")).toBe(true);
+    const selected = await goReport(dir, ["-run", "^(TestA|TestAdd|TestTable)$", "example.com/m", "example.com/m/panicky"]);
+    expect(selected.cases.map((c) => c.id).sort()).toEqual([
+      "example.com/m/TestAdd", "example.com/m/TestTable", "example.com/m/TestTable/one", "example.com/m/TestTable/two_words", "example.com/m/panicky/TestA",
+    ]);
+    expect(go.select({ command: "go test -json ./pkg > \"$RANEX_REPORT\"", ids: ["a/TestX"], listFile: "", backend: "bwrap", common: {} })).toBeNull();
+    expect(go.select({ command: GO_TEST_COMMAND, ids: ["a b/TestX"], listFile: "", backend: "bwrap", common: {} })).toBeNull();
+  });
+
+  it("detects a module for init: the toolchain's folder, a setup that fills the caches, an offline command", async () => {
+    const found = await detectTestRunner(dir);
+    expect(found).toMatchObject({ kind: "go", evidence: "go.mod", toolchain: ["/usr/local/go/bin"] });
+    expect(found.install).toContain("go mod download");
+    expect(testCommand(found)?.command).toBe(GO_TEST_COMMAND);
+    expect(GO_TEST_COMMAND).toMatch(/GOPROXY=off .*GOFLAGS=-mod=readonly|GOFLAGS=-mod=readonly .*GOPROXY=off/);
+  });
+});

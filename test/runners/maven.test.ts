@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readJunitReport } from "../../src/measure/junit-read.js";
+import { REPORTERS_DIR } from "../../src/measure/reporters.js";
+import type { TestReport } from "../../src/measure/report-types.js";
+import { detectTestRunner } from "../../src/policy/detect.js";
+import { testCommand } from "../../src/policy/init.js";
+import { maven, MAVEN_TEST_COMMAND } from "../../src/runners/maven.js";
+import { tempDir } from "../helpers/git-repo.js";
+
+// The Maven runner: Surefire's reports (as a real `mvn test` wrote them, kept in fixtures/surefire)
+// merged by the gate's junit-merge.sh, read with class#method ids; javac's rejections as load
+// errors; the canary class; the selection. The full run with Maven Central is test/e2e/ecosystems.
+const SUREFIRE = join(import.meta.dirname, "fixtures", "surefire");
+
+function write(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+const TREE = {
+  "pom.xml": "<project><dependencies><dependency><artifactId>junit-jupiter</artifactId></dependency></dependencies></project>\n",
+  "src/main/java/com/example/calc/Calc.java": "package com.example.calc;\npublic final class Calc {}\n",
+  "src/test/java/com/example/calc/CalcTest.java": "package com.example.calc;\nclass CalcTest {}\n",
+  "src/test/java/com/example/calc/MulTest.java": "package com.example.calc;\nclass MulTest {}\n",
+};
+
+// What `mvn -q test` printed when MulTest.java called a method Calc does not have.
+const BUILD_LOG = (tree: string): string => [
+  "[ERROR] COMPILATION ERROR : ",
+  `[ERROR] ${tree}/src/test/java/com/example/calc/MulTest.java:[7,41] cannot find symbol`,
+  "  symbol:   method times(int,int)",
+  "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:testCompile (default-testCompile) on project calc: Compilation failure",
+  "",
+].join("\n");
+
+function merged(tree: string, log?: string): Promise<{ report: TestReport } | { error: string }> {
+  const out = join(tree, "report.xml");
+  execFileSync("sh", [join(REPORTERS_DIR, "junit-merge.sh"), ...(log === undefined ? [] : [log])], { cwd: tree, env: { ...process.env, RANEX_REPORT: out } });
+  return readJunitReport(out, tree, MAVEN_TEST_COMMAND);
+}
+
+describe("maven", () => {
+  it("merges every Surefire report and names the tests class#method, with their source files", async () => {
+    const tree = tempDir("ranex-maven-");
+    write(tree, TREE);
+    mkdirSync(join(tree, "target", "surefire-reports"), { recursive: true });
+    for (const file of readdirSync(SUREFIRE)) copyFileSync(join(SUREFIRE, file), join(tree, "target", "surefire-reports", file));
+    const read = await merged(tree);
+    if ("error" in read) throw new Error(read.error);
+    expect(Object.fromEntries(read.report.cases.map((c) => [c.id, [c.result, c.file]]))).toEqual({
+      "com.example.calc.CalcTest#adds": ["passed", "src/test/java/com/example/calc/CalcTest.java"],
+      "com.example.calc.CalcTest#muls": ["failed", "src/test/java/com/example/calc/CalcTest.java"],
+      "com.example.calc.CalcTest#addsMany(long, long, long)[1]": ["passed", "src/test/java/com/example/calc/CalcTest.java"],
+      "com.example.calc.CalcTest#addsMany(long, long, long)[2]": ["passed", "src/test/java/com/example/calc/CalcTest.java"],
+      "com.example.calc.CalcTest$Inner#zero": ["passed", "src/test/java/com/example/calc/CalcTest.java"],
+    });
+    expect(read.report.cases.find((c) => c.id.endsWith("#muls"))?.message).toContain("expected: <42> but was: <0>");
+    expect(read.report.loadErrors).toEqual([]);
+  });
+
+  it("reads a test class javac rejected as a file that failed to load, with javac's reason", async () => {
+    const tree = tempDir("ranex-maven-broken-");
+    write(tree, TREE);
+    writeFileSync(join(tree, "build.log"), BUILD_LOG(tree));
+    const read = await merged(tree, join(tree, "build.log"));
+    if ("error" in read) throw new Error(read.error);
+    expect(read.report.cases).toEqual([]);
+    expect(read.report.loadErrors).toEqual(["src/test/java/com/example/calc/MulTest.java"]);
+    expect(read.report.loadErrorMessages).toEqual([{ file: "src/test/java/com/example/calc/MulTest.java", message: "cannot find symbol" }]);
+  });
+
+  it("gives the canary as a test class of the project's JUnit, and selects with -Dtest", async () => {
+    const tree = tempDir("ranex-maven-canary-");
+    write(tree, TREE);
+    const placed = await maven.canary({ command: MAVEN_TEST_COMMAND, token: "abc", name: "test_ranex_canary_abc", message: "must fail", treeDir: tree, hostDir: "", seenAs: "" });
+    expect(placed).toEqual({ treeFiles: ["src/test/java/RanexCanaryabcTest.java"] });
+    expect(readFileSync(join(tree, "src/test/java/RanexCanaryabcTest.java"), "utf8")).toContain("@org.junit.jupiter.api.Test");
+    const selection = maven.select({ command: MAVEN_TEST_COMMAND, ids: ["com.example.calc.CalcTest#muls", "com.example.calc.CalcTest#adds", "com.example.calc.MulTest#mulsNegative"], listFile: "", backend: "bwrap", common: {} });
+    expect(selection?.command).toMatch(/^mvn -Dtest='com\.example\.calc\.CalcTest#adds\+muls,com\.example\.calc\.MulTest#mulsNegative' -Dsurefire\.failIfNoSpecifiedTests=false -o /);
+    expect(maven.select({ command: MAVEN_TEST_COMMAND, ids: ["com.example.calc.CalcTest$Inner#zero"], listFile: "", backend: "bwrap", common: {} })).toBeNull();
+  });
+
+  it("init: pom.xml, frozen src/test, Debian's /etc folders the JDK and Maven link into, read-only", async () => {
+    const tree = tempDir("ranex-maven-init-");
+    write(tree, TREE);
+    const found = await detectTestRunner(tree);
+    expect(found).toMatchObject({ kind: "maven", testFiles: ["src/test/**", "**/src/test/**"], sandboxReadonly: ["/etc/java-17-openjdk", "/etc/maven"] });
+    expect(testCommand(found)?.command).toBe(MAVEN_TEST_COMMAND);
+  });
+});
