@@ -3,6 +3,11 @@
 Loaded with `-p ranex_select` (PYTEST_ADDOPTS) when the gate repeats target tests (tests.stable) or
 runs mutants (diff.needed). Ids are the gate's (`path/to/test_x.py::Class::test[param]`), relative to
 the tree root; pytest's node ids are relative to its rootdir, so either may be a suffix of the other.
+
+It proves that it ran: $RANEX_SELECT_FILE.ran lists, one a line, every wanted id that a collected
+test matched. A run without that file (the plugin was not loaded: a command that sets PYTHONPATH
+or PYTEST_ADDOPTS itself) or with a wanted id missing from it is not a run of the selection, and
+the gate never reads its results as the selected tests' outcomes (src/measure/select.ts).
 """
 import os
 
@@ -15,8 +20,12 @@ def _wanted():
         return [line.rstrip("\n") for line in handle if line.strip()]
 
 
+def _match(nodeid, wanted):
+    return nodeid == wanted or wanted.endswith("/" + nodeid) or nodeid.endswith("/" + wanted)
+
+
 def _matches(nodeid, wanted):
-    return any(nodeid == w or w.endswith("/" + nodeid) or nodeid.endswith("/" + w) for w in wanted)
+    return any(_match(nodeid, w) for w in wanted)
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -28,3 +37,6 @@ def pytest_collection_modifyitems(session, config, items):
     if drop:
         config.hook.pytest_deselected(items=drop)
     items[:] = keep
+    matched = [w for w in wanted if any(_match(item.nodeid, w) for item in keep)]
+    with open(os.environ["RANEX_SELECT_FILE"] + ".ran", "w", encoding="utf-8") as proof:
+        proof.write("".join(w + "\n" for w in matched))

@@ -93,8 +93,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
           repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
           newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: stable,
           headCopyForRepeats: early && mainRuns < parallel,
-          // Likewise the checks: on a copy of their own they run beside the head run, not before it.
-          checksCopy: policy.checks.length > 0 && mainRuns < parallel,
+          // The checks always get a copy of their own (a verdict never depends on the cache).
+          checks: policy.checks.length > 0,
           sealedTrees: input.sealed !== undefined,
         }),
         input.runTests ? planDependencies({

@@ -16,7 +16,7 @@ import { presentFrozen } from "./run-plan.js";
 
 // One revision's suite and checks, run exactly as a judgment runs its head (same profile, the same
 // keyless measuring process, frozen paths read-only, the dependencies from the same once-only cache
-// under the data dir, checks after setup and before the tests), for the people who write policies
+// under the data dir, the canary, checks on a tree of their own), for the people who write policies
 // and tasks: `ranex init` tries its starter, `ranex tests` lists the ids, `ranex task check`
 // measures a task's targets on the base. What a try installs, a later judgment finds cached.
 
@@ -27,7 +27,7 @@ export interface RunAtRequest {
   dataDir: string;
   /** The policy to run; default: the one on `rev`. */
   policy?: Policy;
-  /** Also run the policy's checks (each on the same tree, after setup and before the tests, as a judgment does). */
+  /** Also run the policy's checks (on a copy of the revision of their own, as a judgment does). */
   checks?: boolean;
 }
 
@@ -61,17 +61,22 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
     const t0 = Date.now();
     const frozenPaths = frozenPathsOf((await repo.listFiles(commit)).map((f) => f.path), policy);
     const tree = join(scratch, "tree-head");
-    const [, deps] = await Promise.all([
+    const checksDir = join(scratch, "tree-checks");
+    const withChecks = request.checks === true && policy.checks.length > 0;
+    const [, , deps] = await Promise.all([
       repo.materialise(commit, tree),
+      // As in a judgment, the checks get a tree of their own: what they write never reaches the tests.
+      withChecks ? repo.materialise(commit, checksDir) : Promise.resolve(),
       planDependencies({ repo, base: commit, policy, profile, dataDir: request.dataDir, scratch, frozenPaths }),
     ]);
     const materialiseMs = Date.now() - t0;
-    const checks = request.checks === true ? policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })) : [];
+    const checks = withChecks ? policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })) : [];
     const plan: MeasurePlan = {
-      policy, profile, scratchDir: scratch, checks, checksTree: null, parallel: 1,
+      policy, profile, scratchDir: scratch, checks, parallel: 1,
+      checksTree: withChecks ? { treeDir: checksDir, readonly: await presentFrozen(checksDir, frozenPaths) } : null,
       runs: [{
         name: "head", purpose: "the revision's suite, as a judgment runs its head", treeDir: tree,
-        readonly: await presentFrozen(tree, frozenPaths), canary: false, checks: checks.length > 0, priority: 0, cached: null,
+        readonly: await presentFrozen(tree, frozenPaths), canary: true, priority: 0, cached: null,
       }],
       ...(deps === undefined ? {} : { deps }),
     };

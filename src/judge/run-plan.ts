@@ -18,8 +18,12 @@ export interface RunPlanInput {
   baseTreeForRepeats?: boolean;
   /** Lay out a second, pristine head (without the new test files) for repeats beside the head run. */
   headCopyForRepeats?: boolean;
-  /** Lay out the whole head once more for the policy's checks, which then run beside the test runs. */
-  checksCopy?: boolean;
+  /**
+   * Lay out the whole head once more for the policy's checks. Checks always run on a tree of their
+   * own, never in a tree whose tests are measured: what a check writes (generated files, a build)
+   * must not decide what the tests see, or a verdict would depend on whether the base was cached.
+   */
+  checks?: boolean;
   /** Lay out a base and a head (without the PR's new test files) for the sealed tests' runs of their own. */
   sealedTrees?: boolean;
 }
@@ -61,7 +65,7 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
   });
   work.push(headWithoutNew(tree("head")));
   if (input.headCopyForRepeats === true) work.push(headWithoutNew(tree("head-repeat")));
-  if (input.checksCopy === true) work.push(repo.materialise(input.head, tree("checks")));
+  if (input.checks === true) work.push(repo.materialise(input.head, tree("checks")));
   if (input.sealedTrees === true) work.push(headWithoutNew(tree("sealed-head")), repo.materialise(input.base, tree("sealed-base")));
   if (input.cachedBase === null || input.baseTreeForRepeats === true) work.push(repo.materialise(input.base, tree("base")));
   if (withNew) {
@@ -81,29 +85,24 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
 
   const spec = async (name: RunSpec["name"], purpose: string, extra: Partial<RunSpec>): Promise<RunSpec> => ({
     name, purpose, treeDir: tree(name), readonly: await presentFrozen(tree(name), input.frozenPaths),
-    canary: false, checks: false, priority: 0, cached: null, ...extra,
+    canary: false, priority: 0, cached: null, ...extra,
   });
   const runs: RunSpec[] = [];
-  // The checks see the whole head after setup and before any test ran in their tree: in the run
-  // that has the whole head (head+new, or head), or in a copy of their own beside the runs.
-  const checksIn = input.checksCopy === true ? null : withNew ? "head+new" : "head";
-  runs.push(await spec("head", "regression, task targets and edges, without the PR's new test files", {
-    canary: true, checks: checksIn === "head", priority: 0,
-  }));
+  runs.push(await spec("head", "regression, task targets and edges, without the PR's new test files", { canary: true, priority: 0 }));
   if (input.cachedBase !== null) {
-    runs.push({ name: "base", purpose: "regression baseline and red side of task targets (cached)", treeDir: "", readonly: [], canary: false, checks: false, priority: 1, cached: input.cachedBase });
+    runs.push({ name: "base", purpose: "regression baseline and red side of task targets (cached)", treeDir: "", readonly: [], canary: false, priority: 1, cached: input.cachedBase });
   } else {
     runs.push(await spec("base", "regression baseline and red side of task targets", { priority: 1 }));
   }
   if (withNew) {
-    runs.push(await spec("head+new", "green side of the PR's own tests", { checks: checksIn === "head+new", priority: 2 }));
+    runs.push(await spec("head+new", "green side of the PR's own tests", { priority: 2 }));
     runs.push(await spec("base+new", "red side of the PR's own tests", { priority: 3 }));
   }
   const trees: RunPlan["trees"] = {};
   for (const run of runs) if (run.cached === null) trees[run.name] = { treeDir: run.treeDir, readonly: run.readonly };
   if (input.cachedBase !== null && input.baseTreeForRepeats === true) trees.base = { treeDir: tree("base"), readonly: await presentFrozen(tree("base"), input.frozenPaths) };
   const headCopy = input.headCopyForRepeats === true ? { treeDir: tree("head-repeat"), readonly: await presentFrozen(tree("head-repeat"), input.frozenPaths) } : undefined;
-  const checksTree = input.checksCopy === true ? { treeDir: tree("checks"), readonly: await presentFrozen(tree("checks"), input.frozenPaths) } : null;
+  const checksTree = input.checks === true ? { treeDir: tree("checks"), readonly: await presentFrozen(tree("checks"), input.frozenPaths) } : null;
   const sealed = input.sealedTrees === true ? {
     base: { treeDir: tree("sealed-base"), readonly: await presentFrozen(tree("sealed-base"), input.frozenPaths) },
     head: { treeDir: tree("sealed-head"), readonly: await presentFrozen(tree("sealed-head"), input.frozenPaths) },

@@ -46,7 +46,8 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   }
   const overlays = deps?.failure === null ? deps.overlays : [];
 
-  // Checks run after setup and before the tests, so code under test cannot doctor what they see.
+  // Checks run on a tree of their own, with the setup's dependencies: no test runs there, so code
+  // under test cannot doctor what they see, and nothing they write reaches a measured tree.
   const runChecks = (tree: { treeDir: string; readonly: string[] }) => async (): Promise<void> => {
     for (const check of plan.checks) {
       const run: RunResult = await timed(`check:${check.name}`, () => sandbox.run({
@@ -60,15 +61,15 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   const runs: MeasureResult["runs"] = {};
   const todo = plan.runs.filter((r) => r.cached === null).sort((a, b) => a.priority - b.priority);
   for (const spec of plan.runs) if (spec.cached !== null) runs[spec.name] = spec.cached;
-  // One pool of jobs, as many at once as the plan allows: the main runs by priority, the checks on a
-  // tree of their own when no run carries them (right after the first run, so they overlap it), and
-  // then the early repeats (./repeats.ts), so no core waits while another works.
+  // One pool of jobs, as many at once as the plan allows: the main runs by priority, the checks on
+  // their own tree (right after the first run, so they overlap it), and then the early repeats
+  // (./repeats.ts), so no core waits while another works.
   // Once a main run has decided the verdict (./decided.ts), no repeat or mutant is started any more.
   const stopped = (): string | null => decidedFailure(plan.policy.require, runs);
   const jobs: (() => Promise<void>)[] = todo.map((spec) => async () => {
-    runs[spec.name] = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps, spec.checks ? runChecks(spec) : undefined));
+    runs[spec.name] = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps));
   });
-  const checksTree = plan.runs.some((r) => r.checks) ? null : plan.checksTree;
+  const checksTree = plan.checksTree;
   if (checksTree !== null && plan.checks.length > 0) {
     jobs.splice(Math.min(1, jobs.length), 0, async () => {
       // Without the dependencies the setup should have made, the checks would fail for that reason alone.
@@ -103,12 +104,6 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(plan.parallel, jobs.length)) }, worker));
 
-  // A setup that failed never reached the checks: say so rather than skip them silently.
-  const carrier = plan.runs.find((r) => r.checks);
-  const carried = carrier === undefined ? undefined : runs[carrier.name];
-  if (carried !== undefined && carried.command === null && checks.length === 0) {
-    for (const check of plan.checks) checks.push({ name: check.name, run: notRun(`setup failed: ${carried.reportError ?? "unknown"}`) });
-  }
   if (finishSealed !== null) sealed = await finishSealed();
   const sealedPart = sealed === undefined ? {} : { sealed };
   const decided = stopped();
@@ -126,7 +121,7 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   return { runs, checks, timings, repeats, mutants: needed.mutants, mutantSelection: needed.selection, ...sealedPart };
 }
 
-function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined, afterSetup: (() => Promise<void>) | undefined): Promise<SuiteRun> {
+function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined): Promise<SuiteRun> {
   const tests = plan.policy.tests;
   const slug = spec.name.replace(/[^a-z]/g, "-");
   return runSuite(sandbox, {
@@ -135,7 +130,7 @@ function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: Prepar
     ...(spec.canary ? { canaryDir: join(plan.scratchDir, `gate-${slug}`) } : { recordDir: join(plan.scratchDir, `gate-${slug}`) }),
     setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout: tests.timeout,
     ...(deps === undefined ? {} : { deps }),
-  }, afterSetup);
+  });
 }
 
 function notRun(reason: string): RunResult {

@@ -12,7 +12,7 @@ import type { MeasurePlan, MutantRun, MutantSelection, MutantSpec } from "./plan
 import type { RunName, SuiteRun, TestReport } from "./report-types.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
-import { selectionFor, selectionList } from "./select.js";
+import { selectionFor, selectionList, selectionUnproven } from "./select.js";
 import { collectTargets } from "./tests/targets.js";
 import { killers } from "./needed/claim.js";
 import pLimit from "p-limit";
@@ -31,7 +31,8 @@ interface Chosen extends MutantTests {
   watched: Set<string>;
 }
 
-type Timed = { run: SuiteRun; cut: false } | { run: SuiteRun | null; cut: true };
+/** `unproven`: why a run of selected tests cannot be read as their outcomes (the selection did not take effect). */
+type Timed = { run: SuiteRun; cut: false; unproven: string | null } | { run: SuiteRun | null; cut: true; unproven: string | null };
 
 /** The tests to select for the mutants, or why every mutant runs the full suite. */
 function choose(plan: MeasurePlan, runs: Partial<Record<RunName, SuiteRun>>): Chosen | { why: string } {
@@ -58,7 +59,7 @@ export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, runs: Part
   /** One run of the suite, or of `ids`, on `tree`; `cut` when the overall budget, not the run, ended it. */
   const timedRun = async (tree: { treeDir: string; readonly: string[] }, label: RunName, reportName: string, ids: readonly string[] | null): Promise<Timed> => {
     const left = Math.floor((deadline - Date.now()) / 1000);
-    if (left < 1) return { run: null, cut: true };
+    if (left < 1) return { run: null, cut: true, unproven: null };
     const timeout = Math.min(tests.timeout, left);
     const reportDir = join(plan.scratchDir, reportName);
     const listFile = join(reportDir, "select.txt");
@@ -72,7 +73,8 @@ export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, runs: Part
     spent[ids === null ? "fullMs" : "selectedMs"] += Date.now() - t0;
     // Cut short by the overall budget rather than its own timeout: it says nothing either way.
     const cut = timeout < tests.timeout && (run.command?.timedOut === true || run.setup?.timedOut === true);
-    return cut ? { run, cut: true } : { run, cut: false };
+    const unproven = selection === null || ids === null ? null : await selectionUnproven(selection, ids, listFile, run);
+    return cut ? { run, cut: true, unproven } : { run, cut: false, unproven };
   };
 
   const chosen = choose(plan, runs);
@@ -81,7 +83,7 @@ export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, runs: Part
   const reference = selected === null || needed.selectionTree === null ? null
     : slot(() => timedRun(needed.selectionTree!, needed.mutants[0]!.of, "report-mutant-reference-selected", selected.ids)).then((done) => ({
       run: done.run,
-      problem: done.cut ? outOfTime : selectionProblem(selected.reference, done.run!, selected.ids, selected.watched),
+      problem: done.cut ? outOfTime : done.unproven ?? selectionProblem(selected.reference, done.run!, selected.ids, selected.watched),
     }));
 
   const one = async (m: MutantSpec): Promise<MutantRun> => {
@@ -100,8 +102,9 @@ export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, runs: Part
       const ref = await reference;
       if (ref.problem === null && ref.run !== null) {
         if (ran.cut) return { id: m.id, run: null, why: outOfTime };
-        first = ran.run;
-        if (killers(ref.run.report!, first, selected.watched).length > 0) return { id: m.id, run: null, selected: first };
+        // A mutant's run whose selection did not take effect killed nothing: the full suite decides.
+        if (ran.unproven === null) first = ran.run;
+        if (first !== undefined && killers(ref.run.report!, first, selected.watched).length > 0) return { id: m.id, run: null, selected: first };
       }
     }
     const full = await slot(() => timedRun(m, m.of, `report-mutant-${m.id}`, null));

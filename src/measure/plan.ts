@@ -18,8 +18,6 @@ export interface RunSpec {
   readonly: string[];
   /** Add the canary (src/measure/canary.ts) to this run's test command. */
   canary: boolean;
-  /** Run the policy's checks in this run, after setup and before the tests. */
-  checks: boolean;
   /** Lower runs first when cores are short: the run the verdict depends on most goes first. */
   priority: number;
   /** Answered from the base cache: not run. */
@@ -34,7 +32,7 @@ export interface MeasurePlan {
   policy: Policy;
   profile: SandboxProfile;
   runs: RunSpec[];
-  /** Where the checks run when no test run carries them (the tests are not required). */
+  /** Where the checks run: a copy of the whole head of their own, never a tree whose tests are measured. */
   checksTree: { treeDir: string; readonly: string[] } | null;
   /** Scratch directory for reports, canaries and the result file. */
   scratchDir: string;

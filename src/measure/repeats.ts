@@ -18,7 +18,7 @@ import type { MeasurePlan, RepeatTree } from "./plan.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
-import { selectionFor, selectionList } from "./select.js";
+import { selectionFor, selectionList, selectionUnproven } from "./select.js";
 import { collectTargets } from "./tests/targets.js";
 import { fileOfId, isGreen } from "./tests/run-facts.js";
 
@@ -112,6 +112,12 @@ async function repeatOn(
   return done;
 }
 
+/**
+ * Why selecting failed once in this measuring process (per plan): later repeats run the whole suite
+ * at once rather than try a selection that cannot take effect and then run the suite anyway.
+ */
+const selectionLost = new WeakMap<MeasurePlan, string>();
+
 async function selectedRun(
   sandbox: Sandbox, plan: MeasurePlan, name: RunName, tree: { treeDir: string; readonly: string[] }, ids: readonly string[], tag: string, withSetup: boolean,
   deps: PreparedDependencies | undefined,
@@ -119,11 +125,25 @@ async function selectedRun(
   const tests = plan.policy.tests;
   const reportDir = join(plan.scratchDir, `report-${name.replace(/[^a-z]/g, "-")}-${tag}`);
   const listFile = join(reportDir, "select.txt");
-  const selection = ids.length > 0 ? selectionFor(tests, ids, listFile, plan.profile.backend) : null;
-  const run = await runSuite(sandbox, {
-    label: name, treeDir: tree.treeDir, readonly: tree.readonly, reportDir,
-    setup: withSetup ? tests.setup : undefined, command: selection?.command ?? tests.command ?? "false",
-    setupNetwork: tests.setup_network, timeout: tests.timeout, env: selection?.env, ...(deps === undefined ? {} : { deps }),
-  }, selection === null ? undefined : () => writeFile(listFile, selectionList(ids)));
-  return selection === null ? run : { ...run, selected: [...ids] };
+  const lost = selectionLost.get(plan);
+  const selection = ids.length > 0 && lost === undefined ? selectionFor(tests, ids, listFile, plan.profile.backend) : null;
+  const spec = {
+    label: name, treeDir: tree.treeDir, readonly: tree.readonly, setupNetwork: tests.setup_network, timeout: tests.timeout,
+    ...(deps === undefined ? {} : { deps }),
+  };
+  const whole = (dir: string, setup: boolean): Promise<SuiteRun> =>
+    runSuite(sandbox, { ...spec, reportDir: dir, setup: setup ? tests.setup : undefined, command: tests.command ?? "false" });
+  if (selection === null) {
+    const run = await whole(reportDir, withSetup);
+    // The whole suite ran in place of a selection that could not take effect: say so beside its outcomes.
+    return lost === undefined ? run : { ...run, selected: [...ids], selectionLost: lost };
+  }
+  const run = await runSuite(sandbox, { ...spec, reportDir, setup: withSetup ? tests.setup : undefined, command: selection.command, env: selection.env },
+    () => writeFile(listFile, selectionList(ids)));
+  const why = await selectionUnproven(selection, ids, listFile, run);
+  if (why === null) return { ...run, selected: [...ids] };
+  // Never an outcome: the tree's setup is done, so the whole suite runs on it now, and the rest of
+  // this judgment's repeats go straight to the whole suite.
+  selectionLost.set(plan, why);
+  return { ...await whole(`${reportDir}-whole`, false), selected: [...ids], selectionLost: why };
 }

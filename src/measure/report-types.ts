@@ -108,6 +108,11 @@ export interface SuiteRun {
    * read from the report; absent for a run of the whole suite. A run says nothing of ids outside it.
    */
   selected?: string[];
+  /**
+   * Why this run is the whole suite although a selection was asked for: a selection that did not
+   * take effect (src/measure/select.ts `selectionUnproven`) is never read as an outcome.
+   */
+  selectionLost?: string;
 }
 
 /** A test that must be red on base and green on head. */

@@ -2,9 +2,11 @@
 // a repeat costs a run of those tests rather than of the whole suite. Each runner's module says how
 // it selects (src/runners: pytest through the gate's plugin, jest through its launcher, ...); any
 // runner can be selected through the policy's `tests.select` command.
+import { readFile } from "node:fs/promises";
 import { canSelectCommand, selectWith, type Selection } from "../runners/index.js";
 import { runsPytest } from "../runners/pytest.js";
 import { runsGateJest } from "../runners/jest.js";
+import type { SuiteRun } from "./report-types.js";
 
 export type { Selection } from "../runners/index.js";
 export { runsGateJest, runsPytest };
@@ -34,4 +36,33 @@ export function selectionFor(tests: { command?: string; select?: string }, ids: 
 /** The list file's text: one id a line. */
 export function selectionList(ids: readonly string[]): string {
   return `${[...new Set(ids)].join("\n")}\n`;
+}
+
+/**
+ * Why a run of a selection cannot be read as the selected tests' outcomes, or null when it proves
+ * that the selection took effect (issue 22: a selection that did not take effect is never an
+ * outcome). The gate's pytest plugin proves itself: it writes `<list>.ran` with every wanted id a
+ * collected test matched, so a plugin that never loaded (a command that sets PYTHONPATH or
+ * PYTEST_ADDOPTS itself) or a filter that matched nothing is seen even when the run timed out or
+ * lost its report. Other selections (the jest launcher, `tests.select`) prove it by their report:
+ * every selected id must be in it.
+ */
+export async function selectionUnproven(selection: Selection, ids: readonly string[], listFile: string, run: SuiteRun): Promise<string | null> {
+  if (run.command === null) return null; // setup failed before any test ran: that is the run's own problem, not the selection's
+  const wanted = [...new Set(ids)];
+  if (selection.how === "pytest plugin") {
+    let proof: string;
+    try {
+      proof = await readFile(`${listFile}.ran`, "utf8");
+    } catch {
+      return "the gate's pytest plugin did not load (does the command set PYTHONPATH or PYTEST_ADDOPTS itself?)";
+    }
+    const matched = new Set(proof.split("\n").filter((l) => l !== ""));
+    const unmatched = wanted.filter((id) => !matched.has(id));
+    return unmatched.length === 0 ? null : `the gate's pytest plugin matched no collected test for ${unmatched.join(", ")}`;
+  }
+  if (run.report === null) return `the run of the selection left no report (${run.reportError ?? "no report"})`;
+  const reported = new Set(run.report.cases.map((c) => c.id));
+  const missing = wanted.filter((id) => !reported.has(id));
+  return missing.length === 0 ? null : `the run of the selection (${selection.how}) did not report ${missing.join(", ")}`;
 }

@@ -1,6 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
+import { execa } from "execa";
 import { join } from "node:path";
 import { RUNNERS } from "../runners/index.js";
+import { expandedTest, unsupportedRunner } from "../runners/scripts.js";
 import type { RepoView, RunnerName } from "../runners/types.js";
 
 // Looks at a repository's working tree to find how its tests run, for `ranex init`: the test
@@ -29,6 +31,13 @@ export interface Detection {
   toolchain?: string[];
   /** Globs added to `tests.files` beyond the defaults (Maven's src/test/**). */
   testFiles?: string[];
+  /**
+   * Steps the repository's test script runs before the runner (`npm run generate`), kept as a
+   * prefix of the test command (src/runners/scripts.ts).
+   */
+  preSteps?: string[];
+  /** The Python interpreter the tests run with: `.venv/bin/python` when setup makes a virtualenv (src/runners/python-deps.ts). */
+  python?: string;
   /** Host folders the runs must see read-only (`sandbox.readonly`: Debian's /etc/maven, a JDK's /etc links). */
   sandboxReadonly?: string[];
 }
@@ -76,7 +85,11 @@ export async function readPackageJson(dir: string): Promise<PackageJson | null> 
  * first that answers decides; what it does not say keeps the defaults below.
  */
 export async function detectTestRunner(dir: string): Promise<Detection> {
-  const files = new Set(await list(dir));
+  // A file git ignores is in no commit the gate judges (a package-lock.json that `init --add-deps`
+  // just made, say): it is no evidence of how the judged tree installs or runs.
+  const present = await list(dir);
+  const ignored = await ignoredNames(dir, present);
+  const files = new Set(present.filter((f) => !ignored.has(f)));
   const pkg = await readPackageJson(dir);
   const repo: RepoView = {
     dir, files, pkg, testDirs: await testDirs(dir, files),
@@ -87,7 +100,8 @@ export async function detectTestRunner(dir: string): Promise<Detection> {
     const found = await runner.detect(repo);
     if (found !== null) return { ...base, ...found, kind: runner.name };
   }
-  return { ...base, kind: "none", evidence: `no test runner found (looked for ${NONE_LOOKED_FOR})` };
+  const unsupported = await unsupportedIn(repo);
+  return { ...base, kind: "none", evidence: unsupported ?? `no test runner found (looked for ${NONE_LOOKED_FOR})` };
 }
 
 const NONE_LOOKED_FOR = "package.json scripts and dependencies, vitest/jest/mocha configs, node --test, pytest and unittest files";
@@ -96,4 +110,46 @@ async function testDirs(dir: string, files: Set<string>): Promise<string[]> {
   const found: string[] = [];
   for (const folder of ["tests", "test", "spec", "__tests__"]) if (files.has(folder) && (await list(join(dir, folder))).length > 0) found.push(folder);
   return found;
+}
+
+/**
+ * What the repository runs as its tests when no runner the gate reads was found: package.json's test
+ * script (indirection followed), a Makefile's or justfile's `test` recipe, tox's or nox's commands.
+ * One honest line: which runner, that the gate cannot read it yet, and how to make it write a report.
+ */
+async function unsupportedIn(repo: RepoView): Promise<string | null> {
+  const sources: [string, string][] = [];
+  if (repo.pkg !== null) sources.push(["package.json scripts.test", expandedTest(repo.pkg)]);
+  for (const name of ["Makefile", "makefile", "GNUmakefile", "justfile", "Justfile"]) {
+    const text = repo.files.has(name) ? await repo.readText(name) : null;
+    const recipe = text === null ? null : testRecipe(text);
+    if (recipe !== null) sources.push([`${name}'s test target`, recipe]);
+  }
+  const tox = repo.files.has("tox.ini") ? await repo.readText("tox.ini") : null;
+  const toxCommands = tox === null ? null : /^\[testenv\][^[]*?^commands\s*=\s*((?:.*\n(?:[ \t]+.*\n)*))/m.exec(tox)?.[1];
+  if (toxCommands != null) sources.push(["tox.ini's commands", toxCommands.replace(/\s+/g, " ").trim()]);
+  const nox = repo.files.has("noxfile.py") ? await repo.readText("noxfile.py") : null;
+  const noxRun = nox === null ? null : /session\.run\(([^)]*)\)/.exec(nox)?.[1];
+  if (noxRun != null) sources.push(["noxfile.py's session", noxRun.replace(/["',]/g, " ").replace(/\s+/g, " ").trim()]);
+  for (const [where, command] of sources) {
+    const line = unsupportedRunner(command, where);
+    if (line !== null) return line;
+  }
+  const named = sources.find(([, command]) => command.trim() !== "");
+  return named === undefined ? null
+    : `${named[0]} runs '${named[1].slice(0, 120)}', no runner the gate can read; make it write a JUnit XML report to $RANEX_JUNIT and name that command in tests.command`;
+}
+
+/** The recipe of a Makefile's or justfile's `test` target, its lines joined with `&&`; null when it has none. */
+export function testRecipe(text: string): string | null {
+  const m = /^test\s*:[^\n=]*\n((?:(?:\t| {2,}).*\n?)+)/m.exec(text);
+  if (m === null) return null;
+  return m[1]!.split("\n").map((l) => l.trim().replace(/^@/, "")).filter((l) => l !== "").join(" && ");
+}
+
+/** The names among `names` (top level of `dir`) that git ignores; none when `dir` is not a git work tree. */
+async function ignoredNames(dir: string, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const out = await execa("git", ["-C", dir, "check-ignore", "--", ...names], { reject: false, env: { GIT_DIR: undefined, GIT_WORK_TREE: undefined } });
+  return out.exitCode === 0 ? new Set(out.stdout.split("\n").filter((l) => l !== "")) : new Set();
 }

@@ -34,7 +34,15 @@ export function missingPackages(found: Detection): string[] {
 /** The test command the detected runner's module writes (src/runners), or null when none was found. */
 export function testCommand(found: Detection): { command: string; note: string[] } | null {
   if (found.kind === "none") return null;
-  return runnerNamed(found.kind)?.command(found) ?? null;
+  const written = runnerNamed(found.kind)?.command(found) ?? null;
+  const before = found.preSteps ?? [];
+  if (written === null || before.length === 0) return written;
+  // What the test script runs before the runner (code generation, a build) runs before it here too,
+  // in the same tree: a check never does it for the tests (checks have a tree of their own).
+  return {
+    command: [...before, written.command].join(" && "),
+    note: [...written.note, `${before.join(" && ")}: kept from package.json's test script, which runs it before the tests.`],
+  };
 }
 
 export async function starterPolicy(dir: string, options: StarterOptions = {}): Promise<string> {

@@ -1,6 +1,7 @@
 // Shared by the Node runners: which one a package.json says the owner runs, its install command (by
 // lock file), the checks worth proposing, and the note on packages it does not declare.
 import type { Detection, PackageJson } from "../policy/detect.js";
+import { expandedTest, preSteps, unsupportedRunner } from "./scripts.js";
 import type { Found, RepoView, RunnerName } from "./types.js";
 
 /** The JUnit reporter package each Node runner needs, when its own output is not JUnit with files. */
@@ -15,6 +16,9 @@ export function hasDep(pkg: PackageJson, name: string): boolean {
   return name in (pkg.dependencies ?? {}) || name in (pkg.devDependencies ?? {});
 }
 
+/** How each Node runner shows in a test script. */
+export const SCRIPTED: [RegExp, RunnerName][] = [[/\bvitest\b/, "vitest"], [/\bjest\b/, "jest"], [/\bmocha\b/, "mocha"], [/\bnode\b[^&|;]*--test\b/, "node-test"]];
+
 const CONFIG_FILES: [RegExp, RunnerName][] = [
   [/^vitest\.config\.[cm]?[jt]s$/, "vitest"],
   [/^vitest\.workspace\.[cm]?[jt]s$/, "vitest"],
@@ -24,10 +28,13 @@ const CONFIG_FILES: [RegExp, RunnerName][] = [
 
 /** The one Node runner package.json points at, and why; null when it points at none. */
 export function nodeRunnerOf(pkg: PackageJson, files: ReadonlySet<string>): { kind: RunnerName; evidence: string } | null {
-  const test = pkg.scripts?.test ?? "";
+  // `npm test` as npm runs it: `npm run X` indirection followed (issue 22).
+  const test = expandedTest(pkg);
+  const via = test === (pkg.scripts?.test ?? "") ? "" : ` (through ${pkg.scripts?.test ?? ""})`;
   // The test script says what the owner runs: it wins over configs and dependencies.
-  const scripted: [RegExp, RunnerName][] = [[/\bvitest\b/, "vitest"], [/\bjest\b/, "jest"], [/\bmocha\b/, "mocha"], [/\bnode\b[^&|;]*--test\b/, "node-test"]];
-  for (const [pattern, kind] of scripted) if (pattern.test(test)) return { kind, evidence: `package.json scripts.test runs ${kind === "node-test" ? "node --test" : kind}` };
+  for (const [pattern, kind] of SCRIPTED) if (pattern.test(test)) return { kind, evidence: `package.json scripts.test runs ${kind === "node-test" ? "node --test" : kind}${via}` };
+  // A runner the gate cannot read yet: no guess; detection says so (src/policy/detect.ts).
+  if (unsupportedRunner(test, "") !== null) return null;
   for (const [pattern, kind] of CONFIG_FILES) {
     const file = [...files].find((f) => pattern.test(f));
     if (file !== undefined) return { kind, evidence: `${file} configures ${kind}` };
@@ -64,7 +71,10 @@ export function detectNode(repo: RepoView, name: RunnerName): Found | null {
   const node = nodeRunnerOf(repo.pkg, repo.files);
   if (node === null || node.kind !== name) return null;
   const reporter = REPORTER_PACKAGE[name];
+  const pattern = SCRIPTED.find(([, kind]) => kind === name)?.[0];
+  const before = pattern === undefined ? [] : preSteps(repo.pkg, pattern);
   return {
+    ...(before.length === 0 ? {} : { preSteps: before }),
     evidence: node.evidence, install: installCommand(repo.pkg, repo.files),
     runnerDeclared: name === "node-test" || hasDep(repo.pkg, name),
     reporterDeclared: reporter === undefined || hasDep(repo.pkg, reporter),

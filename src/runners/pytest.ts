@@ -2,7 +2,7 @@
 // PYTHONPATH and loaded with `-p` (PYTEST_ADDOPTS); the canaries are a test file beside the tree's own.
 import { pythonCanaries } from "./canary-python.js";
 import { REPORTERS_DIR, SANDBOX_REPORTERS_DIR } from "../measure/reporters.js";
-import { PYTHON_KEY_FILES, pytestCommand, srcLayout } from "./python.js";
+import { PYTHON_KEY_FILES, pytestCommand, pythonFound } from "./python.js";
 import type { RepoView, Runner } from "./types.js";
 
 /** Whether a test command runs pytest (as `pytest`, `py.test` or `python -m pytest`). */
@@ -41,7 +41,7 @@ export const pytest: Runner = {
   runs: runsPytest,
   async detect(repo) {
     const found = await evidence(repo);
-    return found === null ? null : { evidence: found, runnerDeclared: true, reporterDeclared: true, pythonPath: await srcLayout(repo) };
+    return found === null ? null : pythonFound(repo, found);
   },
   command: pytestCommand,
   canary: pythonCanaries,

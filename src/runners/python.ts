@@ -1,6 +1,7 @@
 // Shared by the pytest and unittest runners: both run through pytest, which reads unittest suites too.
 import type { Detection } from "../policy/detect.js";
-import type { RepoView } from "./types.js";
+import { pythonDependencies } from "./python-deps.js";
+import type { Found, RepoView } from "./types.js";
 
 /** The command `ranex init` writes for a Python suite. */
 export function pytestCommand(found: Detection): { command: string; note: string[] } {
@@ -8,7 +9,7 @@ export function pytestCommand(found: Detection): { command: string; note: string
   return {
     command: [
       ...found.pythonPath.length === 0 ? [] : [`PYTHONPATH="${found.pythonPath.join(":")}\${PYTHONPATH:+:$PYTHONPATH}"`],
-      "python3 -m pytest", `--junitxml="$RANEX_JUNIT"`, ...found.testDirs,
+      `${found.python ?? "python3"} -m pytest`, `--junitxml="$RANEX_JUNIT"`, ...found.testDirs,
     ].join(" "),
     note: found.pythonPath.length === 0 ? [] : [`${found.pythonPath.join(", ")} holds the package and nothing installs it in the sandbox: the tests import it from there.`],
   };
@@ -34,5 +35,15 @@ export async function srcLayout(repo: RepoView): Promise<string[]> {
 
 export const PYTHON_KEY_FILES = [
   "**/requirements*.txt", "**/constraints*.txt", "**/pyproject.toml", "**/poetry.lock", "**/Pipfile", "**/Pipfile.lock",
-  "**/uv.lock", "**/setup.py", "**/setup.cfg",
+  "**/uv.lock", "**/pdm.lock", "**/setup.py", "**/setup.cfg",
 ] as const;
+
+/** What a Python runner found, with the virtualenv setup when the tests need packages from the index. */
+export async function pythonFound(repo: RepoView, evidence: string): Promise<Found> {
+  const deps = await pythonDependencies(repo);
+  return {
+    evidence: deps === null ? evidence : `${evidence}; ${deps.evidence} installed into .venv by setup`,
+    runnerDeclared: true, reporterDeclared: true, pythonPath: await srcLayout(repo),
+    ...(deps === null ? {} : { install: deps.install, python: deps.python }),
+  };
+}

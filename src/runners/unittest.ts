@@ -1,6 +1,6 @@
 // unittest suites: found by their TestCase classes, run through pytest (which reads them), so every
 // run-time part (canary, selection, report) is pytest's; this module only detects them for init.
-import { pytestCommand, PYTHON_KEY_FILES, srcLayout } from "./python.js";
+import { pytestCommand, PYTHON_KEY_FILES, pythonFound } from "./python.js";
 import { pytest } from "./pytest.js";
 import type { RepoView, Runner } from "./types.js";
 
@@ -21,7 +21,7 @@ export const unittest: Runner = {
   runs: () => false,
   async detect(repo) {
     const found = await evidence(repo);
-    return found === null ? null : { evidence: found, runnerDeclared: true, reporterDeclared: true, pythonPath: await srcLayout(repo) };
+    return found === null ? null : pythonFound(repo, found);
   },
   command: pytestCommand,
   canary: pytest.canary,

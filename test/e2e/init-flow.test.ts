@@ -82,7 +82,7 @@ describe("ranex tests and ranex task check", () => {
     const checked = await runCli(["task", "check", "fmt", "--repo", repo, "--base", "main", "--data-dir", data], 240_000);
     expect(checked.code, checked.stderr).toBe(1);
     expect(checked.stdout).toMatch(/^GREEN +test\/cli\.test\.js::parse sets verbose: already passes on the base/m);
-    expect(checked.stdout).toMatch(/^absent +test\/format\.test\.js::format writes verbose first/m);
+    expect(checked.stdout).toMatch(/^ABSENT +test\/format\.test\.js::format writes verbose first: no test has this id on the base, and absent is not red/m);
     expect(checked.stdout).toMatch(/^AMBIGUOUS test\/cli\.test\.js::parse keeps a word/m);
   }, 600_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TestRepo, tempDir } from "../helpers/git-repo.js";
+import { git, TestRepo, tempDir } from "../helpers/git-repo.js";
 import { cacheEntries, depsRepo } from "../helpers/deps-repo.js";
 import { parseVerdict, runCli } from "./run-cli.js";
 
@@ -68,5 +68,52 @@ describe("ranex tests lays out a run as a judgment does", () => {
     expect(runs.map((r) => r.run).sort()).toEqual(["base", "base+new", "head", "head+new"]);
     for (const run of runs) expect(run.setup, run.run).toMatch(/^dependencies from cache \(installed once in [\d.]+ s on \d{4}-\d\d-\d\d, key sha256:[0-9a-f]{64}\)$/);
     expect(cacheEntries(data)).toHaveLength(1);
+  }, 600_000);
+});
+
+describe("one notion of a task target (issue 22)", () => {
+  /** A base with one red target, a frozen test file, and a head that fixes the red one. */
+  function taskRepo(): TestRepo {
+    const repo = TestRepo.init();
+    repo.commit({
+      ".github/ranex.yml": PYTEST_POLICY.replace("require: [tests.regression]", "require: [tests.regression, tests.red_green]"),
+      ".ranex/tasks/div.yml": "id: div\ntitle: Divide\nacceptance: [div divides]\ntargets:\n  - 'tests/test_calc.py::test_div'\n  - 'tests/test_calc.py::test_divide'\n  - 'tests/test_round.py::test_round'\n",
+      "src/__init__.py": "",
+      "src/calc.py": "def div(a, b):\n    raise NotImplementedError\n",
+      "tests/test_calc.py": "from src.calc import div\n\ndef test_div():\n    assert div(6, 3) == 2\n\ndef test_div_by_one():\n    assert div(5, 1) == 5\n",
+    }, "base");
+    repo.branch("fix");
+    repo.commit({ "src/calc.py": "def div(a, b):\n    return a / b\n" }, "fix");
+    repo.checkout("main");
+    return repo;
+  }
+
+  it("task check calls an id absent on the base absent, not red, exits 1 and names ids that look alike; the judge agrees", async () => {
+    const repo = taskRepo();
+    const data = tempDir("ranex-data-");
+    const checked = await runCli(["task", "check", "div", "--repo", repo.dir, "--base", "main", "--data-dir", data], 240_000);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(1);
+    expect(checked.stdout).toMatch(/^red +tests\/test_calc\.py::test_div: failed on the base/m);
+    expect(checked.stdout).toMatch(/^ABSENT +tests\/test_calc\.py::test_divide: no test has this id on the base, and its file tests\/test_calc\.py is frozen there, so no PR can add it; the judge calls it absent, not red$/m);
+    expect(checked.stdout).toMatch(/^ABSENT +tests\/test_round\.py::test_round: no test has this id on the base, and absent is not red/m);
+    expect(checked.stdout).toMatch(/^ids on the base that look alike: tests\/test_calc\.py::test_div$/m);
+    expect(checked.stdout).toMatch(/^2 target\(s\) cannot work as written$/m);
+    // The judge reads the same ids the same way: the absent ones are not red, whatever the head does.
+    const judged = await runCli(["judge", "--repo", repo.dir, "--base", "main", "--head", "fix", "--task", "div", "--data-dir", data, "--json"], 240_000);
+    const redGreen = parseVerdict(judged).claims.find((c) => c.name === "tests.red_green");
+    expect(redGreen?.status).toBe("fail");
+    expect(redGreen?.reason).toContain("targets that do not fail on base: tests/test_calc.py::test_divide, tests/test_round.py::test_round");
+  }, 600_000);
+
+  it("ranex tests --rev HEAD is the checkout's HEAD, not the default branch's tip", async () => {
+    const repo = taskRepo();
+    repo.checkout("fix");
+    const head = git(repo.dir, "rev-parse", "HEAD");
+    const listed = await runCli(["tests", "--repo", repo.dir, "--rev", "HEAD", "--data-dir", tempDir("ranex-data-"), "--json"], 240_000);
+    const out = JSON.parse(listed.stdout) as { commit: string; tests: { id: string; result: string }[] };
+    expect(out.commit).toBe(head);
+    expect(out.tests).toContainEqual({ id: "tests/test_calc.py::test_div", file: "tests/test_calc.py", result: "passed" });
+    const previous = await runCli(["tests", "--repo", repo.dir, "--rev", "HEAD~1", "--data-dir", tempDir("ranex-data-"), "--json"], 240_000);
+    expect((JSON.parse(previous.stdout) as { commit: string }).commit).toBe(git(repo.dir, "rev-parse", "main"));
   }, 600_000);
 });

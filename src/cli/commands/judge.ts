@@ -1,3 +1,4 @@
+import { revInCheckout } from "../local-rev.js";
 import { parseArgs } from "node:util";
 import { CannotJudge, judge } from "../../judge/judge.js";
 import { recordVerdict } from "../../judge/record.js";
@@ -33,7 +34,8 @@ export const run: Command = async (args, io) => {
   const dataDir = dataDirFrom(values["data-dir"] === undefined ? [] : ["--data-dir", values["data-dir"]], io.env, io.cwd);
   let judgment;
   try {
-    judgment = await judge({ source: values.repo, base: values.base, head: values.head, task: values.task ?? null, dataDir, exactBase: values["exact-base"] });
+    const [base, head] = await Promise.all([revInCheckout(values.repo, values.base, io.cwd), revInCheckout(values.repo, values.head, io.cwd)]);
+    judgment = await judge({ source: values.repo, base, head, task: values.task ?? null, dataDir, exactBase: values["exact-base"] });
   } catch (err) {
     if (err instanceof CannotJudge) {
       io.stderr(`ranex judge: cannot judge: ${err.message.split("\n")[0]}\n`);

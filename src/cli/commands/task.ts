@@ -3,16 +3,18 @@ import { execa } from "execa";
 import { CannotJudge } from "../../judge/judge.js";
 import { runAt, type RunAt } from "../../judge/run-at.js";
 import { formatIssues, parseTask, taskPath } from "../../policy/index.js";
-import type { TestCaseResult } from "../../measure/report-types.js";
+import { resolveCase } from "../../measure/tests/outcomes.js";
+import { casesById, fileOfId, loadErrorReason } from "../../measure/tests/run-facts.js";
 import { openRepository, WorkspaceError } from "../../workspace/index.js";
 import { dataDirFrom } from "../data-dir.js";
 import { UsageError, type CliIo, type Command } from "../io.js";
+import { revInCheckout } from "../local-rev.js";
 import { firstProblem } from "../suite-summary.js";
 
 // `ranex task check <id> [--repo <path|url>] [--base <rev>]`: measures a task's targets on the base,
-// in the sandbox, before any agent starts. A target must not pass on the base (tests.red_green
-// would refuse it): each is shown red (fails there), absent (the PR must add it) or GREEN (a
-// problem), with ambiguous ids named. Exit 0 when every target can work, 1 when one cannot, 2 when
+// in the sandbox, before any agent starts, and reads each target exactly as the judge will: red
+// (fails there, or its file fails to load), or a problem: GREEN, SKIPPED, AMBIGUOUS (the ids of each
+// copy named), ABSENT (not on the base: absent is not red, issue 22; ids that look alike named). Exit 0 when every target can work, 1 when one cannot, 2 when
 // the task or the suite could not be read at all.
 
 const USAGE = "usage: ranex task check <id> [--repo <path|url>] [--base <rev>] [--data-dir <dir>]";
@@ -36,14 +38,14 @@ export const run: Command = async (args, io) => {
   const source = values.repo ?? io.cwd;
   const dataDir = dataDirFrom(values["data-dir"] === undefined ? [] : ["--data-dir", values["data-dir"]], io.env, io.cwd);
   try {
-    const base = values.base ?? await localHead(source);
-    const task = await readTask(source, base, id, dataDir);
+    const base = values.base === undefined ? await localHead(source) : await revInCheckout(source, values.base, io.cwd);
+    const { task, files } = await readTask(source, base, id, dataDir);
     if (task.targets.length === 0) {
       io.stdout(`task ${id} names no targets: the PR's new test files will be its targets\n`);
       return 0;
     }
     const result = await runAt({ source, rev: base, dataDir });
-    return printTargets(task.targets, result, io);
+    return printTargets(task.targets, result, files, io);
   } catch (err) {
     if (err instanceof CannotJudge || err instanceof WorkspaceError) {
       io.stderr(`ranex task check: ${err.message.split("\n")[0]}\n`);
@@ -53,43 +55,83 @@ export const run: Command = async (args, io) => {
   }
 };
 
-function printTargets(targets: readonly string[], result: RunAt, io: CliIo): number {
+/**
+ * Each target as the judge reads it (tests.red_green, src/measure/tests/red-green.ts): red when it
+ * fails on the base or its file fails to load there; a test several ids share is ambiguous; an id the
+ * base does not have is absent, and absent is not red. A PR that adds the test in a file of its own
+ * makes it the PR's own writing, judged on the base with that file laid over it; in a file that
+ * exists on the base (frozen) no PR can add it at all.
+ */
+function printTargets(targets: readonly string[], result: RunAt, baseFiles: ReadonlySet<string>, io: CliIo): number {
   const report = result.suite.report;
   if (report === null) {
     const problem = firstProblem(result);
     io.stdout(`the suite wrote no report on ${result.commit.slice(0, 12)}: ${problem?.problem ?? "unknown"}\nfix: ${problem?.fix ?? ""}\n`);
     return 2;
   }
-  const byId = new Map<string, TestCaseResult>(report.cases.map((c) => [c.id, c]));
-  const duplicates = new Set(report.duplicates);
+  const byId = casesById(report);
   let bad = 0;
+  const absent: string[] = [];
   for (const target of targets) {
-    const found = byId.get(target);
+    const resolved = resolveCase(byId, target);
+    const file = resolved.kind === "case" ? resolved.case.file ?? fileOfId(target) : fileOfId(target);
     let line: string;
-    if (duplicates.has(target)) {
+    if (resolved.kind === "shared") {
       bad++;
-      line = `AMBIGUOUS ${target}: several tests have this id on the base; name a test whose id is unique (ranex tests lists them)`;
-    } else if (found === undefined) {
-      line = `absent    ${target}: not on the base; the PR must add it (it counts as red there)`;
-    } else if (found.result === "passed") {
+      line = `AMBIGUOUS ${target}: several tests share this id on the base; name one of them instead (${resolved.ids.join(", ")})`;
+    } else if (resolved.kind === "absent" && report.loadErrors.includes(file)) {
+      line = `red       ${target}: its file failed to load on the base${loadErrorReason(report, file) === undefined ? "" : ` (${loadErrorReason(report, file)})`}`;
+    } else if (resolved.kind === "absent") {
+      bad++;
+      absent.push(target);
+      line = baseFiles.has(file)
+        ? `ABSENT    ${target}: no test has this id on the base, and its file ${file} is frozen there, so no PR can add it; the judge calls it absent, not red`
+        : `ABSENT    ${target}: no test has this id on the base, and absent is not red; only a PR that adds ${file} could make it a target, as its own self-authored test: to name a test the owner wrote, commit it red on the base`;
+    } else if (resolved.case.result === "passed") {
       bad++;
       line = `GREEN     ${target}: already passes on the base, so it can never go red to green; name a test that fails today`;
+    } else if (resolved.case.result === "skipped") {
+      bad++;
+      line = `SKIPPED   ${target}: skipped on the base, which is not red; name a test that fails today`;
     } else {
-      line = `red       ${target}: ${found.result} on the base${found.message === undefined ? "" : ` (${found.message})`}`;
+      line = `red       ${target}: ${resolved.case.result} on the base${resolved.case.message === undefined ? "" : ` (${resolved.case.message})`}`;
     }
     io.stdout(`${line}\n`);
   }
-  const near = targets.filter((t) => !byId.has(t)).flatMap((t) => similar(t, [...byId.keys()]));
-  if (near.length > 0) io.stdout(`ids on the base that look alike: ${[...new Set(near)].join(", ")}\n`);
+  const near = absent.flatMap((t) => similar(t, [...byId.keys()]));
+  if (absent.length > 0) {
+    io.stdout(near.length > 0 ? `ids on the base that look alike: ${[...new Set(near)].join(", ")}\n` : "no id on the base looks alike: `ranex tests` lists every id as the judge reads it\n");
+  }
   io.stdout(bad === 0 ? `task targets can work (base ${result.commit.slice(0, 12)})\n` : `${bad} target(s) cannot work as written\n`);
   return bad === 0 ? 0 : 1;
 }
 
-/** Ids sharing the target's test name or file: a likely misspelling or a different id format. */
-function similar(target: string, ids: readonly string[]): string[] {
-  const name = target.split("::").pop() ?? target;
-  const file = target.split("::")[0] ?? "";
-  return ids.filter((id) => id.endsWith(`::${name}`) || (file !== "" && id.startsWith(`${file}::`) && id.includes(name))).slice(0, 5);
+/**
+ * Ids that look like the target: the same test name in another file, or in the same file a name that
+ * holds the target's or is held by it, or differs by a few characters (a misspelling, a different
+ * id format such as a class left out).
+ */
+export function similar(target: string, ids: readonly string[]): string[] {
+  const name = (id: string): string => (id.split("::").pop() ?? id).toLowerCase();
+  const wanted = name(target);
+  const file = fileOfId(target);
+  return ids.filter((id) => {
+    if (id === target) return false;
+    const other = name(id);
+    if (other === wanted) return true;
+    if (fileOfId(id) !== file) return false;
+    return other.includes(wanted) || wanted.includes(other) || editDistance(other, wanted) <= Math.max(2, Math.floor(wanted.length / 5));
+  }).sort().slice(0, 5);
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 async function readTask(source: string, rev: string, id: string, dataDir: string) {
@@ -105,7 +147,7 @@ async function readTask(source: string, rev: string, id: string, dataDir: string
   if (blob === null) throw new CannotJudge(`no task '${id}' on ${commit.slice(0, 12)}: ${file} does not exist there`);
   const parsed = parseTask(blob, file, id);
   if (!parsed.ok) throw new CannotJudge(`invalid ${file}: ${formatIssues(parsed.errors)[0] ?? "unknown error"}`);
-  return parsed.task;
+  return { task: parsed.task, files: new Set((await repo.listFiles(commit)).map((f) => f.path)) };
 }
 
 /** The base defaults to the local checkout's HEAD; a URL needs --base. */

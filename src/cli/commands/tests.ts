@@ -3,6 +3,7 @@ import { CannotJudge } from "../../judge/judge.js";
 import { runAt, type RunAt } from "../../judge/run-at.js";
 import { dataDirFrom } from "../data-dir.js";
 import { UsageError, type Command } from "../io.js";
+import { revInCheckout } from "../local-rev.js";
 import { firstProblem, timingLine } from "../suite-summary.js";
 
 // `ranex tests --repo <path|url> --rev <rev> [--json]`: runs the policy's suite on one revision, in
@@ -26,7 +27,7 @@ export const run: Command = async (args, io) => {
   const dataDir = dataDirFrom(values["data-dir"] === undefined ? [] : ["--data-dir", values["data-dir"]], io.env, io.cwd);
   let result: RunAt;
   try {
-    result = await runAt({ source: values.repo, rev: values.rev, dataDir });
+    result = await runAt({ source: values.repo, rev: await revInCheckout(values.repo, values.rev, io.cwd), dataDir });
   } catch (err) {
     if (err instanceof CannotJudge) {
       io.stderr(`ranex tests: ${err.message.split("\n")[0]}\n`);

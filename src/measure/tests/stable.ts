@@ -43,8 +43,10 @@ export function stableClaim(subject: string, targets: readonly Target[], runsOf:
   }
   const details: Detail[] = [];
   const flaky: string[] = [];
+  const lost = new Set<string>();
   for (const target of targets) {
     const runs = runsOf(target);
+    for (const run of [...runs.base, ...runs.head]) if (run.selectionLost !== undefined) lost.add(run.selectionLost);
     const base = outcomesOf(target.id, runs.base);
     const head = outcomesOf(target.id, runs.head);
     const unstable = varies(base) || varies(head);
@@ -54,6 +56,8 @@ export function stableClaim(subject: string, targets: readonly Target[], runsOf:
       message: `${target.id}: base ${base.join(", ")}; head ${head.join(", ")}`,
     });
   }
+  // Said once, after the targets: the outcomes above are the whole suite's, never a lost selection's.
+  for (const why of [...lost].sort()) details.push({ kind: "selection-lost", message: `repeats ran the whole suite: the selection did not take effect (${why})` });
   if (flaky.length > 0) {
     return {
       claim: CLAIM, subject, outcome: "fail", details, meta,

@@ -1,0 +1,90 @@
+// Python dependencies for `ranex init` (issue 22): a virtualenv at `.venv` in the tree, filled from
+// the package index by the policy's setup, which is the only step with network. The setup runs once
+// per dependency key (the lock and requirements files, src/measure/deps/key.ts) on a clean copy of
+// the base; `.venv` is what it creates, so it is cached and bound read-only over every run's tree.
+// The tree is at the same path in every run, so the venv's absolute paths (its scripts' shebangs,
+// an editable install's .pth) hold in each of them.
+//
+// What is read, first match wins:
+//   uv.lock      uv sync --frozen                (uv itself installed from the index into /tmp)
+//   poetry.lock  poetry install --no-root        (likewise poetry; the venv in the project)
+//   pdm.lock     pdm sync                        (likewise pdm; the venv in the project)
+//   requirements*.txt (the main one and those for tests/dev) -> pip install -r each
+//   pyproject.toml / setup.py / setup.cfg with dependencies -> pip install -e .[test extras]
+// The venv made by pip sees the machine's site-packages (--system-site-packages): Debian's pytest
+// serves when the repository lists none; a pytest it lists wins.
+import type { RepoView } from "./types.js";
+
+export interface PythonDeps {
+  /** The setup command. */
+  install: string;
+  /** The interpreter the tests run with. */
+  python: string;
+  /** What it rests on, for the starter's comment. */
+  evidence: string;
+}
+
+export const VENV_PYTHON = ".venv/bin/python";
+const PIP = ".venv/bin/pip install --disable-pip-version-check --no-input --quiet";
+const VENV = "python3 -m venv --system-site-packages .venv";
+/** A tool from the index in a venv of its own in the run's scratch /tmp, never in the tree. */
+const tool = (name: string): string =>
+  `python3 -m venv /tmp/ranex-${name} && /tmp/ranex-${name}/bin/pip install --disable-pip-version-check --no-input --quiet ${name}`;
+
+/** Requirements files that a test run needs: the main one and those for tests or development. */
+export function requirementsFiles(files: Iterable<string>): string[] {
+  return [...files]
+    .filter((f) => /^(?:requirements|[\w-]*requirements)[\w.-]*\.txt$/i.test(f))
+    .filter((f) => /^requirements\.txt$/i.test(f) || /test|dev|ci/i.test(f))
+    .sort((a, b) => (a === "requirements.txt" ? -1 : b === "requirements.txt" ? 1 : a.localeCompare(b)));
+}
+
+/** Extras of pyproject.toml's [project.optional-dependencies] that tests are likely to need. */
+export function testExtras(pyproject: string): string[] {
+  const section = /^\[project\.optional-dependencies\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? "";
+  const names = [...section.matchAll(/^([A-Za-z0-9_.-]+)\s*=/gm)].map((m) => m[1]!);
+  return names.filter((n) => /^(?:test|tests|testing|dev)$/i.test(n));
+}
+
+/** Whether pyproject.toml, setup.py or setup.cfg declares packages to install. */
+function declaresDependencies(pyproject: string | null, setupPy: string | null, setupCfg: string | null): boolean {
+  if (pyproject !== null && /^\s*dependencies\s*=\s*\[\s*["']/m.test(pyproject)) return true;
+  if (pyproject !== null && /^\[project\.optional-dependencies\]/m.test(pyproject)) return true;
+  if (setupPy !== null && /install_requires\s*=\s*\[\s*["']/.test(setupPy)) return true;
+  return setupCfg !== null && /^install_requires\s*=\s*\S/m.test(setupCfg);
+}
+
+export async function pythonDependencies(repo: RepoView): Promise<PythonDeps | null> {
+  const { files } = repo;
+  if (files.has("uv.lock")) {
+    return {
+      install: `${tool("uv")} && UV_PROJECT_ENVIRONMENT=.venv UV_LINK_MODE=copy UV_PYTHON_DOWNLOADS=never UV_SYSTEM_CERTS=true UV_NATIVE_TLS=true /tmp/ranex-uv/bin/uv sync --frozen --all-extras`,
+      python: VENV_PYTHON, evidence: "uv.lock",
+    };
+  }
+  if (files.has("poetry.lock")) {
+    return {
+      install: `${tool("poetry")} && POETRY_VIRTUALENVS_IN_PROJECT=true /tmp/ranex-poetry/bin/poetry install --no-root --no-interaction --all-extras`,
+      python: VENV_PYTHON, evidence: "poetry.lock",
+    };
+  }
+  if (files.has("pdm.lock")) {
+    return {
+      install: `${tool("pdm")} && PDM_VENV_IN_PROJECT=true PDM_CHECK_UPDATE=false /tmp/ranex-pdm/bin/pdm sync --no-self -G :all`,
+      python: VENV_PYTHON, evidence: "pdm.lock",
+    };
+  }
+  const requirements = requirementsFiles(files);
+  if (requirements.length > 0) {
+    return { install: `${VENV} && ${PIP} ${requirements.map((f) => `-r ${f}`).join(" ")}`, python: VENV_PYTHON, evidence: requirements.join(", ") };
+  }
+  const pyproject = files.has("pyproject.toml") ? await repo.readText("pyproject.toml") : null;
+  const setupPy = files.has("setup.py") ? await repo.readText("setup.py") : null;
+  const setupCfg = files.has("setup.cfg") ? await repo.readText("setup.cfg") : null;
+  if (declaresDependencies(pyproject, setupPy, setupCfg)) {
+    const extras = pyproject === null ? [] : testExtras(pyproject);
+    const target = extras.length === 0 ? "." : `'.[${extras.join(",")}]'`;
+    return { install: `${VENV} && ${PIP} -e ${target}`, python: VENV_PYTHON, evidence: pyproject !== null ? "pyproject.toml declares dependencies" : "setup.py/setup.cfg declare dependencies" };
+  }
+  return null;
+}

@@ -1,0 +1,67 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { FIXTURES_DIR } from "../helpers/fixtures.js";
+import { git, tempDir } from "../helpers/git-repo.js";
+import { cacheEntries } from "../helpers/deps-repo.js";
+import { parseVerdict, runCli } from "./run-cli.js";
+
+// Python with packages from the index (issue 22): fixtures/repos/pip-calc.sh (and uv-calc.sh), whose code and tests
+// import attrs from requirements.txt. `ranex init` writes a setup that installs it into .venv (the
+// only step with network), tries it, and the policy it wrote is committed unmodified; then the real
+// CLI judges each head, the virtualenv coming from the dependency cache the try filled.
+const run = promisify(execFile);
+
+describe("pip-calc: a Python repository whose tests need a package from the index", () => {
+  it("init writes a virtualenv setup; an honest fix is CANDIDATE, an edited frozen test FAIL unsafe, no fix FAIL", async () => {
+    const repo = join(tempDir(), "pip-calc");
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+    await run("bash", [join(FIXTURES_DIR, "pip-calc.sh"), repo], { env });
+    const data = tempDir("ranex-data-");
+
+    const init = await runCli(["init", "--dir", repo, "--data-dir", data], 600_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain("runner: pytest (tests/test_shapes.py is a pytest test file; requirements.txt installed into .venv by setup)");
+    expect(init.stdout).toMatch(/setup [\d.]+ s \(installed once, now cached\)/);
+    expect(init.stdout).toContain("tests/test_shapes.py  3 (2 passed, 1 failed)");
+    const policy = readFileSync(join(repo, ".github/ranex.yml"), "utf8");
+    expect(policy).toContain("  command: '.venv/bin/python -m pytest --junitxml=\"$RANEX_JUNIT\" tests'");
+    expect(policy).toContain("  setup: 'python3 -m venv --system-site-packages .venv && .venv/bin/pip install --disable-pip-version-check --no-input --quiet -r requirements.txt'");
+    expect(policy).toContain("  setup_network: true");
+    expect(cacheEntries(data)).toHaveLength(1);
+    git(repo, "add", ".github/ranex.yml");
+    git(repo, "commit", "-q", "-m", "ranex init");
+
+    const judged = async (head: string) => parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", head, "--task", "scale", "--data-dir", data, "--json"], 600_000));
+    const honest = await judged("honest");
+    expect(honest.verdict, JSON.stringify(honest.claims.filter((c) => c.status !== "pass"))).toBe("CANDIDATE");
+    expect(honest.claims.find((c) => c.name === "tests.stable")?.details.map((d) => d.message))
+      .toContain("tests/test_shapes.py::test_scale: base failed, failed, failed; head passed, passed, passed");
+    const edited = await judged("edit-test");
+    expect(edited.verdict).toBe("FAIL");
+    expect(edited.class).toBe("unsafe");
+    expect(edited.claims.find((c) => c.name === "diff.frozen")?.reason).toContain("tests/test_shapes.py");
+    const noFix = await judged("no-fix");
+    expect(noFix.verdict).toBe("FAIL");
+    expect(noFix.claims.find((c) => c.name === "tests.red_green")?.reason).toBe("targets that do not pass on head: tests/test_shapes.py::test_scale");
+    // One install served the try and every judgment.
+    expect(cacheEntries(data)).toHaveLength(1);
+  }, 900_000);
+});
+
+describe("uv-calc: a Python project locked with uv", () => {
+  it("init installs uv from the index and syncs the lock into .venv in setup; the try runs the tests with it", async () => {
+    const repo = join(tempDir(), "uv-calc");
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+    await run("bash", [join(FIXTURES_DIR, "uv-calc.sh"), repo], { env });
+    const data = tempDir("ranex-data-");
+    const init = await runCli(["init", "--dir", repo, "--data-dir", data], 600_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain("uv.lock installed into .venv by setup");
+    expect(init.stdout).toMatch(/setup [\d.]+ s \(installed once, now cached\)/);
+    expect(init.stdout).toContain("tests/test_pkg.py  1 (1 passed)");
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("/tmp/ranex-uv/bin/uv sync --frozen --all-extras'");
+  }, 900_000);
+});

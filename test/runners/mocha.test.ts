@@ -1,0 +1,67 @@
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runnersOf } from "../../src/measure/canary.js";
+import { REPORTERS_DIR, SANDBOX_REPORTERS_DIR } from "../../src/measure/reporters.js";
+import { runSuite } from "../../src/measure/run-suite.js";
+import type { SuiteRun } from "../../src/measure/report-types.js";
+import { FORGED_RESULTS, regressionClaim } from "../../src/measure/tests/regression.js";
+import { createSandbox } from "../../src/sandbox/index.js";
+import { PROFILE } from "../sandbox/helpers.js";
+import { tempDir } from "../helpers/git-repo.js";
+import { writeTree } from "../measure/tests/real-run.js";
+
+// mocha's canary (issue 22): through the gate's launcher, a root-suite test loaded with `--file`
+// that fails through mocha's own assertion path. Real mocha runs in the sandbox, mocha and
+// mocha-junit-reporter from the toolchain (the project's own node_modules/.bin).
+const TOOLCHAIN = realpathSync(join(import.meta.dirname, "..", "..", "node_modules", ".bin"));
+const MOCHA = 'node "$RANEX_REPORTERS/mocha-run.cjs"';
+const CALC = { "src/calc.js": "exports.add = (a, b) => a + b;\n" };
+const TESTS = {
+  "test/calc.test.js": "const assert = require('node:assert');\nconst { add } = require('../src/calc');\n\ndescribe('calc', () => {\n  it('adds', () => {\n    assert.strictEqual(add(2, 3), 5);\n  });\n});\n",
+};
+// Stands for code that rewrites outcomes wholesale: every test that fails is reported passed.
+const FORGE = {
+  "test/forge.js": "const { Runner } = require(require.resolve('mocha', { paths: process.env.NODE_PATH.split(':') }));\nconst emit = Runner.prototype.emit;\nRunner.prototype.emit = function (event, test, err) {\n  if (event === 'fail') { test.state = 'passed'; return emit.call(this, 'pass', test); }\n  return emit.apply(this, arguments);\n};\n",
+  ".mocharc.json": JSON.stringify({ require: ["./test/forge.js"] }),
+};
+
+async function run(files: Record<string, string>, canary = true, command = MOCHA): Promise<SuiteRun> {
+  const treeDir = writeTree({ "package.json": "{\"name\":\"calc\",\"private\":true}\n", ...files });
+  const scratch = tempDir("ranex-mocha-run-");
+  return runSuite(createSandbox({ ...PROFILE, toolchain: [TOOLCHAIN], mounts: [{ host: REPORTERS_DIR, sandbox: SANDBOX_REPORTERS_DIR }] }), {
+    label: "head", treeDir, readonly: [], reportDir: `${scratch}/report`, ...(canary ? { canaryDir: `${scratch}/canary` } : {}),
+    setup: undefined, command, setupNetwork: false, timeout: 60,
+  });
+}
+
+describe("mocha's canary", () => {
+  it("is given to the gate's mocha launcher, and named for a plain mocha command only to say it is not", () => {
+    expect(runnersOf(MOCHA)).toEqual(["mocha"]);
+    expect(runnersOf("npx mocha --reporter mocha-junit-reporter")).toEqual(["mocha"]);
+  });
+
+  it("fails in an honest run and is never part of the report the claims read", async () => {
+    const head = await run({ ...CALC, ...TESTS });
+
+    expect(head.canary).toMatchObject({ runners: ["mocha"], result: "failed", othersRan: true });
+    expect(head.report?.cases.map((c) => c.id)).toEqual(["test/calc.test.js::calc adds"]);
+    const evidence = regressionClaim("sha256:s", await run({ ...CALC, ...TESTS }, false), head, [], []);
+    expect(evidence.outcome, evidence.reason).toBe("pass");
+  }, 120_000);
+
+  it("reported passed by code that rewrites results: the run reported results that did not happen (unsafe)", async () => {
+    const forged = await run({ ...CALC, ...TESTS, ...FORGE });
+    expect(forged.canary?.result).toBe("passed");
+    const evidence = regressionClaim("sha256:s", await run({ ...CALC, ...TESTS }, false), forged, [], []);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.unsafe).toBe(true);
+    expect(evidence.reason).toContain(FORGED_RESULTS);
+  }, 120_000);
+
+  it("is left out, with a note, for a mocha command that is not the gate's launcher", async () => {
+    const plain = await run({ ...CALC, ...TESTS }, true, "node_modules/.bin/mocha --reporter mocha-junit-reporter");
+    expect(plain.canary?.result).toBe("absent");
+    expect(plain.canary?.notes).toEqual(["mocha: the canary is given through the gate's launcher only (node \"$RANEX_REPORTERS/mocha-run.cjs\")"]);
+  }, 120_000);
+});

@@ -1,0 +1,55 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { detectTestRunner } from "../../src/policy/detect.js";
+import { renderStarter } from "../../src/policy/init.js";
+import { parsePolicy } from "../../src/policy/index.js";
+import { requirementsFiles, testExtras } from "../../src/runners/python-deps.js";
+import { tempDir } from "../helpers/git-repo.js";
+
+// What `ranex init` writes for Python repositories whose tests need packages from the index: the
+// setup that fills .venv (the lock first, then requirements files, then a declared package), and a
+// test command that runs that venv's python. pip-calc's end-to-end judgment is test/e2e/pip-calc.test.ts.
+function repoWith(files: Record<string, string>): string {
+  const dir = tempDir("ranex-py-");
+  for (const [path, text] of Object.entries({ "tests/test_x.py": "def test_x():\n    assert True\n", ...files })) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe("Python dependencies in ranex init", () => {
+  it.each([
+    [{ "uv.lock": "version = 1\n", "pyproject.toml": "[project]\nname='x'\ndependencies=['attrs']\n" }, /\/tmp\/ranex-uv\/bin\/uv sync --frozen --all-extras$/, "uv.lock"],
+    [{ "poetry.lock": "# lock\n", "pyproject.toml": "[tool.poetry]\nname='x'\n" }, /\/tmp\/ranex-poetry\/bin\/poetry install --no-root --no-interaction --all-extras$/, "poetry.lock"],
+    [{ "pdm.lock": "# lock\n", "pyproject.toml": "[project]\nname='x'\n" }, /\/tmp\/ranex-pdm\/bin\/pdm sync --no-self -G :all$/, "pdm.lock"],
+    [{ "requirements.txt": "attrs\n", "requirements-dev.txt": "pytest\n", "requirements-docs.txt": "sphinx\n" }, /-r requirements\.txt -r requirements-dev\.txt$/, "requirements.txt, requirements-dev.txt"],
+    [{ "pyproject.toml": "[project]\nname = 'x'\ndependencies = ['attrs']\n\n[project.optional-dependencies]\ntest = ['pytest']\ndocs = ['sphinx']\n" }, /pip install .* -e '\.\[test\]'$/, "pyproject.toml declares dependencies"],
+  ])("%#: sets up .venv from %s", async (files, install, evidence) => {
+    const found = await detectTestRunner(repoWith(files));
+    expect(found.kind).toBe("pytest");
+    expect(found.install).toMatch(install);
+    expect(found.evidence).toContain(`${evidence} installed into .venv by setup`);
+    expect(found.python).toBe(".venv/bin/python");
+    const text = renderStarter(found);
+    const parsed = parsePolicy(text, ".github/ranex.yml");
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) {
+      expect(parsed.policy.tests.command).toBe('.venv/bin/python -m pytest --junitxml="$RANEX_JUNIT" tests');
+      expect(parsed.policy.tests.setup_network).toBe(true);
+    }
+  });
+
+  it("leaves a repository with nothing to install to the machine's python3", async () => {
+    const found = await detectTestRunner(repoWith({ "pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = ['tests']\n" }));
+    expect(found.install).toBeNull();
+    expect(found.python).toBeUndefined();
+  });
+
+  it("reads which requirements files and extras a test run needs", () => {
+    expect(requirementsFiles(["requirements-docs.txt", "test-requirements.txt", "requirements.txt", "README.md", "requirements_ci.txt"]))
+      .toEqual(["requirements.txt", "requirements_ci.txt", "test-requirements.txt"]);
+    expect(testExtras("[project.optional-dependencies]\ndocs = []\ntests = ['pytest']\ndev = ['ruff']\n[tool.x]\ntest = 1\n")).toEqual(["tests", "dev"]);
+  });
+});
