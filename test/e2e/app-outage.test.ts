@@ -2,12 +2,13 @@ import { generateKeyPairSync, createHmac, randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import type { Logger } from "probot";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startRanex, type Running } from "../../src/ops/boot.js";
 import { agentPullClone } from "../helpers/fixtures.js";
 import { git, tempDir } from "../helpers/git-repo.js";
 import { CheckRunsMock } from "../helpers/check-runs-mock.js";
 import { githubApi, payload, useStrictNock } from "../helpers/probot.js";
+import { adminSql, freshSchema, postgresAvailable, skippedName, urlInSchema } from "../helpers/postgres.js";
 
 // The real server (webhook endpoint, SQLite queue, worker, real judge in bubblewrap, journal, the
 // Octokit it acts with) in this process, GitHub mocked at the HTTP layer (strict, bodies checked
@@ -15,6 +16,13 @@ import { githubApi, payload, useStrictNock } from "../helpers/probot.js";
 // writes lasts minutes of that clock, and the retries' waits pass it at once (issue 21).
 
 useStrictNock();
+
+// The 40-minute outage runs on both stores: with Postgres the refused check run is kept in the
+// shared tables, where any replica's sweep finds it.
+const SCHEMA = freshSchema("outage");
+const withPostgres = await postgresAvailable();
+const backends: [string, (() => string) | undefined][] = [["sqlite", undefined], ...(withPostgres ? [["postgres", () => urlInSchema(SCHEMA)] as [string, () => string]] : [])];
+if (!withPostgres) describe.skip(skippedName("outage on postgres"), () => it.skip("needs a reachable RANEX_TEST_DATABASE_URL", () => undefined));
 
 const OWNER = "Codertocat";
 const REPO = `/repos/${OWNER}/Hello-World`;
@@ -27,7 +35,12 @@ let clone: string;
 let base: string;
 let head: string;
 
+afterAll(async () => {
+  if (withPostgres) await adminSql(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; DROP SCHEMA IF EXISTS ${SCHEMA}_pgboss CASCADE`);
+});
+
 beforeAll(async () => {
+  if (withPostgres) await adminSql(`CREATE SCHEMA ${SCHEMA}`);
   // A head that breaks a test that passed on the base: only measuring finds its FAIL.
   clone = await agentPullClone("python-calc", [["regression", 2]]);
   base = git(clone, "rev-parse", "main");
@@ -52,7 +65,7 @@ afterEach(async () => {
   server = null;
 });
 
-async function start(options: { sweep?: boolean; judging?: boolean } = {}): Promise<Server> {
+async function start(options: { sweep?: boolean; judging?: boolean; databaseUrl?: string } = {}): Promise<Server> {
   const time = new FakeTime();
   const logs: string[] = [];
   const checks = new CheckRunsMock(REPO, APP_ID);
@@ -61,21 +74,22 @@ async function start(options: { sweep?: boolean; judging?: boolean } = {}): Prom
   if (options.sweep === true || options.judging !== false) {
     api.post("/app/installations/1/access_tokens").reply(201, { token: "ghs_outage", expires_at: "2099-01-01T00:00:00Z", permissions: { checks: "write", contents: "read" }, repository_selection: "all" });
   }
-  if (options.judging === false) return started(time, logs, checks, api, options.sweep === true);
+  if (options.judging === false) return started(time, logs, checks, api, options.sweep === true, options.databaseUrl);
   api.get(`${REPO}/contents/.github%2Franex.yml`).query({ ref: base }).reply(200, { type: "file", encoding: "base64", content: Buffer.from(git(clone, "show", `${base}:.github/ranex.yml`)).toString("base64") });
   // Branch protection requires both checks: no decoration notice.
   api.get(`${REPO}/branches/master/protection/required_status_checks`).reply(200, {
     url: "u", strict: false, contexts: ["ranex/judge", "ranex/approval"], contexts_url: "u",
     checks: [{ context: "ranex/judge", app_id: APP_ID }, { context: "ranex/approval", app_id: APP_ID }],
   });
-  return started(time, logs, checks, api, options.sweep === true);
+  return started(time, logs, checks, api, options.sweep === true, options.databaseUrl);
 }
 
-async function started(time: FakeTime, logs: string[], checks: CheckRunsMock, api: ReturnType<typeof githubApi>, list: boolean): Promise<Server> {
+async function started(time: FakeTime, logs: string[], checks: CheckRunsMock, api: ReturnType<typeof githubApi>, list: boolean, databaseUrl?: string): Promise<Server> {
   checks.install(api, { list });
   const log = pino({ level: process.env.OUTAGE_LOG ?? "info" }, new Writable({ write: (chunk, _enc, done) => { logs.push(String(chunk)); done(); } })) as unknown as Logger;
   const running = await startRanex({
     appId: APP_ID, privateKey: PRIVATE_KEY, webhookSecret: SECRET, baseUrl: "https://api.github.com", dataDir: tempDir("ranex-outage-"), port: 0, host: "127.0.0.1",
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
   }, { webhooks: true, concurrency: 1, reconcileMinutes: 0, log, time: { now: time.now, sleep: time.sleep } });
   server = { running, url: `http://127.0.0.1:${running.port}`, time, logs, checks };
   return server;
@@ -146,8 +160,8 @@ describe("check run writes through a GitHub outage", () => {
     expect(s.time.ms - window.from).toBeLessThan(30 * MINUTE);
   }, 180_000);
 
-  it("a 40-minute outage ends with the check completed by the sweep, naming the outage", async () => {
-    const s = await start({ sweep: true });
+  it.each(backends)("a 40-minute outage ends with the check completed by the sweep, naming the outage (%s)", async (_name, databaseUrl) => {
+    const s = await start({ sweep: true, ...(databaseUrl === undefined ? {} : { databaseUrl: databaseUrl() }) });
     const window = outage(s, 40);
     expect(await deliver(s, pullEvent())).toBe(202);
     await drained(s);

@@ -46,6 +46,8 @@ export async function judgeMergeGroup(ctx: QueueContext, deps: AppDeps, group: M
 class GroupJob {
   /** Whether ranex/approval is out: an error after it completes only ranex/judge. */
   private approvalPosted = false;
+  /** Ends the status update's retries and waits for it, so `in_progress` never lands after the completion. */
+  private progress: () => Promise<void> = async () => {};
 
   constructor(private readonly ctx: QueueContext, private readonly deps: AppDeps, private readonly group: MergeGroup, private readonly checkRunId: number) {}
 
@@ -76,7 +78,11 @@ class GroupJob {
     }
     if (signal.aborted) return this.cancelled(signal);
     this.ctx.log.info({ pulls: pulls.map((p) => p.number), agents: agents.map((a) => a.number) }, "merge group with agent pull requests: judging");
-    await markInProgress(octokit, group.repo, this.checkRunId, deps.clock());
+    // The status is not the verdict (issue 21): sent beside the work, never holding it up or failing it.
+    const stop = new AbortController();
+    const progress = markInProgress(octokit, group.repo, this.checkRunId, deps.clock(), stop.signal)
+      .catch((err: unknown) => this.ctx.log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not mark the merge group's check run in progress; judging anyway"));
+    this.progress = async () => { stop.abort(); await progress; };
 
     const authority = deps.mergeAuthority;
     if (authority !== undefined) {
@@ -104,6 +110,7 @@ class GroupJob {
       verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: false,
       notice: groupNotice(group, pulls, agents, tasks), anchor: recorded.anchor,
     });
+    await this.progress();
     await completeCheck(octokit, group.repo, this.checkRunId, {
       conclusion: judgment.verdict.verdict === "CANDIDATE" ? "success" : "failure",
       ...output, annotations: annotationsOf(judgment.verdict),
@@ -118,7 +125,8 @@ class GroupJob {
     if (this.deps.mergeAuthority !== undefined) await postApproval(octokit, this.group.repo, this.group.headSha, neutralGroupOutput(why), null, this.deps.clock());
   }
 
-  private cancelled(signal: AbortSignal): Promise<void> {
+  private async cancelled(signal: AbortSignal): Promise<void> {
+    await this.progress();
     const by = signal.reason instanceof Superseded ? signal.reason.by : "";
     const sha7 = this.group.headSha.slice(0, 7);
     if (!by.startsWith("destroyed:")) {
@@ -141,6 +149,7 @@ class GroupJob {
       return;
     }
     log.error(err, "judging the merge group failed; completing its checks as failure");
+    await this.progress();
     const summary = `Ranex Gate could not finish judging this merge group, so it fails closed.\n\n**Reason:** ${reason}\n\nRemove the pull requests from the merge queue and add them again once the cause is fixed: a new group is judged anew.`;
     try {
       await closeCheck(octokit, this.group.repo, this.checkRunId, "failure", `error: ${reason}`, summary, this.deps.clock());
