@@ -130,6 +130,34 @@ describe("/ranex override by a maintainer with no hand in the change", () => {
     expect(posts("ranex/approval", NEW_HEAD).at(-1)).toMatchObject({ conclusion: "failure", output: { title: "the judge says FAIL" } });
   });
 
+  it("ends when the base moves on: the measured FAIL is posted again on the head, saying why", async () => {
+    const { probot, runner, api, verdictId, dataDir } = await failed();
+    mockAsk(api, {});
+    mockJudgeRun(api, verdictId);
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 43 });
+    mockPolicy(api);
+    mockFacts(api, {});
+    mockApprovalCheck(api);
+    await probot.receive({ id: deliveryId(), name: "issue_comment", payload: comment(`/ranex override ${REASON}`) as never });
+    await runner.idle();
+    const TIP = "6113728f27ae82c7b1a177c8d03f9e96e0adf246";
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 46 });
+    mockApprovalCheck(api);
+    mockPolicy(api, policyText(), TIP);
+    await probot.receive({ id: deliveryId(), name: "push", payload: payload("push") as never });
+    await runner.idle();
+    const again = posts("ranex/judge").at(-1);
+    expect(again).toMatchObject({ conclusion: "failure", external_id: verdictId });
+    expect(again!.output.title).toMatch(/^FAIL \(incomplete\)/);
+    expect(again!.output.summary).toContain("The override by @maria ended: `master` moved on from `f95f852` to `6113728`");
+    expect(posts("ranex/approval").at(-1)).toMatchObject({ conclusion: "failure", output: { title: "the judge says FAIL" } });
+    // A second push changes nothing more: the override has ended already.
+    mockPolicy(api, policyText(), TIP);
+    await probot.receive({ id: deliveryId(), name: "push", payload: payload("push") as never });
+    await runner.idle();
+    expect((await journalEntries(dataDir)).map((e) => e.kind)).toEqual(["verdict", "override"]);
+  });
+
   it("stays with the same inputs posted again (a reopened PR), and a re-judgment ends it", async () => {
     const { probot, runner, api, verdictId } = await failed();
     mockAsk(api, {});
