@@ -9,6 +9,7 @@ import { readBasePolicy } from "./agents.js";
 import { classify, honouredLabels } from "./classify.js";
 import { BASE_MOVED_ACTION } from "./events.js";
 import { judgePullRequest, pullRequestStore } from "./judge-pr.js";
+import { endOverridesOnBasePush } from "./overridden.js";
 import { fullName, targetOf } from "./target.js";
 
 /** Open pull requests looked at per push, at most. */
@@ -20,6 +21,8 @@ export async function onPush(context: Context<"push">, deps: AppDeps): Promise<v
   const branch = payload.ref.slice("refs/heads/".length);
   const repository = payload.repository;
   const repo = { owner: repository.full_name.split("/")[0] ?? "", repo: repository.name };
+  // A moved base ends every override on a pull request into it (issue 23), whatever the policy says next.
+  await endOverridesOnBasePush({ octokit: context.octokit, log: context.log }, deps, repo, branch, payload.after);
   const policy = await readBasePolicy(context.octokit, repo, payload.after);
   if (policy.kind !== "valid" || !policy.policy.tests.rejudge_on_base_push) return;
   if (!deps.runner.accept(context.id)) return;

@@ -6,7 +6,7 @@ import type { WeekStats } from "./stats.js";
 
 const WIDTH = 720;
 const HEIGHT = 200;
-const LEFT = 44;
+const LEFT = 60;
 const RIGHT = 12;
 const TOP = 14;
 const BOTTOM = 34;

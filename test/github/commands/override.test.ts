@@ -4,8 +4,8 @@ import { OVERRIDE_PREDICATE_TYPE, statementOf } from "../../../src/attest/index.
 import { openJournal } from "../../../src/journal/index.js";
 import { deliveryId, payload, requests, useStrictNock, type Fixture } from "../../helpers/probot.js";
 import {
-  agentId, AGENT, BASE, commitOf, HEAD, journalEntries, mergeApp, mockApprovalCheck, mockFacts, mockJudgment, mockPolicy, mockProtected,
-  NEW_HEAD, opened, policyText, pullOf, REPO, type Person,
+  agentId, AGENT, BASE, commitOf, HEAD, journalEntries, mergeApp, mockApprovalCheck, mockCheckRuns, mockFacts, mockJudgment, mockPolicy, mockProtected,
+  NEW_HEAD, opened, policyText, pullOf, REPO, reviewEvent, reviewOf, type Person,
 } from "../approval/helpers.js";
 
 // `/ranex override <reason>` (issue 23) through the real app: a real journal and merge authority,
@@ -107,6 +107,29 @@ describe("/ranex override by a maintainer with no hand in the change", () => {
     await journal.close();
   });
 
+  it("is completed by an independent approval, which is signed beside the override, never as a PASS", async () => {
+    const { probot, runner, api, dataDir, verdictId } = await failed();
+    mockAsk(api, {});
+    mockJudgeRun(api, verdictId);
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 43 });
+    mockPolicy(api);
+    mockFacts(api, {});
+    mockApprovalCheck(api);
+    await probot.receive({ id: deliveryId(), name: "issue_comment", payload: comment(`/ranex override ${REASON}`) as never });
+    await runner.idle();
+    const overrideId = (await journalEntries(dataDir))[1]!.id;
+    mockCheckRuns(api, { conclusion: "success", externalId: overrideId });
+    mockPolicy(api);
+    mockFacts(api, { reviews: [reviewOf(11, "maria")], roles: { maria: "maintain" } });
+    mockApprovalCheck(api);
+    await probot.receive({ id: deliveryId(), name: "pull_request_review", payload: reviewEvent("submitted", "maria") as never });
+    await runner.idle();
+    expect(posts("ranex/approval").at(-1)).toMatchObject({ conclusion: "success", output: { title: "approved by @maria on ec26c3e" } });
+    const entries = await journalEntries(dataDir);
+    expect(entries.map((e) => e.kind)).toEqual(["verdict", "override", "approval"]);
+    expect(statementOf(entries[2]!.payload)?.predicate).toMatchObject({ judgeEntry: verdictId, override: overrideId, verdict: { verdict: "FAIL" } });
+  });
+
   it("ends at the next push: the new head's measured verdict is posted, not the override", async () => {
     const { probot, runner, api, verdictId } = await failed();
     mockAsk(api, {});
@@ -128,6 +151,34 @@ describe("/ranex override by a maintainer with no hand in the change", () => {
     expect(measured!.output.title).toMatch(/^FAIL \(incomplete\)/);
     expect(measured!.output.title).not.toContain("OVERRIDDEN");
     expect(posts("ranex/approval", NEW_HEAD).at(-1)).toMatchObject({ conclusion: "failure", output: { title: "the judge says FAIL" } });
+  });
+
+  it("ends when the base moves on: the measured FAIL is posted again on the head, saying why", async () => {
+    const { probot, runner, api, verdictId, dataDir } = await failed();
+    mockAsk(api, {});
+    mockJudgeRun(api, verdictId);
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 43 });
+    mockPolicy(api);
+    mockFacts(api, {});
+    mockApprovalCheck(api);
+    await probot.receive({ id: deliveryId(), name: "issue_comment", payload: comment(`/ranex override ${REASON}`) as never });
+    await runner.idle();
+    const TIP = "6113728f27ae82c7b1a177c8d03f9e96e0adf246";
+    api.post(`${REPO}/check-runs`, (b: Fixture) => b.name === "ranex/judge").reply(201, { id: 46 });
+    mockApprovalCheck(api);
+    mockPolicy(api, policyText(), TIP);
+    await probot.receive({ id: deliveryId(), name: "push", payload: payload("push") as never });
+    await runner.idle();
+    const again = posts("ranex/judge").at(-1);
+    expect(again).toMatchObject({ conclusion: "failure", external_id: verdictId });
+    expect(again!.output.title).toMatch(/^FAIL \(incomplete\)/);
+    expect(again!.output.summary).toContain("The override by @maria ended: `master` moved on from `f95f852` to `6113728`");
+    expect(posts("ranex/approval").at(-1)).toMatchObject({ conclusion: "failure", output: { title: "the judge says FAIL" } });
+    // A second push changes nothing more: the override has ended already.
+    mockPolicy(api, policyText(), TIP);
+    await probot.receive({ id: deliveryId(), name: "push", payload: payload("push") as never });
+    await runner.idle();
+    expect((await journalEntries(dataDir)).map((e) => e.kind)).toEqual(["verdict", "override"]);
   });
 
   it("stays with the same inputs posted again (a reopened PR), and a re-judgment ends it", async () => {
