@@ -106,6 +106,8 @@ describe("sealed acceptance tests through the App", () => {
       expect(run.output?.summary).toMatch(/3 of 3 sealed tests do not pass on head/);
     }
     expect(github.problems).toEqual([]);
+    // The page server publishes the key maintainers seal to (`ranex seal --key <url>`).
+    expect(await (await fetch(`${app.url}/ranex/seal-key`)).text()).toBe(readFileSync(join(dataDir, SEAL_PUBLIC_KEY_FILE), "utf8"));
     const text = await readable(SEALED, [honest, lookup, equal]);
     expect(text).toMatch(/sealed-[0-9a-f]{10}: \w+ on base, \w+ on head/);
     // The signed verdict, its check run, its page and the CLI name the sealed file's digest.
