@@ -17,7 +17,7 @@ import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
 import { planDependencies } from "./deps-plan.js";
 import { planRuns, type RunPlan } from "./run-plan.js";
-import { judgeScratch } from "./scratch.js";
+import { judgeScratch, removeOrphanedScratch } from "./scratch.js";
 import type { HunkText } from "../measure/needed/hunk-text.js";
 import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
@@ -145,6 +145,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     if (cachedBase === null && base !== undefined) await writeBaseCache(input.dataDir, key, base);
     return evidenceFrom(input, result, mutants);
   } finally {
+    // A measurer killed before its exit (superseded, aborted) left its trees mounted: swept first.
+    await removeOrphanedScratch();
     await rm(scratch, { recursive: true, force: true });
   }
 }
