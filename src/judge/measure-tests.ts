@@ -18,6 +18,7 @@ import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.j
 import { planDependencies } from "./deps-plan.js";
 import { planRuns, type RunPlan } from "./run-plan.js";
 import { judgeScratch, removeOrphanedScratch } from "./scratch.js";
+import { unmountUnder } from "../sandbox/tree-limit.js";
 import type { HunkText } from "../measure/needed/hunk-text.js";
 import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
@@ -147,6 +148,7 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
   } finally {
     // A measurer killed before its exit (superseded, aborted) left its trees mounted: swept first.
     await removeOrphanedScratch();
+    unmountUnder(scratch);
     await rm(scratch, { recursive: true, force: true });
   }
 }

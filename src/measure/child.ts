@@ -5,6 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { Socket } from "node:net";
 import { join } from "node:path";
 import { assertKeyless } from "../sandbox/index.js";
+import { releaseTrees } from "../sandbox/tree-limit.js";
 import { measure } from "./measure.js";
 import type { MeasurePlan } from "./plan.js";
 
@@ -24,7 +25,13 @@ async function childMain(): Promise<number> {
     return 3;
   }
   const plan = JSON.parse(await readStdin()) as MeasurePlan;
-  const result = await measure(plan);
+  let result;
+  try {
+    result = await measure(plan);
+  } finally {
+    // The trees' overlays (sandbox/tree-limit.ts) go before the parent removes the trees.
+    releaseTrees();
+  }
   result.timings["measurer-startup"] = startup;
   await writeFile(join(plan.scratchDir, "result.json"), JSON.stringify(result));
   return 0;

@@ -17,7 +17,7 @@ import { collectTargets } from "./tests/targets.js";
 import { killers } from "./needed/claim.js";
 import pLimit from "p-limit";
 import { chooseMutantTests, selectionProblem, watchedIds, type MutantTests } from "./needed/selection.js";
-import { treeView } from "../sandbox/tree-limit.js";
+import { releaseTree } from "../sandbox/tree-limit.js";
 
 export interface MutantsOutcome {
   mutants: MutantRun[];
@@ -91,10 +91,11 @@ export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, runs: Part
       // On a copy: the full suite, if it must run, starts from the mutant as written, not as these tests left it.
       const copy = { treeDir: `${m.treeDir}-selected`, readonly: m.readonly };
       const ran = await slot(async () => {
-        await cp(treeView(m.treeDir), copy.treeDir, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+        await cp(m.treeDir, copy.treeDir, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
         try {
           return await timedRun(copy, m.of, `report-mutant-${m.id}-selected`, selected.ids);
         } finally {
+          releaseTree(copy.treeDir);
           await rm(copy.treeDir, { recursive: true, force: true });
         }
       });

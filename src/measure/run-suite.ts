@@ -7,7 +7,6 @@ import { nodeReporterFor, reportersDirFor } from "./reporters.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import { placeCanary, stripCanary } from "./canary.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
-import { treeView } from "../sandbox/tree-limit.js";
 
 export interface SuiteSpec {
   label: RunName;
@@ -62,16 +61,16 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   if (afterSetup !== undefined) await afterSetup();
   // After setup, so nothing setup runs can see or remove it.
   const canary = spec.canaryDir === undefined ? null
-    : await placeCanary(spec.command, treeView(spec.treeDir), spec.canaryDir, sandbox.profile.backend === "bwrap");
+    : await placeCanary(spec.command, spec.treeDir, spec.canaryDir, sandbox.profile.backend === "bwrap");
   const remaining = Math.max(1000, budgetMs - (Date.now() - started));
   const command = await sandbox.run({
     command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...spec.env, ...canary?.env }, timeoutMs: remaining, network: false,
     readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []], extraMounts: canary?.extraMounts ?? [],
     treeOverlays: deps?.overlays ?? [],
   });
-  const read = await readJunitReport(junit, treeView(spec.treeDir));
+  const read = await readJunitReport(junit, spec.treeDir);
   // The tree may be run again (tests.stable's repeats): the canary's test file leaves with this run.
-  for (const file of canary?.treeFiles ?? []) await unlink(join(treeView(spec.treeDir), file)).catch(() => undefined);
+  for (const file of canary?.treeFiles ?? []) await unlink(join(spec.treeDir, file)).catch(() => undefined);
   const noReport = (error: string): SuiteRun => ({
     label: spec.label, setup, command, report: null, reportError: error, ...depsFact,
     ...(canary !== null ? { canary: { name: canary.name, runners: canary.runners, result: "absent", othersRan: false, notes: canary.notes } } : {}),

@@ -1,12 +1,13 @@
 // Bounded tree writes (issue 21). A run's tree (/work) is the materialised checkout on the host's
 // disk; what a run writes there used to be unbounded (a PR's code wrote 1 GiB and would have gone
-// on). The kernel bounds it now: at a tree's first run, the tree is shown through an overlay whose
-// upper layer is a tmpfs of the limit's size, so every write (a new file, a copied-up changed file)
-// lands in that tmpfs and fails with ENOSPC past the limit; the host's disk is never written. The
-// overlay stays for the tree's later runs (the tests see what setup built), and its view is the
-// tree as the runs left it (`treeView`, for the dependency capture). Mounts live under
-// `$TMPDIR/ranex-tree-<pid>-…`, are removed when this process exits, and by the next start's sweep
-// when it was killed (src/judge/scratch.ts).
+// on). The kernel bounds it now: at a tree's first run, an overlay is mounted over the tree's own
+// path, its lower layer the checkout and its upper layer a tmpfs of the limit's size, so every write
+// (a new file, a copied-up changed file) lands in that tmpfs and fails with ENOSPC past the limit;
+// the host's disk is never written. The overlay stays for the tree's later runs (the tests see what
+// setup built) and every reader on the host (the dependency capture, the canary, the JUnit read)
+// sees the tree as the runs left it. The tmpfs lives under `/tmp/ranex-tree-<pid>-…`; all of it is
+// unmounted when the measuring process is done (`releaseTrees`), and by the sweep of
+// src/judge/scratch.ts when that process was killed.
 import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statfsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,13 +30,8 @@ interface Bounded {
 const bounded = new Map<string, Bounded>();
 let exitHook = false;
 
-/** The tree as runs see it (the overlay's view once bounded), for reading what the runs left. */
-export function treeView(workdir: string): string {
-  return bounded.get(safeRealpath(workdir))?.merged ?? workdir;
-}
-
 /**
- * Bounds `workdir` (once; later calls return the same): a directory to bind at /work, and the limit.
+ * Bounds `workdir` (once; later calls return the same): the tree to bind at /work, and the limit.
  * `limitBytes` undefined: TREE_FACTOR times the tree's size, at least TREE_FLOOR_BYTES. Throws when
  * the kernel refuses the mounts: the caller fails the run closed.
  */
@@ -46,9 +42,8 @@ export function boundTree(workdir: string, limitBytes: number | undefined): { vi
   const limit = limitBytes ?? Math.max(TREE_FLOOR_BYTES, TREE_FACTOR * treeBytes(key));
   const root = mkdtempSync(join(tmpdir(), `${TREE_PREFIX}${process.pid}-`));
   const upperFs = join(root, "limit");
-  const merged = join(root, "tree");
+  const merged = key;
   mkdirSync(upperFs);
-  mkdirSync(merged);
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", `size=${limit},mode=0700`, "ranex-tree", upperFs], { stdio: "pipe" });
     const upper = join(upperFs, "upper");
@@ -60,6 +55,7 @@ export function boundTree(workdir: string, limitBytes: number | undefined): { vi
     chmodSync(upper, info.mode & 0o7777);
     execFileSync("mount", ["-t", "overlay", "ranex-tree", "-o", `lowerdir=${key},upperdir=${upper},workdir=${join(upperFs, "work")}`, merged], { stdio: "pipe" });
   } catch (err) {
+    unmountUnder(merged);
     unmountUnder(root);
     rmSync(root, { recursive: true, force: true });
     const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
@@ -84,11 +80,18 @@ export function treeLimitProblem(workdir: string): string | null {
 
 /** Unmounts and removes every tree this process bounded. */
 export function releaseTrees(): void {
-  for (const [key, entry] of bounded) {
-    unmountUnder(entry.root);
-    rmSync(entry.root, { recursive: true, force: true });
-    bounded.delete(key);
-  }
+  for (const key of [...bounded.keys()]) releaseTree(key);
+}
+
+/** Unmounts one tree (before its folder is removed): what the runs wrote there is gone. */
+export function releaseTree(workdir: string): void {
+  const key = safeRealpath(workdir);
+  const entry = bounded.get(key);
+  if (entry === undefined) return;
+  unmountUnder(entry.merged);
+  unmountUnder(entry.root);
+  rmSync(entry.root, { recursive: true, force: true });
+  bounded.delete(key);
 }
 
 /** Lazily unmounts every mount at or below `dir`, deepest first (a crashed process's trees too). */

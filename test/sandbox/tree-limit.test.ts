@@ -1,8 +1,8 @@
 import { statfsSync, writeFileSync, mkdirSync, readFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSandbox } from "../../src/sandbox/index.js";
-import { treeView } from "../../src/sandbox/tree-limit.js";
+import { releaseTrees } from "../../src/sandbox/tree-limit.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { PROFILE } from "./helpers.js";
 
@@ -30,16 +30,19 @@ describe("a run's tree has a size limit", () => {
   it("stops a run writing past tree_mb, names the limit, and leaves the host's free space as it was", async () => {
     const workdir = tree();
     const sandbox = createSandbox({ ...PROFILE, treeBytes: 16 * MB });
-    const before = hostFree(workdir);
+    // The disk the checkout is on (the tree's own path shows the overlay once bounded).
+    const disk = dirname(workdir);
+    const before = hostFree(disk);
     // 256 MB asked for, in the tree: only the limit's worth can land, and not on the host's disk.
     const run = await sandbox.run({
       command: "dd if=/dev/zero of=/work/ballast bs=1M count=256 2>&1; echo dd-exit=$?", workdir, env: {}, timeoutMs: 60_000, network: false,
     });
-    const after = hostFree(workdir);
+    const after = hostFree(disk);
     expect(run.violation).toBe("wrote more than 16 MB into the tree (the limit, sandbox.tree_mb)");
     expect(run.outputTail).toMatch(/No space left on device/);
     // Other work on this machine moves the free space a little; the 256 MB never reached the disk.
     expect(Math.abs(before - after), `free space moved by ${Math.round((before - after) / MB)} MB`).toBeLessThan(16 * MB);
+    releaseTrees();
     expect(existsSync(join(workdir, "ballast"))).toBe(false);
   }, 120_000);
 
@@ -59,10 +62,12 @@ describe("a run's tree has a size limit", () => {
     expect(next.outputTail).toContain("built");
     expect(next.outputTail).not.toContain("readme-back");
     expect(next.outputTail).toContain("frozen-held");
-    // The host reads what the runs left through the tree's view; the checkout itself is untouched.
-    expect(readFileSync(join(treeView(workdir), "build", "out.txt"), "utf8")).toBe("built\n");
+    // The host reads the tree as the runs left it (the dependency capture does), until it is released.
+    expect(readFileSync(join(workdir, "build", "out.txt"), "utf8")).toBe("built\n");
     expect(readFileSync(join(workdir, "tests", "test_frozen.py"), "utf8")).toContain("assert True");
+    releaseTrees();
     expect(existsSync(join(workdir, "build"))).toBe(false);
+    expect(existsSync(join(workdir, "README"))).toBe(true);
   }, 120_000);
 
   it("defaults to a multiple of the tree's size with a floor of 1024 MB", async () => {

@@ -7,7 +7,6 @@ import type { RunResult } from "../../sandbox/types.js";
 import type { DepsPlan } from "../plan.js";
 import type { DepsInstall } from "../report-types.js";
 import { createdEntries, listTree } from "./capture.js";
-import { treeView } from "../../sandbox/tree-limit.js";
 import { cachedPath, evictDependencies, lookupDependencies, storeDependencies, type CachedDependencies } from "./cache.js";
 
 export interface PreparedDependencies {
@@ -54,16 +53,14 @@ export async function prepareDependencies(sandbox: Sandbox, deps: DepsPlan, setu
   const failure = setupFailure(run, setup.timeoutSeconds);
   if (failure !== null) return { key: deps.key, hit: false, setup: run, installed: null, overlays: [], failure, ...none };
 
-  // What the setup created is read where the run wrote it: the bounded tree's view (sandbox/tree-limit.ts).
-  const written = treeView(tree);
-  const entries = await createdEntries(written, before);
+  const entries = await createdEntries(tree, before);
   try {
-    const stored = await storeDependencies(deps.cacheDir, deps.key, written, entries, { ms: run.durationMs, on: new Date().toISOString().slice(0, 10) });
+    const stored = await storeDependencies(deps.cacheDir, deps.key, tree, entries, { ms: run.durationMs, on: new Date().toISOString().slice(0, 10) });
     const evicted = await evictDependencies(deps.cacheDir, deps.maxBytes, deps.key);
     return { key: deps.key, hit: false, setup: run, installed: stored.installed, overlays: overlaysOf(stored), failure: null, evicted, storeError: null };
   } catch (err) {
     // A full disk costs the reuse, not the judgment: this judgment's runs use the setup's own tree.
-    const stillThere = entries.map((path) => ({ host: `${written}/${path}`, path }));
+    const stillThere = entries.map((path) => ({ host: `${tree}/${path}`, path }));
     return { key: deps.key, hit: false, setup: run, installed: null, overlays: stillThere, failure: null, evicted: [], storeError: (err as Error).message };
   }
 }
