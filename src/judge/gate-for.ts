@@ -27,6 +27,7 @@ export function profileFor(policy: Policy): SandboxProfile {
     maxProcesses: policy.sandbox.pids,
     outputLimitBytes: policy.sandbox.output_kib * 1024,
     scratchBytes: policy.sandbox.scratch_mb * 1024 * 1024,
+    ...(policy.sandbox.tree_mb === undefined ? {} : { treeBytes: policy.sandbox.tree_mb * 1024 * 1024 }),
   };
 }
 

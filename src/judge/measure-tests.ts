@@ -17,7 +17,8 @@ import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
 import { planDependencies } from "./deps-plan.js";
 import { planRuns, type RunPlan } from "./run-plan.js";
-import { judgeScratch } from "./scratch.js";
+import { judgeScratch, removeOrphanedScratch } from "./scratch.js";
+import { unmountUnder } from "../sandbox/tree-limit.js";
 import type { HunkText } from "../measure/needed/hunk-text.js";
 import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
@@ -153,6 +154,9 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     const baseFiles = new Set((await input.repo.listFiles(input.base).catch(() => [])).map((f) => f.path));
     return evidenceFrom(input, result, mutants, baseFiles);
   } finally {
+    // A measurer killed before its exit (superseded, aborted) left its trees mounted: swept first.
+    await removeOrphanedScratch();
+    unmountUnder(scratch);
     await rm(scratch, { recursive: true, force: true });
   }
 }

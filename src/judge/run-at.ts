@@ -13,6 +13,7 @@ import { frozenPathsOf } from "./frozen-paths.js";
 import { profileFor } from "./gate-for.js";
 import { CannotJudge } from "./judge.js";
 import { presentFrozen } from "./run-plan.js";
+import { unmountUnder } from "../sandbox/tree-limit.js";
 
 // One revision's suite and checks, run exactly as a judgment runs its head (same profile, the same
 // keyless measuring process, frozen paths read-only, the dependencies from the same once-only cache
@@ -99,6 +100,7 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
     };
   } finally {
     await measurer.dispose();
+    unmountUnder(scratch);
     await rm(scratch, { recursive: true, force: true });
   }
 }

@@ -6,6 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { Socket } from "node:net";
 import { join } from "node:path";
 import { assertKeyless } from "../sandbox/index.js";
+import { releaseTrees } from "../sandbox/tree-limit.js";
 import { measure } from "./measure.js";
 import type { MeasurePlan } from "./plan.js";
 import { KEY_PIPE_FD } from "./key-pipe.js";
@@ -43,7 +44,13 @@ async function childMain(): Promise<number> {
   }
   const plan = JSON.parse(await readStdin()) as MeasurePlan;
   const sealKey = await readKeyPipe();
-  const result = await measure(plan, { sealKey });
+  let result;
+  try {
+    result = await measure(plan, { sealKey });
+  } finally {
+    // The trees' overlays (sandbox/tree-limit.ts) go before the parent removes the trees.
+    releaseTrees();
+  }
   result.timings["measurer-startup"] = startup;
   await writeFile(join(plan.scratchDir, "result.json"), JSON.stringify(result));
   return 0;

@@ -17,6 +17,7 @@ import { collectTargets } from "./tests/targets.js";
 import { killers } from "./needed/claim.js";
 import pLimit from "p-limit";
 import { chooseMutantTests, selectionProblem, watchedIds, type MutantTests } from "./needed/selection.js";
+import { releaseTree } from "../sandbox/tree-limit.js";
 
 export interface MutantsOutcome {
   mutants: MutantRun[];
@@ -96,6 +97,7 @@ export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, runs: Part
         try {
           return await timedRun(copy, m.of, `report-mutant-${m.id}-selected`, selected.ids);
         } finally {
+          releaseTree(copy.treeDir);
           await rm(copy.treeDir, { recursive: true, force: true });
         }
       });

@@ -139,6 +139,11 @@ const SandboxObject = z.strictObject({
   output_kib: z.number().int().positive().default(256),
   /** Private scratch per run (HOME and TMPDIR, a tmpfs of its own), in MiB. Writes past it fail with ENOSPC. */
   scratch_mb: z.number().int().positive().max(64 * 1024).default(512),
+  /**
+   * What a run may write into its tree (/work), in MiB, across the tree's runs (setup, tests). Writes
+   * past it fail with ENOSPC and the run FAILs as unsafe. Default: 4 times the tree's size, at least 1024.
+   */
+  tree_mb: z.number().int().positive().max(256 * 1024).optional(),
 });
 
 /** `sandbox: none` is shorthand for `sandbox: { backend: none }`. */

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BWRAP_FIX, createSandbox, findBwrap } from "./runner.js";
+import { releaseTree } from "./tree-limit.js";
 
 // Up-front check (the judge and `ranex doctor`): a judge that only learns at measuring time that it
 // cannot isolate anything would FAIL every PR with a confusing reason.
@@ -35,6 +36,7 @@ export async function checkSandbox(): Promise<SandboxCheck> {
     }
     return { ok: true };
   } finally {
+    releaseTree(workdir);
     rmSync(workdir, { recursive: true, force: true });
   }
 }

@@ -171,6 +171,8 @@ export function profileDigest(profile: SandboxProfile): string {
       maxProcesses: profile.maxProcesses,
       outputLimitBytes: profile.outputLimitBytes,
       scratchBytes: scratchBytesOf(profile),
+      // Only when the policy names it, so that digests of profiles without it stay what they were.
+      ...(profile.treeBytes !== undefined ? { treeBytes: profile.treeBytes } : {}),
     },
     runner: {
       version: RUNNER_LAYOUT_VERSION,

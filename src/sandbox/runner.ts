@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { assertKeyless } from "./keyless.js";
 import { placeOverlays } from "./overlays.js";
+import { boundTree, treeLimitProblem } from "./tree-limit.js";
 import { baseEnvironment, bwrapArguments, generatedAccounts, generatedHosts, SANDBOX_PATH, toolchainMounts, toolchainPath } from "./profile.js";
 import { cgroupSupport, createRunCgroup, type RunCgroup } from "./cgroup.js";
 import { launch, type LaunchOutcome } from "./launch.js";
@@ -126,11 +127,22 @@ function summarise(outcome: LaunchOutcome, cgroup: RunCgroup | null, profile: Sa
   };
 }
 
-async function runOnce(profile: SandboxProfile, options: SandboxOptions, request: RunRequest): Promise<RunResult> {
-  const problem = requestProblem(request) ?? toolchainProblem(profile) ?? placeOverlays(request, profile.backend !== "bwrap");
-  if (problem !== null) return failedToStart(problem);
+async function runOnce(profile: SandboxProfile, options: SandboxOptions, given: RunRequest): Promise<RunResult> {
+  const early = requestProblem(given) ?? toolchainProblem(profile);
+  if (early !== null) return failedToStart(early);
   const bwrap = profile.backend !== "bwrap" ? null : options.bwrapPath === undefined ? findBwrap() : existsSync(options.bwrapPath) ? options.bwrapPath : null;
   if (profile.backend === "bwrap" && bwrap === null) return failedToStart(`bubblewrap is not installed, so nothing can be measured safely; ${BWRAP_FIX}`);
+  // Under bwrap the tree is bounded (./tree-limit.ts): the run sees it through a size-limited overlay.
+  let request = given;
+  if (profile.backend === "bwrap") {
+    try {
+      request = { ...given, workdir: boundTree(given.workdir, profile.treeBytes).view };
+    } catch (err) {
+      return failedToStart(`refused: ${(err as Error).message}`);
+    }
+  }
+  const problem = frozenPathProblem(request) ?? placeOverlays(request, profile.backend !== "bwrap");
+  if (problem !== null) return failedToStart(problem);
 
   const mode = options.limits ?? "auto";
   const useCgroup = mode === "cgroup" || (mode === "auto" && cgroupsUsable());
@@ -157,7 +169,7 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, request
         program: [bwrap, ...args], cwd: scratch, env: { PATH: SANDBOX_PATH }, statusWriter: "bwrap",
         timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup,
       });
-      return summarise(outcome, cgroup, profile, "exit-code" in outcome.status);
+      return withTreeLimit(summarise(outcome, cgroup, profile, "exit-code" in outcome.status), given.workdir);
     }
     // backend "none": the same empty environment and limits, without namespaces. Never CANDIDATE material.
     const home = join(scratch, "home");
@@ -173,6 +185,13 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, request
     await cgroup?.destroy();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** A run that filled its tree's limit wrote past it (the kernel stopped it with ENOSPC): unsafe. */
+function withTreeLimit(result: RunResult, workdir: string): RunResult {
+  const over = treeLimitProblem(workdir);
+  if (over === null) return result;
+  return { ...result, violation: result.violation === null ? over : `${result.violation}; ${over}` };
 }
 
 export function createSandbox(profile: SandboxProfile, options: SandboxOptions = {}): Sandbox {

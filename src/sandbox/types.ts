@@ -23,6 +23,12 @@ export interface SandboxProfile {
    * run: one run can neither fill nor read another's. Default DEFAULT_SCRATCH_BYTES.
    */
   scratchBytes?: number;
+  /**
+   * Bytes a run's tree (/work) may take on top of what was checked out, across its runs: its writes
+   * go to a tmpfs of this size under an overlay (./tree-limit.ts). Default: TREE_FACTOR times the
+   * tree's size, at least TREE_FLOOR_BYTES (backend bwrap only).
+   */
+  treeBytes?: number;
 }
 
 export const DEFAULT_SCRATCH_BYTES = 512 * 1024 * 1024;

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, chmodSync }
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll } from "vitest";
+import { releaseTrees } from "../../src/sandbox/tree-limit.js";
 
 // Builds small real git repositories for tests. A file map describes a commit: a string is file
 // content, `{ symlink }` a symbolic link, `{ content, mode: 0o755 }` an executable, null a deletion.
@@ -11,6 +12,9 @@ export type FileSpec = string | Buffer | null | { symlink: string } | { content:
 
 const made: string[] = [];
 afterAll(() => {
+  // Trees bounded by sandbox runs in this test process (src/sandbox/tree-limit.ts): vitest ends its
+  // workers without an exit event, so they are unmounted here.
+  releaseTrees();
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -11,6 +11,7 @@ import { findBinary, toolchainFor } from "../../runners/toolchain.js";
 import { UsageError, type CliIo, type Command } from "../io.js";
 import { formatIssues, parsePolicy } from "../../policy/index.js";
 import { assertKeyless, cgroupSupport, createSandbox, findBwrap, KeylessError, type RunResult } from "../../sandbox/index.js";
+import { releaseTree } from "../../sandbox/tree-limit.js";
 
 // `ranex doctor`: can this machine measure untrusted code safely? Each check prints ok / FAIL (or
 // warn for the optional ones) with a one-sentence fix. Exit 0 only when every required check passes,
@@ -49,6 +50,7 @@ async function probe(bwrapPath: string, command: string, toolchain: string[] = [
   } catch (err) {
     return err instanceof KeylessError ? err.message : `the probe could not run: ${(err as Error).message}`;
   } finally {
+    releaseTree(workdir);
     rmSync(workdir, { recursive: true, force: true });
   }
 }
