@@ -17,11 +17,16 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime ----
 FROM node:20-bookworm-slim
-# bubblewrap: the sandbox. git: fetching heads. python3 + pytest: the toolchain the judged Python
-# repositories' tests run with (node is already here); add others your repositories need.
-# tini: reaps the measuring processes' children and forwards SIGTERM for a graceful stop.
+# bubblewrap: the sandbox. git: fetching heads. python3 + pytest + venv: the toolchain the judged
+# Python repositories' tests run with, and the virtualenvs their dependencies are installed into
+# (node is already here). tini: reaps the measuring processes' children and forwards SIGTERM.
+# The other ecosystems' toolchains (docs/ecosystems.md) are the operator's choice, by build argument:
+#   --build-arg RANEX_TOOLCHAINS="golang-go openjdk-17-jdk-headless maven cargo"
+# A toolchain outside /usr/local/bin:/usr/bin:/bin reaches the sandbox through the policy's
+# `toolchain.path` (docs/policy.md); `ranex doctor` lists what the sandbox sees.
+ARG RANEX_TOOLCHAINS=""
 RUN apt-get update \
- && apt-get install -y --no-install-recommends bubblewrap git ca-certificates python3 python3-pytest tini \
+ && apt-get install -y --no-install-recommends bubblewrap git ca-certificates python3 python3-pytest python3-venv tini ${RANEX_TOOLCHAINS} \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./

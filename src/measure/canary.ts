@@ -5,6 +5,7 @@
 // of them with the wrong outcome, which no honest run can do. Their names are drawn fresh each run
 // from the words real tests use (./canary-names.ts), and they sit beside the tree's own test files:
 // there is no prefix, no fixed environment variable, no fixed file name to look for.
+import { mkdir } from "node:fs/promises";
 import { CANARY_RUNNERS, canaryLabel, runnersIn } from "../runners/index.js";
 import type { CanaryMember } from "../runners/types.js";
 import type { CaseResult, CanaryOutcome, TestReport } from "./report-types.js";
@@ -53,6 +54,8 @@ export async function placeCanary(command: string, treeDir: string, hostDir: str
     placed.notes.push(`the test command names no runner the gate can give a canary to (${CANARY_RUNNERS})`);
     return placed;
   }
+  // The gate's folder of the run: preloads and launcher files go there (node:test, mocha).
+  await mkdir(hostDir, { recursive: true });
   const word = phrases(1)[0]?.join("") ?? "value";
   const right = checksum(word);
   const values = { word, right, wrong: right + salt() };

@@ -205,12 +205,14 @@ describe("check run writes through a GitHub outage", () => {
     expect(planted.output?.title).toBe("FAIL: this check run was left in progress for 80 minutes with no verdict posted (the process judging it stopped, or GitHub refused its writes)");
   }, 60_000);
 
-  it("drops a delivery whose head is not a sha, with a log line naming why, and posts nothing", async () => {
+  // The door refuses it before it is queued (400, src/queue/door.ts); a delivery queued before the
+  // door checked it is dropped by the worker the same way (test/queue/worker.test.ts).
+  it("refuses a delivery whose head is not a sha at the door, with a log line naming why, and posts nothing", async () => {
     const s = await start({ judging: false, sweep: false });
-    expect(await deliver(s, pullEvent((p) => { p.pull_request.head.sha = "not-a-sha"; }))).toBe(202);
+    expect(await deliver(s, pullEvent((p) => { p.pull_request.head.sha = "not-a-sha"; }))).toBe(400);
     await drained(s);
     const log = s.logs.join("");
-    expect(log).toContain("delivery dropped, not retried: the pull_request payload's pull_request.head.sha is not a 40-hex commit sha");
+    expect(log).toContain("is not a 40-hex commit sha");
     expect(log).not.toContain("the queue will try again");
     expect(s.checks.attempts).toEqual([]);
   }, 60_000);
