@@ -49,7 +49,8 @@ describe("python-src: what changes how code is loaded", () => {
 
   it("fails the standard library shadowed from src/ under PYTHONPATH=src", async () => {
     const judgment = await judged("shadow-stdlib");
-    expect(failing(judgment)).toEqual(["diff.safety"]);
+    // Caught twice: by the diff's shape here, and by the head run's provenance record (issue 19's run side).
+    expect(failing(judgment)).toEqual(["diff.safety", "tests.regression"]);
     expect(claim(judgment, "diff.safety").details).toContainEqual({
       path: "src/statistics.py", kind: "shadow",
       message: "src/statistics.py: new top-level Python module statistics at src (on PYTHONPATH) would shadow the standard library's statistics",
@@ -58,12 +59,13 @@ describe("python-src: what changes how code is loaded", () => {
 
   it("fails a committed dist-info (its pytest11 plugin) and an unchecked-hash .pyc as frozen loader files", async () => {
     const [plugin, pyc] = await Promise.all([judged("dist-info-plugin"), judged("pyc-cache")]);
-    expect(failing(plugin)).toEqual(["diff.frozen"]);
+    // Caught twice: frozen loader files here, and the tree's plugin in the head run's provenance record.
+    expect(failing(plugin)).toEqual(["diff.frozen", "tests.regression"]);
     expect(plugin.verdict.class).toBe("unsafe");
     expect(claim(plugin, "diff.frozen").details.map((d) => d.message)).toEqual([
       "src/shapes_ext-1.0.dist-info/METADATA: added", "src/shapes_ext-1.0.dist-info/entry_points.txt: added",
     ]);
-    expect(failing(pyc)).toEqual(["diff.frozen"]);
+    expect(failing(pyc)).toEqual(["diff.frozen", "tests.regression"]);
     expect(claim(pyc, "diff.frozen").details.map((d) => d.message)).toEqual(["src/shapes/__pycache__/stats.cpython-311.pyc: added"]);
   }, 300_000);
 
