@@ -4,6 +4,7 @@
 // sealed files read-only, the canary on the head), and reduces what happened to short ids, outcomes
 // and run facts without output. Nothing else of these runs leaves this process: the reports, output
 // and the plain files are removed before it writes its result.
+import { releaseTree } from "../sandbox/tree-limit.js";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { openSealed, SealedError, sealKeyFromSecret, type SealedContents } from "../attest/index.js";
@@ -63,7 +64,10 @@ export function sealedJobs(sandbox: Sandbox, plan: MeasurePlan, opened: OpenedSe
   return {
     jobs: [side("sealed-head", sealed.head, true), side("sealed-base", sealed.base, false)],
     finish: async () => {
-      // The plain files, reports and output go now: nothing of them is in the result file.
+      // The plain files, reports and output go now: nothing of them is in the result file. The
+      // trees' write overlays (sandbox/tree-limit.ts) are unmounted first, or their folders are busy.
+      releaseTree(sealed.base.treeDir);
+      releaseTree(sealed.head.treeDir);
       await Promise.all([sealed.base.treeDir, sealed.head.treeDir, join(plan.scratchDir, "report-sealed-base"), join(plan.scratchDir, "report-sealed-head")]
         .map((dir) => rm(dir, { recursive: true, force: true })));
       const outcome = summariseSealed(opened.contents.idKey, opened.paths, runs["sealed-base"] ?? null, runs["sealed-head"] ?? null);
