@@ -62,17 +62,26 @@ export async function generateKey(): Promise<SigningKey> {
  * a key that signed verdicts must not be silently replaced, so an existing file is an error.
  */
 export async function writeKeyFiles(dir: string, key: SigningKey): Promise<{ seedPath: string; publicKeyPath: string }> {
+  const { secretPath, publicKeyPath } = await writeKeyPair(dir, SEED_FILE, key.seed, PUBLIC_KEY_FILE, publicKeyPem(key.publicKey));
+  return { seedPath: secretPath, publicKeyPath };
+}
+
+/**
+ * Writes a secret (mode 0600) and its public half (0644) into `dir`, never replacing either: an
+ * existing file is an error, and a public half that cannot be written takes the secret back.
+ */
+export async function writeKeyPair(dir: string, secretName: string, secret: Uint8Array, publicName: string, publicText: string): Promise<{ secretPath: string; publicKeyPath: string }> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const seedPath = join(dir, SEED_FILE);
-  const publicKeyPath = join(dir, PUBLIC_KEY_FILE);
-  await createExclusive(seedPath, key.seed, 0o600);
+  const secretPath = join(dir, secretName);
+  const publicKeyPath = join(dir, publicName);
+  await createExclusive(secretPath, secret, 0o600);
   try {
-    await createExclusive(publicKeyPath, publicKeyPem(key.publicKey), 0o644);
+    await createExclusive(publicKeyPath, publicText, 0o644);
   } catch (err) {
-    await unlink(seedPath).catch(() => undefined);
+    await unlink(secretPath).catch(() => undefined);
     throw err;
   }
-  return { seedPath, publicKeyPath };
+  return { secretPath, publicKeyPath };
 }
 
 /** Loads a seed file, refusing one that others could read or that is not exactly 32 bytes. */

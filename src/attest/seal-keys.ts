@@ -3,10 +3,9 @@
 // the secret half handed to it through a pipe. It never signs anything, and signing keys never seal.
 import { createHash } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
-import { mkdir, open, readFile, unlink, writeFile, link } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
+import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { KeyError } from "./keys.js";
+import { KeyError, writeKeyPair } from "./keys.js";
 import { sodium } from "./sodium.js";
 
 export const SEAL_KEY_FILE = "seal.key";
@@ -60,17 +59,7 @@ export async function generateSealKey(): Promise<SealKey> {
 
 /** Writes `<dir>/seal.key` (0600) and `<dir>/seal.pub.pem`; never replaces either (EEXIST). */
 export async function writeSealKeyFiles(dir: string, key: SealKey): Promise<{ secretPath: string; publicKeyPath: string }> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const secretPath = join(dir, SEAL_KEY_FILE);
-  const publicKeyPath = join(dir, SEAL_PUBLIC_KEY_FILE);
-  await createExclusive(secretPath, key.secretKey, 0o600);
-  try {
-    await createExclusive(publicKeyPath, sealPublicKeyPem(key.publicKey), 0o644);
-  } catch (err) {
-    await unlink(secretPath).catch(() => undefined);
-    throw err;
-  }
-  return { secretPath, publicKeyPath };
+  return writeKeyPair(dir, SEAL_KEY_FILE, key.secretKey, SEAL_PUBLIC_KEY_FILE, sealPublicKeyPem(key.publicKey));
 }
 
 /** The data dir's sealing key, or null when it has none; refuses a key file others could read. */
@@ -117,21 +106,4 @@ export async function sealPublicKeyOf(dataDir: string): Promise<string> {
   const found = await readFile(join(dataDir, SEAL_PUBLIC_KEY_FILE), "utf8").catch(() => null);
   if (found !== null && found !== expected) throw new KeyError(`${join(dataDir, SEAL_PUBLIC_KEY_FILE)} is not the public key of ${join(dataDir, SEAL_KEY_FILE)}`);
   return expected;
-}
-
-async function createExclusive(path: string, content: Uint8Array | string, mode: number): Promise<void> {
-  const temporary = `${path}.tmp-${randomBytes(6).toString("hex")}`;
-  await writeFile(temporary, content, { mode, flag: "wx" });
-  try {
-    const handle = await open(temporary, "r+");
-    try {
-      await handle.chmod(mode);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await link(temporary, path);
-  } finally {
-    await unlink(temporary).catch(() => undefined);
-  }
 }
