@@ -68,6 +68,8 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   // After setup, so nothing setup runs can see or remove them. One read-only folder of the gate's
   // per run holds the canary preload, the provenance hooks and the record's FIFO.
   const gateDir = spec.canaryDir ?? spec.recordDir;
+  // It is mounted whenever it is named, whatever the canary and the record put in it.
+  if (gateDir !== undefined) await mkdir(gateDir, { recursive: true });
   const inSandbox = sandbox.profile.backend === "bwrap";
   const seenAs = gateDir === undefined ? "" : inSandbox ? GATE_MOUNT : gateDir;
   const canary = spec.canaryDir === undefined ? null : await placeCanary(spec.command, spec.treeDir, spec.canaryDir, seenAs);
