@@ -90,7 +90,7 @@ export async function startRanex(config: ServerConfig, options: BootOptions): Pr
     }));
   }
   if (options.concurrency > 0) {
-    await queue.work(options.concurrency, deliveryHandler({ queue, probot, log, onWait: (s) => metrics.queueWait.observe(s) }));
+    await queue.work(options.concurrency, deliveryHandler({ queue, probot, log, appId: config.appId, onWait: (s) => metrics.queueWait.observe(s) }));
   }
   const server = await listen(routes, config, log);
   const port = (server.address() as AddressInfo).port;

@@ -32,8 +32,13 @@ export function recordChecks(octokit: Hookable): void {
     if (context === undefined) return request(options);
     const path = pathOf(options);
     if (options.method === "POST" && CREATE.test(path)) {
-      const response = await request(options);
       const [, owner = "", repo = ""] = CREATE.exec(path) ?? [];
+      // Stored before it is sent: a process killed between GitHub creating the run and the id being
+      // recorded below leaves a run only this intent leads the next try to.
+      if (typeof options.head_sha === "string" && typeof options.name === "string") {
+        await context.queue.recordCreating(context.delivery, { owner: decodeURIComponent(owner), repo: decodeURIComponent(repo), head: options.head_sha, name: options.name, at: Date.now() });
+      }
+      const response = await request(options);
       const id = (response.data as { id: number }).id;
       await context.queue.recordCheck(context.delivery, decodeURIComponent(owner), decodeURIComponent(repo), id);
       // A check created already completed (ranex/approval's verdicts are posted in one request) is

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import PgBoss from "pg-boss";
-import { DEFAULT_RETRY, type CheckRecord, type Coalescing, type Delivery, type DeliveryHandler, type DeliveryQueue, type EnqueueOptions, type QueueDepth, type RetryPolicy } from "./types.js";
+import { DEFAULT_RETRY, type CheckRecord, type Coalescing, type CreateIntent, type Delivery, type DeliveryHandler, type DeliveryQueue, type EnqueueOptions, type QueueDepth, type RetryPolicy } from "./types.js";
 
 const QUEUE = "ranex-deliveries";
 
@@ -20,6 +20,10 @@ CREATE TABLE IF NOT EXISTS ranex_checks (
 CREATE INDEX IF NOT EXISTS ranex_checks_delivery ON ranex_checks (delivery);
 ALTER TABLE ranex_checks ADD COLUMN IF NOT EXISTS refused_since BIGINT;
 ALTER TABLE ranex_checks ADD COLUMN IF NOT EXISTS refused_status INT;
+CREATE TABLE IF NOT EXISTS ranex_creating (
+  delivery TEXT NOT NULL, owner TEXT NOT NULL, repo TEXT NOT NULL, head TEXT NOT NULL, name TEXT NOT NULL,
+  at BIGINT NOT NULL, PRIMARY KEY (delivery, owner, repo, head, name)
+);
 CREATE TABLE IF NOT EXISTS ranex_write_slots (key TEXT PRIMARY KEY, next_at BIGINT NOT NULL);
 `;
 
@@ -119,6 +123,16 @@ export class PostgresQueue implements DeliveryQueue {
 
   async recordCheck(delivery: string, owner: string, repo: string, id: number): Promise<void> {
     await this.pool.query("INSERT INTO ranex_checks (id, delivery, owner, repo) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", [id, delivery, owner, repo]);
+  }
+
+  async recordCreating(delivery: string, intent: CreateIntent): Promise<void> {
+    await this.pool.query("INSERT INTO ranex_creating (delivery, owner, repo, head, name, at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+      [delivery, intent.owner, intent.repo, intent.head, intent.name, intent.at]);
+  }
+
+  async creatingOf(delivery: string): Promise<CreateIntent[]> {
+    const { rows } = await this.pool.query("SELECT owner, repo, head, name, at FROM ranex_creating WHERE delivery = $1 ORDER BY at", [delivery]);
+    return (rows as { owner: string; repo: string; head: string; name: string; at: string }[]).map((r) => ({ ...r, at: Number(r.at) }));
   }
 
   async recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<Record<string, unknown>> {

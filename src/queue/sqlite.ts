@@ -4,7 +4,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { backoffMs, DEFAULT_RETRY, type CheckRecord, type Coalescing, type Delivery, type DeliveryHandler, type DeliveryQueue, type EnqueueOptions, type QueueDepth, type RetryPolicy } from "./types.js";
+import { backoffMs, DEFAULT_RETRY, type CheckRecord, type Coalescing, type CreateIntent, type Delivery, type DeliveryHandler, type DeliveryQueue, type EnqueueOptions, type QueueDepth, type RetryPolicy } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (
@@ -19,6 +19,10 @@ CREATE TABLE IF NOT EXISTS checks (
   completion TEXT, verdict INTEGER NOT NULL DEFAULT 0, posted INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS checks_delivery ON checks (delivery);
+CREATE TABLE IF NOT EXISTS creating (
+  delivery TEXT NOT NULL, owner TEXT NOT NULL, repo TEXT NOT NULL, head TEXT NOT NULL, name TEXT NOT NULL,
+  at INTEGER NOT NULL, PRIMARY KEY (delivery, owner, repo, head, name)
+);
 `;
 
 /** Finished deliveries keep their id (redeliveries stay duplicates) but drop the payload after this. */
@@ -133,6 +137,15 @@ export class SqliteQueue implements DeliveryQueue {
 
   async recordCheck(delivery: string, owner: string, repo: string, id: number): Promise<void> {
     this.db.prepare("INSERT OR IGNORE INTO checks (id, delivery, owner, repo) VALUES (?, ?, ?, ?)").run(id, delivery, owner, repo);
+  }
+
+  async recordCreating(delivery: string, intent: CreateIntent): Promise<void> {
+    this.db.prepare("INSERT OR IGNORE INTO creating (delivery, owner, repo, head, name, at) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(delivery, intent.owner, intent.repo, intent.head, intent.name, intent.at);
+  }
+
+  async creatingOf(delivery: string): Promise<CreateIntent[]> {
+    return this.db.prepare("SELECT owner, repo, head, name, at FROM creating WHERE delivery = ? ORDER BY at").all(delivery) as CreateIntent[];
   }
 
   async recordCompletion(id: number, body: Record<string, unknown>, verdict: boolean): Promise<Record<string, unknown>> {

@@ -47,6 +47,20 @@ export interface CheckRecord {
   refused: { status: number | null; since: number } | null;
 }
 
+/**
+ * A check run a delivery's handling asked GitHub to create, stored before the request is sent. A
+ * process killed between GitHub creating the run and the app recording its id leaves a run that
+ * no record names; the next try finds it by head and name (and completes it as interrupted).
+ */
+export interface CreateIntent {
+  owner: string;
+  repo: string;
+  head: string;
+  name: string;
+  /** When the request was about to be sent (ms since epoch). */
+  at: number;
+}
+
 export interface EnqueueOptions {
   /** Taken only when no ordinary delivery waits (re-judgments after a base branch moved on). */
   low?: boolean;
@@ -72,6 +86,10 @@ export interface DeliveryQueue {
   /** The newest head enqueued for a coalescing key, or null. */
   latestHead(key: string): Promise<string | null>;
   recordCheck(delivery: string, owner: string, repo: string, id: number): Promise<void>;
+  /** Keeps a check run creation before it is sent; the first intent per head and name is kept. */
+  recordCreating(delivery: string, intent: CreateIntent): Promise<void>;
+  /** The creations a delivery's tries asked for, recorded or not. */
+  creatingOf(delivery: string): Promise<CreateIntent[]>;
   /**
    * Keeps a completion body before it is sent. A verdict body is never replaced by a body without
    * one: then the held verdict is returned, to be sent instead. Returns the body to send.

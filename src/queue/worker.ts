@@ -7,7 +7,7 @@ import type { GitHub } from "../github/check-runs.js";
 import { handling, type HandlingContext } from "./check-recorder.js";
 import { WritesRefused } from "../github/write-retry.js";
 import { payloadProblem, permanentReason } from "./permanent.js";
-import type { CheckRecord, DeliveryHandler, DeliveryQueue } from "./types.js";
+import type { CheckRecord, CreateIntent, DeliveryHandler, DeliveryQueue } from "./types.js";
 
 export interface WorkerOptions {
   queue: DeliveryQueue;
@@ -15,6 +15,8 @@ export interface WorkerOptions {
   probot: Probot;
   log: Logger;
   clock?: () => Date;
+  /** The app's id: an earlier try's unrecorded check runs are found among this app's runs only. */
+  appId?: number | string;
   /** Seconds each delivery waited in the queue before its first try. */
   onWait?: (seconds: number) => void;
 }
@@ -38,6 +40,8 @@ export function deliveryHandler(options: WorkerOptions): DeliveryHandler {
         log.info("an earlier try's verdict is now posted: not judged again");
         return;
       }
+      const intents = await options.queue.creatingOf(delivery.id);
+      if (intents.length > 0 && options.appId !== undefined) await settleUnrecorded(intents, options.appId, await octokit(), options.queue, clock, log);
     }
     const context: HandlingContext = { delivery: delivery.id, queue: options.queue, jobs: [] };
     let failure: unknown = null;
@@ -107,7 +111,24 @@ async function settleEarlier(checks: CheckRecord[], octokit: GitHub, queue: Deli
   return verdictOut;
 }
 
-function complete(octokit: GitHub, check: CheckRecord, conclusion: "failure" | "cancelled", title: string, summary: string, at: Date): Promise<unknown> {
+/**
+ * Finishes check runs an earlier try asked GitHub to create but never recorded (the process died
+ * between GitHub's answer and the record): this app's runs of that name on that head, still open,
+ * that no delivery of this store names. Completed as interrupted, never passing.
+ */
+async function settleUnrecorded(intents: CreateIntent[], appId: number | string, octokit: GitHub, queue: DeliveryQueue, clock: () => Date, log: Logger): Promise<void> {
+  for (const intent of intents) {
+    const { data } = await octokit.rest.checks.listForRef({ owner: intent.owner, repo: intent.repo, ref: intent.head, check_name: intent.name, app_id: Number(appId), filter: "all", per_page: 100 });
+    for (const run of data.check_runs) {
+      if (run.status === "completed" || await queue.checkRecord(run.id) !== null) continue;
+      log.info({ checkRun: run.id }, "completing a check run an earlier try created but never recorded");
+      await complete(octokit, { owner: intent.owner, repo: intent.repo, id: run.id }, "cancelled", "interrupted: judged again",
+        "This judgment was cut off before it finished (the process judging it stopped), so it has no verdict. The same head is being judged again; see the newer check run.", clock());
+    }
+  }
+}
+
+function complete(octokit: GitHub, check: Pick<CheckRecord, "owner" | "repo" | "id">, conclusion: "failure" | "cancelled", title: string, summary: string, at: Date): Promise<unknown> {
   return octokit.rest.checks.update({
     owner: check.owner, repo: check.repo, check_run_id: check.id, status: "completed", conclusion,
     completed_at: at.toISOString().replace(/\.\d{3}Z$/, "Z"), output: { title, summary },

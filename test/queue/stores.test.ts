@@ -109,6 +109,23 @@ describe.each(stores)("%s queue", (_name, open) => {
     }
   }, 30_000);
 
+  it("keeps the first intent to create a check run per head and name, before any id is known", async () => {
+    const queue = await open();
+    try {
+      const delivery = `d-intent-${Date.now()}`;
+      await queue.recordCreating(delivery, { owner: "o", repo: "r", head: "a".repeat(40), name: "ranex/judge", at: 1_000 });
+      await queue.recordCreating(delivery, { owner: "o", repo: "r", head: "a".repeat(40), name: "ranex/judge", at: 2_000 });
+      await queue.recordCreating(delivery, { owner: "o", repo: "r", head: "a".repeat(40), name: "ranex/approval", at: 3_000 });
+      expect(await queue.creatingOf(delivery)).toEqual([
+        { owner: "o", repo: "r", head: "a".repeat(40), name: "ranex/judge", at: 1_000 },
+        { owner: "o", repo: "r", head: "a".repeat(40), name: "ranex/approval", at: 3_000 },
+      ]);
+      expect(await queue.creatingOf(`${delivery}-other`)).toEqual([]);
+    } finally {
+      await queue.stop(1000);
+    }
+  }, 30_000);
+
   it("hands a check run whose writes were refused to the sweep, until it is posted (issue 21)", async () => {
     const queue = await open();
     try {
