@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { MeasurePlan, MeasureResult } from "./plan.js";
 import { KEY_PIPE_FD } from "./key-pipe.js";
+import { groupMembers, killEach, processTree, stillLive } from "./process-tree.js";
 
 export class MeasureError extends Error {
   override readonly name = "MeasureError";
@@ -60,11 +61,16 @@ export function startMeasurer(): Measurer {
   });
   // Superseded or unused: end the measuring process at once. Its sandboxes go with it (bwrap runs
   // with --die-with-parent, and each sandbox is a pid namespace whose init dies with bwrap).
+  // The tree is read before the kill: once the measuring process is gone, its sandboxes are
+  // reparented and no longer found under it.
+  let doomed: number[] = [];
   const kill = (): void => {
     if (child.pid !== undefined) {
+      doomed = [...new Set([...doomed, ...processTree(child.pid)])];
       try {
         process.kill(-child.pid, "SIGKILL");
       } catch { /* already gone */ }
+      killEach(doomed);
     }
   };
   let used = false;
@@ -85,7 +91,7 @@ export function startMeasurer(): Measurer {
       } finally {
         signal?.removeEventListener("abort", kill);
       }
-      await endGroup(child.pid);
+      await endGroup(child.pid, doomed);
       signal?.throwIfAborted();
       if (code !== 0) {
         const last = stderr.trim().split("\n").slice(-3).join(" | ");
@@ -98,40 +104,25 @@ export function startMeasurer(): Measurer {
       used = true;
       kill();
       await closed;
-      await endGroup(child.pid);
+      await endGroup(child.pid, doomed);
     },
   };
 }
 
 /**
- * Kills whatever is left of the process group and waits until no live member remains. Zombies are
- * left to their reaper: they can no longer run code or hold a file open.
+ * Kills whatever is left of the process group, and of the tree read when it was killed, and waits
+ * until none of it runs. Zombies are left to their reaper: they can no longer run code.
  */
-async function endGroup(pid: number | undefined): Promise<void> {
+async function endGroup(pid: number | undefined, tree: readonly number[]): Promise<void> {
   if (pid === undefined) return;
   for (let attempt = 0; attempt < 250; attempt++) {
-    const live = await liveMembers(pid);
+    const live = [...new Set([...groupMembers(pid), ...stillLive(tree)])];
     if (live.length === 0) return;
     try {
       process.kill(-pid, "SIGKILL");
-    } catch {
-      return; // ESRCH: the group is gone
-    }
+    } catch { /* the group is gone; the tree may not be */ }
+    killEach(live);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new MeasureError(`processes of the measuring group ${pid} survived SIGKILL for 5 s`);
-}
-
-/** Members of process group `pgid` that are not zombies, read from /proc. */
-async function liveMembers(pgid: number): Promise<number[]> {
-  const live: number[] = [];
-  for (const name of await readdir("/proc").catch(() => [] as string[])) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, "utf8").catch(() => null);
-    if (stat === null) continue;
-    // Fields after the parenthesised command: state, ppid, pgrp, ...
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(rest[2]) === pgid && rest[0] !== "Z" && rest[0] !== "X") live.push(Number(name));
-  }
-  return live;
+  throw new MeasureError(`processes of the measuring process ${pid} survived SIGKILL for 5 s`);
 }
