@@ -14,7 +14,7 @@ import type { MutantRun, MutantSelection, MutantSpec } from "../measure/plan.js"
 import type { RunName, SuiteRun, Target } from "../measure/report-types.js";
 import { suiteRunFact } from "../measure/run-report.js";
 import { listed } from "../measure/tests/run-facts.js";
-import { writeInside } from "./overlay.js";
+import { writeInside } from "../workspace/write-inside.js";
 import { matcher } from "../measure/diff/context.js";
 import { jsTokenKey, tokenLanguage, type TokenLanguage } from "../measure/needed/tokens.js";
 import { pythonTokenKeys } from "./python-tokens.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { RunSpec } from "../measure/plan.js";
 import type { SuiteRun } from "../measure/report-types.js";
 import type { Repository } from "../workspace/index.js";
-import { writeInside } from "./overlay.js";
+import { writeInside } from "../workspace/write-inside.js";
 
 export interface RunPlanInput {
   repo: Repository;

@@ -8,7 +8,7 @@ import { releaseTree } from "../sandbox/tree-limit.js";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { openSealed, SealedError, sealKeyFromSecret, type SealedContents } from "../attest/index.js";
-import { writeInside } from "../judge/overlay.js";
+import { writeInside } from "../workspace/write-inside.js";
 import type { Sandbox } from "../sandbox/index.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
 import type { MeasurePlan, SealedOutcome, SealedPlan } from "./plan.js";

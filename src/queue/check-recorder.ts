@@ -4,7 +4,7 @@
 // exact body instead of judging again, so a journalled verdict is never lost to a failed post.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { WritesRefused } from "../github/write-retry.js";
-import type { DeliveryQueue } from "./types.js";
+import { placeholderId, type DeliveryQueue } from "./types.js";
 
 /** The delivery being handled in this async context. */
 export interface HandlingContext {
@@ -32,18 +32,26 @@ export function recordChecks(octokit: Hookable): void {
     if (context === undefined) return request(options);
     const path = pathOf(options);
     if (options.method === "POST" && CREATE.test(path)) {
-      const [, owner = "", repo = ""] = CREATE.exec(path) ?? [];
+      const [, owner = "", repo = ""] = (CREATE.exec(path) ?? []).map((part) => decodeURIComponent(part));
       // Stored before it is sent: a process killed between GitHub creating the run and the id being
       // recorded below leaves a run only this intent leads the next try to.
       if (typeof options.head_sha === "string" && typeof options.name === "string") {
-        await context.queue.recordCreating(context.delivery, { owner: decodeURIComponent(owner), repo: decodeURIComponent(repo), head: options.head_sha, name: options.name, at: Date.now() });
+        await context.queue.recordCreating(context.delivery, { owner, repo, head: options.head_sha, name: options.name, at: Date.now() });
       }
-      const response = await request(options);
+      const completed = options.status === "completed" || options.conclusion !== undefined;
+      let response;
+      try {
+        response = await request(options);
+      } catch (err) {
+        // Created already completed, and refused for the whole window: held for the sweep to create.
+        if (completed && err instanceof WritesRefused) await holdRefusedCreation(context, owner, repo, options, err);
+        throw err;
+      }
       const id = (response.data as { id: number }).id;
-      await context.queue.recordCheck(context.delivery, decodeURIComponent(owner), decodeURIComponent(repo), id);
+      await context.queue.recordCheck(context.delivery, owner, repo, id);
       // A check created already completed (ranex/approval's verdicts are posted in one request) is
       // done: without this the worker saw it as left open and tried the whole delivery again.
-      if (options.status === "completed" || options.conclusion !== undefined) await context.queue.markPosted(id);
+      if (completed) await context.queue.markPosted(id);
       return response;
     }
     const update = options.method === "PATCH" ? UPDATE.exec(path) : null;
@@ -70,6 +78,20 @@ export function recordChecks(octokit: Hookable): void {
     }
     return request(options);
   });
+}
+
+/**
+ * A check run created already completed (ranex/approval's decision, a known verdict) has no id until
+ * GitHub accepts it. Refused for the whole window, its body is kept under a placeholder id, marked
+ * refused: the reconcile sweep creates it once GitHub answers, so the decision is posted, not lost.
+ */
+async function holdRefusedCreation(context: HandlingContext, owner: string, repo: string, options: RequestOptions, refused: WritesRefused): Promise<void> {
+  const id = placeholderId(Date.now(), Math.random());
+  const body: Record<string, unknown> = {};
+  for (const key of BODY_KEYS) if (options[key] !== undefined) body[key] = options[key];
+  await context.queue.recordCheck(context.delivery, owner, repo, id);
+  await context.queue.recordCompletion(id, body, typeof options.external_id === "string" && options.external_id !== "");
+  await context.queue.markRefused(id, refused.status, refused.since);
 }
 
 /** The request's path with its parameters filled in (`/repos/{owner}/...` → `/repos/o/...`). */

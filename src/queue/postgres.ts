@@ -165,6 +165,11 @@ export class PostgresQueue implements DeliveryQueue {
     return (rows as CheckRow[]).map(checkOf);
   }
 
+  async unpostedChecks(): Promise<CheckRecord[]> {
+    const { rows } = await this.pool.query(`${CHECK_COLUMNS} WHERE refused_since IS NULL AND NOT posted ORDER BY id`);
+    return (rows as CheckRow[]).map(checkOf);
+  }
+
   /**
    * Write slots every worker shares (issue 21): the next free slot of an installation is reserved
    * in one statement, on the database's clock, so processes on other machines agree.

@@ -176,6 +176,10 @@ export class SqliteQueue implements DeliveryQueue {
     return (this.db.prepare(`${CHECK_COLUMNS} WHERE refused_since IS NOT NULL AND posted = 0 ORDER BY id`).all() as CheckRow[]).map(checkOf);
   }
 
+  async unpostedChecks(): Promise<CheckRecord[]> {
+    return (this.db.prepare(`${CHECK_COLUMNS} WHERE refused_since IS NULL AND posted = 0 ORDER BY id`).all() as CheckRow[]).map(checkOf);
+  }
+
   async depth(): Promise<QueueDepth> {
     const rows = this.db.prepare("SELECT state, COUNT(*) AS n FROM deliveries WHERE state IN ('queued', 'active') GROUP BY state").all() as { state: string; n: number }[];
     const count = (state: string): number => rows.find((r) => r.state === state)?.n ?? 0;

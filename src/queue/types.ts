@@ -61,6 +61,20 @@ export interface CreateIntent {
   at: number;
 }
 
+/**
+ * A check run created already completed (ranex/approval, a known verdict) whose creation GitHub
+ * refused for the whole window has no id on GitHub: it is held under a negative placeholder id, and
+ * the sweep creates it once GitHub answers.
+ */
+export function isRefusedCreation(record: Pick<CheckRecord, "id">): boolean {
+  return record.id < 0;
+}
+
+/** A placeholder id for a refused creation: negative, unique enough across processes (seconds × a million + random). */
+export function placeholderId(now: number, random: number): number {
+  return -(Math.floor(now / 1000) * 1_000_000 + Math.floor(random * 1_000_000));
+}
+
 export interface EnqueueOptions {
   /** Taken only when no ordinary delivery waits (re-judgments after a base branch moved on). */
   low?: boolean;
@@ -103,6 +117,11 @@ export interface DeliveryQueue {
   checkRecord(id: number): Promise<CheckRecord | null>;
   /** Check runs whose writes were refused and that are not completed yet (for the sweep). */
   refusedChecks(): Promise<CheckRecord[]>;
+  /**
+   * Check runs created through a delivery whose completion GitHub never acknowledged, not marked
+   * refused: in flight, or left open by a try that could not complete them (for the sweep).
+   */
+  unpostedChecks(): Promise<CheckRecord[]>;
   /** Write slots all workers share (Postgres); absent when one process owns the store. */
   readonly writeSlots?: WriteSlots;
   depth(): Promise<QueueDepth>;

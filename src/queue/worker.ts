@@ -7,7 +7,7 @@ import type { GitHub } from "../github/check-runs.js";
 import { handling, type HandlingContext } from "./check-recorder.js";
 import { WritesRefused } from "../github/write-retry.js";
 import { payloadProblem, permanentReason } from "./permanent.js";
-import type { CheckRecord, CreateIntent, DeliveryHandler, DeliveryQueue } from "./types.js";
+import { isRefusedCreation, type CheckRecord, type CreateIntent, type DeliveryHandler, type DeliveryQueue } from "./types.js";
 
 export interface WorkerOptions {
   queue: DeliveryQueue;
@@ -92,6 +92,8 @@ export function deliveryHandler(options: WorkerOptions): DeliveryHandler {
 async function settleEarlier(checks: CheckRecord[], octokit: GitHub, queue: DeliveryQueue, clock: () => Date, log: Logger): Promise<boolean> {
   let verdictOut = false;
   for (const check of checks) {
+    // A creation GitHub refused exists only in the outbox: the reconcile sweep creates it.
+    if (isRefusedCreation(check)) continue;
     if (!check.posted) {
       const { data } = await octokit.rest.checks.get({ owner: check.owner, repo: check.repo, check_run_id: check.id });
       if (data.status !== "completed") {

@@ -65,19 +65,20 @@ afterEach(async () => {
   server = null;
 });
 
-async function start(options: { sweep?: boolean; judging?: boolean; databaseUrl?: string } = {}): Promise<Server> {
+async function start(options: { sweep?: boolean; judging?: boolean; databaseUrl?: string; mergeGroup?: { head: string; ref: string } } = {}): Promise<Server> {
   const time = new FakeTime();
   const logs: string[] = [];
   const checks = new CheckRunsMock(REPO, APP_ID);
   const api = githubApi().persist();
+  if (options.mergeGroup !== undefined) mockGroup(api, options.mergeGroup.head, options.mergeGroup.ref);
   if (options.sweep === true) mockSweep(api);
   if (options.sweep === true || options.judging !== false) {
     api.post("/app/installations/1/access_tokens").reply(201, { token: "ghs_outage", expires_at: "2099-01-01T00:00:00Z", permissions: { checks: "write", contents: "read" }, repository_selection: "all" });
   }
   if (options.judging === false) return started(time, logs, checks, api, options.sweep === true, options.databaseUrl);
   api.get(`${REPO}/contents/.github%2Franex.yml`).query({ ref: base }).reply(200, { type: "file", encoding: "base64", content: Buffer.from(git(clone, "show", `${base}:.github/ranex.yml`)).toString("base64") });
-  // Branch protection requires both checks: no decoration notice.
-  api.get(`${REPO}/branches/master/protection/required_status_checks`).reply(200, {
+  // Branch protection requires both checks: no decoration notice (a merge group's judgment reads none).
+  if (options.mergeGroup === undefined) api.get(`${REPO}/branches/master/protection/required_status_checks`).reply(200, {
     url: "u", strict: false, contexts: ["ranex/judge", "ranex/approval"], contexts_url: "u",
     checks: [{ context: "ranex/judge", app_id: APP_ID }, { context: "ranex/approval", app_id: APP_ID }],
   });
@@ -85,7 +86,7 @@ async function start(options: { sweep?: boolean; judging?: boolean; databaseUrl?
 }
 
 async function started(time: FakeTime, logs: string[], checks: CheckRunsMock, api: ReturnType<typeof githubApi>, list: boolean, databaseUrl?: string): Promise<Server> {
-  checks.install(api, { list });
+  checks.install(api, { list, get: list });
   const log = pino({ level: process.env.OUTAGE_LOG ?? "info" }, new Writable({ write: (chunk, _enc, done) => { logs.push(String(chunk)); done(); } })) as unknown as Logger;
   const running = await startRanex({
     appId: APP_ID, privateKey: PRIVATE_KEY, webhookSecret: SECRET, baseUrl: "https://api.github.com", dataDir: tempDir("ranex-outage-"), port: 0, host: "127.0.0.1",
@@ -101,6 +102,16 @@ function mockSweep(api: ReturnType<typeof githubApi>): void {
   api.get("/app/installations").query({ per_page: 100 }).reply(200, [{ id: 1, account: { login: OWNER }, suspended_at: null }]);
   api.get("/installation/repositories").query({ per_page: 100 }).reply(200, { total_count: 1, repositories: [event.repository] });
   api.get(`${REPO}/pulls`).query({ state: "open", per_page: 100 }).reply(200, [event.pull_request]);
+}
+
+/** What judging a merge group reads: its commits between base and head, the queue's branches, its pull request. */
+function mockGroup(api: ReturnType<typeof githubApi>, groupHead: string, queueRef: string): void {
+  api.get(`${REPO}/compare/${base}...${groupHead}`).query({ per_page: 100, page: 1 }).reply(200, {
+    status: "ahead", ahead_by: 1, behind_by: 0, total_commits: 1, files: [],
+    commits: [{ sha: groupHead, commit: { message: "Merge pull request #2 from Codertocat/agent/regression" }, parents: [{ sha: base }, { sha: head }] }],
+  });
+  api.get(`${REPO}/git/matching-refs/heads%2Fgh-readonly-queue%2Fmaster%2F`).query({ per_page: 100 }).reply(200, [{ ref: queueRef, object: { sha: groupHead, type: "commit" } }]);
+  api.get(`${REPO}/pulls/2`).reply(200, pullEvent().pull_request);
 }
 
 function pullEvent(edit: (p: Record<string, any>) => void = () => {}): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -203,6 +214,86 @@ describe("check run writes through a GitHub outage", () => {
     expect(await s.running.sweepNow!()).toMatchObject({ settled: 1, queued: 0 });
     expect(planted).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(planted.output?.title).toBe("FAIL: this check run was left in progress for 80 minutes with no verdict posted (the process judging it stopped, or GitHub refused its writes)");
+  }, 60_000);
+
+  it("a 40-minute outage during the approval decision ends with ranex/approval posted by the sweep", async () => {
+    const s = await start({ sweep: true });
+    const until = s.time.ms + 40 * MINUTE;
+    // The verdict goes through; the approval decision that follows it is refused (created already completed).
+    s.checks.fault = (kind, body) => (kind === "create" && body.name === "ranex/approval" && s.time.ms < until ? { status: 500 } : null);
+    expect(await deliver(s, pullEvent())).toBe(202);
+    await drained(s);
+    expect(s.checks.of(head)[0]).toMatchObject({ status: "completed", conclusion: "failure", external_id: expect.any(String) });
+    expect(s.checks.of(head, "ranex/approval")).toEqual([]);
+    expect(s.logs.join("")).toContain("GitHub refused ranex/approval's writes for the whole window");
+    // Still refused: one try, nothing waited out, nothing judged again.
+    expect(await s.running.sweepNow!()).toMatchObject({ settled: 0, queued: 0 });
+    s.time.ms = until;
+    expect(await s.running.sweepNow!()).toMatchObject({ settled: 1, queued: 0 });
+    // The decision that was refused (the judge says FAIL: nothing to approve), posted once, naming the outage.
+    const approvals = s.checks.of(head, "ranex/approval");
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]).toMatchObject({ status: "completed", conclusion: "failure", output: { title: "the judge says FAIL" } });
+    expect(approvals[0]!.output?.summary).toContain("Posted late by the reconcile sweep: GitHub refused check run writes for 40 minutes (HTTP 500)");
+    expect(await s.running.sweepNow!()).toMatchObject({ settled: 0, queued: 0 });
+    expect(s.checks.runs.filter((r) => r.status !== "completed")).toEqual([]);
+  }, 180_000);
+
+  it("a 40-minute outage during a merge group's judgment ends with both its checks completed", async () => {
+    // The queue's commit: the pull request's head merged onto the base, on its queue branch.
+    const queueRef = `refs/heads/gh-readonly-queue/master/pr-2-${base}`;
+    const groupHead = git(clone, "commit-tree", `${head}^{tree}`, "-p", base, "-p", head, "-m", "Merge pull request #2 from Codertocat/agent/regression");
+    git(clone, "update-ref", queueRef, groupHead);
+    const s = await start({ sweep: true, mergeGroup: { head: groupHead, ref: queueRef } });
+    // The pull request's own ranex/judge said FAIL: its approval in the group is decided from that.
+    s.checks.plant({ name: "ranex/judge", head_sha: head, status: "completed", conclusion: "failure", app: { id: APP_ID } });
+    const until = s.time.ms + 40 * MINUTE;
+    s.checks.fault = (_kind, body) => (body.status === "completed" && s.time.ms < until ? { status: 500 } : null);
+    const group = payload("merge_group.checks_requested", (p) => {
+      const pull = pullEvent();
+      p.repository = pull.repository;
+      p.installation = { id: 1 };
+      p.merge_group = { ...p.merge_group, head_sha: groupHead, head_ref: queueRef, base_sha: base, base_ref: "refs/heads/master" };
+    });
+    expect(await deliver(s, group, "merge_group")).toBe(202);
+    await drained(s);
+    // Created in progress (the queue starts it at once: no queued write), then the measured verdict,
+    // retried through the rest of the outage; the approval, refused for its whole window, is held.
+    const [judged] = s.checks.of(groupHead);
+    expect(judged).toMatchObject({ status: "completed", conclusion: "failure", external_id: expect.any(String) });
+    expect(judged!.output?.title).toMatch(/^FAIL \(incomplete\): tests\.regression/);
+    expect(judged!.bodies.map((b) => b.status)).toEqual(["in_progress", "completed"]);
+    expect(s.checks.of(groupHead, "ranex/approval")).toEqual([]);
+    s.time.ms = until;
+    expect(await s.running.sweepNow!()).toMatchObject({ settled: 1, queued: 0 });
+    const approvals = s.checks.of(groupHead, "ranex/approval");
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]).toMatchObject({ status: "completed", conclusion: "failure", output: { title: "not approved: #2 has no qualifying approval of its head" } });
+    expect(approvals[0]!.output?.summary).toMatch(/^_Posted late by the reconcile sweep: GitHub refused check run writes for \d+ minutes \(HTTP 500\)\._/);
+    expect(await s.running.sweepNow!()).toMatchObject({ settled: 0, queued: 0 });
+    expect(s.checks.runs.filter((r) => r.status !== "completed")).toEqual([]);
+  }, 180_000);
+
+  it("completes any check run a delivery created and left open past the deadline: a merge group's ranex/judge and a ranex/approval", async () => {
+    const s = await start({ sweep: true, judging: false });
+    const longAgo = new Date(s.time.ms - 80 * MINUTE).toISOString();
+    const app = { id: APP_ID };
+    // PR 2's head has its verdict: nothing to queue. The rest were created by a delivery whose tries ran out.
+    s.checks.plant({ name: "ranex/judge", head_sha: head, status: "completed", conclusion: "failure", app });
+    const group = s.checks.plant({ name: "ranex/judge", head_sha: "a".repeat(40), status: "in_progress", conclusion: null, started_at: longAgo, app });
+    const approval = s.checks.plant({ name: "ranex/approval", head_sha: "b".repeat(40), status: "queued", conclusion: null, started_at: longAgo, app });
+    const recent = s.checks.plant({ name: "ranex/judge", head_sha: "c".repeat(40), status: "in_progress", conclusion: null, started_at: new Date(s.time.ms - 10 * MINUTE).toISOString(), app });
+    for (const run of [group, approval, recent]) await s.running.queue.recordCheck("a-delivery-out-of-tries", OWNER, "Hello-World", run.id);
+    expect(await s.running.sweepNow!()).toMatchObject({ settled: 2, queued: 0 });
+    expect(group).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(group.output?.title).toBe("FAIL: this check run was left in progress for 80 minutes with no verdict posted (the process judging it stopped, or GitHub refused its writes)");
+    // No decision reached GitHub: never neutral or success, and the summary says how to decide again.
+    expect(approval).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(approval.output?.title).toBe("not approved: this check run was left queued for 80 minutes with no approval decision posted (the process judging it stopped, or GitHub refused its writes)");
+    expect(approval.output?.summary).toContain("Re-run on `ranex/approval`");
+    // Within the deadline it is left alone (its delivery may still be running).
+    expect(recent).toMatchObject({ status: "in_progress" });
+    expect(await s.running.sweepNow!()).toMatchObject({ settled: 0, queued: 0 });
   }, 60_000);
 
   // The door refuses it before it is queued (400, src/queue/door.ts); a delivery queued before the

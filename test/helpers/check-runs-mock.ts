@@ -39,7 +39,7 @@ export class CheckRunsMock {
   install(scope: nock.Scope, options: { list?: boolean; get?: boolean } = {}): void {
     scope.post(`${this.repo}/check-runs`).optionally().reply((_uri, body) => this.write("create", body as Record<string, unknown>, null));
     scope.patch(new RegExp(`^${escape(this.repo)}/check-runs/\\d+$`)).optionally().reply((uri, body) => this.write("update", body as Record<string, unknown>, Number(/(\d+)$/.exec(uri)?.[1])));
-    if (options.get === true) scope.get(new RegExp(`^${escape(this.repo)}/check-runs/\\d+$`)).reply((uri) => [200, this.runs.find((r) => r.id === Number(/(\d+)$/.exec(uri)?.[1]))]);
+    if (options.get === true) scope.get(new RegExp(`^${escape(this.repo)}/check-runs/\\d+$`)).optionally().reply((uri) => [200, this.runs.find((r) => r.id === Number(/(\d+)$/.exec(uri)?.[1]))]);
     if (options.list === true) {
       scope.get(new RegExp(`^${escape(this.repo)}/commits/[0-9a-f]{40}/check-runs\\?`)).reply((uri) => {
         const url = new URL(uri, "https://api.github.com");

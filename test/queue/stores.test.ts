@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresQueue } from "../../src/queue/postgres.js";
 import { SqliteQueue } from "../../src/queue/sqlite.js";
-import type { ClaimedDelivery, DeliveryQueue, RetryPolicy } from "../../src/queue/types.js";
+import { isRefusedCreation, placeholderId, type ClaimedDelivery, type DeliveryQueue, type RetryPolicy } from "../../src/queue/types.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { adminSql, freshSchema, postgresAvailable, skippedName, urlInSchema } from "../helpers/postgres.js";
 
@@ -121,6 +121,28 @@ describe.each(stores)("%s queue", (_name, open) => {
         { owner: "o", repo: "r", head: "a".repeat(40), name: "ranex/approval", at: 3_000 },
       ]);
       expect(await queue.creatingOf(`${delivery}-other`)).toEqual([]);
+    } finally {
+      await queue.stop(1000);
+    }
+  }, 30_000);
+
+  it("hands the sweep the check runs no try saw completed, and holds a refused creation under a negative id (issue 21)", async () => {
+    const queue = await open();
+    try {
+      const id = (Date.now() % 1_000_000_000) + 11;
+      const held = placeholderId(Date.now(), Math.random());
+      expect(isRefusedCreation({ id: held })).toBe(true);
+      await queue.recordCheck("d-open", "o", "r", id);
+      await queue.recordCheck("d-open", "o", "r", held);
+      await queue.recordCompletion(held, { name: "ranex/approval", head_sha: "a".repeat(40), status: "completed", conclusion: "failure" }, false);
+      await queue.markRefused(held, 500, 1_000);
+      // The open one is the sweep's to watch; the refused creation is in the refused list, not both.
+      expect((await queue.unpostedChecks()).map((c) => c.id)).toContain(id);
+      expect((await queue.unpostedChecks()).map((c) => c.id)).not.toContain(held);
+      expect(await queue.checkRecord(held)).toMatchObject({ id: held, completion: { name: "ranex/approval" }, refused: { status: 500, since: 1_000 } });
+      expect((await queue.refusedChecks()).map((c) => c.id)).toContain(held);
+      await queue.markPosted(id);
+      expect((await queue.unpostedChecks()).map((c) => c.id)).not.toContain(id);
     } finally {
       await queue.stop(1000);
     }

@@ -6,7 +6,7 @@
 import type { Context, Logger } from "probot";
 import { readBasePolicy } from "../pull-request/agents.js";
 import { approvalPolicyOf, recheckApproval } from "../approval/approval.js";
-import { closeCheck, createQueuedCheck, type GitHub, type RepoRef } from "../check-runs.js";
+import { createCompletedCheck, type GitHub, type RepoRef } from "../check-runs.js";
 import { CHECK_NAME, type AppDeps } from "../deps.js";
 import { isMergeGroupRun, rerunMergeGroup } from "../merge-queue/rerun.js";
 import { APPROVAL_CHECK } from "../protection/protection.js";
@@ -66,9 +66,8 @@ function askedOf(context: Context<"check_run.rerequested"> | Context<"check_suit
 async function rejudgeHead(asked: Asked, deps: AppDeps): Promise<void> {
   const pulls = await pullsOf(asked);
   if (pulls.length === 0) {
-    const id = await createQueuedCheck(asked.octokit, asked.repo, asked.head);
-    await closeCheck(asked.octokit, asked.repo, id, "cancelled", "not re-judged: no open pull request has this head",
-      `No open pull request has \`${asked.head.slice(0, 7)}\` as its head, so there is nothing to judge it for. Comment \`/ranex rejudge\` on the pull request instead.`, deps.clock());
+    await closed(asked, deps, "not re-judged: no open pull request has this head",
+      `No open pull request has \`${asked.head.slice(0, 7)}\` as its head, so there is nothing to judge it for. Comment \`/ranex rejudge\` on the pull request instead.`);
     return;
   }
   const judged = new Set<string>();
@@ -79,10 +78,14 @@ async function rejudgeHead(asked: Asked, deps: AppDeps): Promise<void> {
   if (judged.size > 0 && !judged.has(asked.head)) {
     // The re-run was asked on an outdated head: the current head was judged instead, and the old one says so.
     const now = [...judged].map((h) => h.slice(0, 7)).join(", ");
-    const id = await createQueuedCheck(asked.octokit, asked.repo, asked.head);
-    await closeCheck(asked.octokit, asked.repo, id, "cancelled", `outdated head: judged ${now} instead`,
-      `\`${asked.head.slice(0, 7)}\` is no longer the head of ${pulls.map((n) => `#${n}`).join(", ")}; the re-run judged the current head \`${now}\`.`, deps.clock());
+    await closed(asked, deps, `outdated head: judged ${now} instead`,
+      `\`${asked.head.slice(0, 7)}\` is no longer the head of ${pulls.map((n) => `#${n}`).join(", ")}; the re-run judged the current head \`${now}\`.`);
   }
+}
+
+/** A re-run whose answer is known before anything is posted: one write, created already `cancelled` (issue 21). */
+async function closed(asked: Asked, deps: AppDeps, title: string, summary: string): Promise<void> {
+  await createCompletedCheck(asked.octokit, asked.repo, asked.head, { conclusion: "cancelled", title, summary, completedAt: deps.clock() });
 }
 
 /** The PR numbers a Re-run is about: GitHub's list, or (a fork's head) the open PRs with that head. */

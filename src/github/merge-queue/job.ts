@@ -4,9 +4,10 @@
 // approval of every agent pull request's own head. Every path ends in completed checks: a verdict,
 // `neutral` (no agent pull request), `cancelled` (the group was destroyed) or `failure` with why.
 import type { Logger } from "probot";
-import { postApproval } from "../approval/check.js";
+import { postApproval, type ApprovalOutput } from "../approval/check.js";
 import { approvalPolicyOf } from "../approval/approval.js";
-import { closeCheck, completeCheck, createQueuedCheck, markInProgress, type GitHub } from "../check-runs.js";
+import type { Completion, GitHub } from "../check-runs.js";
+import { JudgeCheck } from "../pull-request/judge-check.js";
 import { WritesRefused } from "../write-retry.js";
 import { detailsUrl, type AppDeps } from "../deps.js";
 import { cutTitle } from "../limits.js";
@@ -35,21 +36,23 @@ export function destroyedMark(reason: string | undefined): string {
   return `destroyed:${reason ?? "unknown"}`;
 }
 
-/** Creates the `queued` ranex/judge at once, then queues the work. The delivery is already claimed. */
+/**
+ * Shows ranex/judge `queued` at once when the job may wait (created `in_progress` when it starts at
+ * once, or completed when nothing is measured: issue 21's fewest writes), then queues the work. The
+ * delivery is already claimed.
+ */
 export async function judgeMergeGroup(ctx: QueueContext, deps: AppDeps, group: MergeGroup, deliveryId: string): Promise<void> {
   const log = ctx.log.child({ repository: `${group.repo.owner}/${group.repo.repo}`, mergeGroup: group.headSha, base: group.baseSha, delivery: deliveryId });
-  const checkRunId = await createQueuedCheck(ctx.octokit, group.repo, group.headSha);
-  const job = new GroupJob({ ...ctx, log }, deps, group, checkRunId);
+  const check = new JudgeCheck(ctx.octokit, group.repo, group.headSha, log);
+  if (!deps.runner.startsAtOnce) await check.queue();
+  const job = new GroupJob({ ...ctx, log }, deps, group, check);
   deps.runner.submit({ key: mergeGroupKey(group), head: group.headSha, run: (signal) => job.run(signal) });
 }
 
 class GroupJob {
   /** Whether ranex/approval is out: an error after it completes only ranex/judge. */
   private approvalPosted = false;
-  /** Ends the status update's retries and waits for it, so `in_progress` never lands after the completion. */
-  private progress: () => Promise<void> = async () => {};
-
-  constructor(private readonly ctx: QueueContext, private readonly deps: AppDeps, private readonly group: MergeGroup, private readonly checkRunId: number) {}
+  constructor(private readonly ctx: QueueContext, private readonly deps: AppDeps, private readonly group: MergeGroup, private readonly check: JudgeCheck) {}
 
   async run(signal: AbortSignal): Promise<void> {
     try {
@@ -79,17 +82,13 @@ class GroupJob {
     if (signal.aborted) return this.cancelled(signal);
     this.ctx.log.info({ pulls: pulls.map((p) => p.number), agents: agents.map((a) => a.number) }, "merge group with agent pull requests: judging");
     // The status is not the verdict (issue 21): sent beside the work, never holding it up or failing it.
-    const stop = new AbortController();
-    const progress = markInProgress(octokit, group.repo, this.checkRunId, deps.clock(), stop.signal)
-      .catch((err: unknown) => this.ctx.log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not mark the merge group's check run in progress; judging anyway"));
-    this.progress = async () => { stop.abort(); await progress; };
+    this.check.start(deps.clock());
 
     const authority = deps.mergeAuthority;
     if (authority !== undefined) {
       const decided = await decidePulls({ octokit, log: this.ctx.log, deps, authority, repo: group.repo }, agents, approvalPolicyOf(policy));
       if (signal.aborted) return this.cancelled(signal);
-      await postApproval(octokit, group.repo, group.headSha, groupApprovalOutput(decided), null, deps.clock());
-      this.approvalPosted = true;
+      await this.postApproval(groupApprovalOutput(decided));
     }
 
     const tasks = [...new Set(agents.map((a) => taskFromBody(a.body)).filter((t): t is string => t !== null))].sort();
@@ -110,8 +109,7 @@ class GroupJob {
       verdict: judgment.verdict, timings: judgment.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: false,
       notice: groupNotice(group, pulls, agents, tasks), anchor: recorded.anchor,
     });
-    await this.progress();
-    await completeCheck(octokit, group.repo, this.checkRunId, {
+    await this.check.complete({
       conclusion: judgment.verdict.verdict === "CANDIDATE" ? "success" : "failure",
       ...output, annotations: annotationsOf(judgment.verdict),
       externalId: recorded.journalId, detailsUrl: detailsUrl(deps, recorded.journalId), completedAt: deps.clock(),
@@ -120,23 +118,42 @@ class GroupJob {
 
   private async neutral(why: string): Promise<void> {
     const { octokit } = this.ctx;
-    await closeCheck(octokit, this.group.repo, this.checkRunId, "neutral", "no agent pull request in this merge group",
-      `${why}\n\nRanex Gate judges only agents' pull requests; this check is neutral so requiring it never blocks people.`, this.deps.clock());
+    await this.close("neutral", "no agent pull request in this merge group",
+      `${why}\n\nRanex Gate judges only agents' pull requests; this check is neutral so requiring it never blocks people.`);
     if (this.deps.mergeAuthority !== undefined) await postApproval(octokit, this.group.repo, this.group.headSha, neutralGroupOutput(why), null, this.deps.clock());
   }
 
   private async cancelled(signal: AbortSignal): Promise<void> {
-    await this.progress();
     const by = signal.reason instanceof Superseded ? signal.reason.by : "";
     const sha7 = this.group.headSha.slice(0, 7);
     if (!by.startsWith("destroyed:")) {
-      return closeCheck(this.ctx.octokit, this.group.repo, this.checkRunId, "cancelled", "cancelled: checks requested again",
-        `GitHub asked again for the checks of merge group \`${sha7}\` while this judgment waited or ran, so it was cancelled. See the newer \`ranex/judge\` check run on the same commit.`, this.deps.clock());
+      return this.close("cancelled", "cancelled: checks requested again",
+        `GitHub asked again for the checks of merge group \`${sha7}\` while this judgment waited or ran, so it was cancelled. See the newer \`ranex/judge\` check run on the same commit.`);
     }
     const reason = by.slice("destroyed:".length);
     this.ctx.log.info({ reason }, "merge group destroyed: judgment cancelled");
-    return closeCheck(this.ctx.octokit, this.group.repo, this.checkRunId, "cancelled", `cancelled: the merge group was destroyed (${reason})`,
-      `GitHub destroyed this merge group (\`${reason}\`) while \`${sha7}\` waited or was being judged, so the judgment was cancelled. Nothing lands from this group; a new group gets its own judgment.`, this.deps.clock());
+    return this.close("cancelled", `cancelled: the merge group was destroyed (${reason})`,
+      `GitHub destroyed this merge group (\`${reason}\`) while \`${sha7}\` waited or was being judged, so the judgment was cancelled. Nothing lands from this group; a new group gets its own judgment.`);
+  }
+
+  /** A completion without a verdict: one PATCH, or one POST already completed when nothing was created. */
+  private close(conclusion: Completion["conclusion"], title: string, summary: string): Promise<void> {
+    return this.check.complete({ conclusion, title, summary, completedAt: this.deps.clock() });
+  }
+
+  /**
+   * The group's ranex/approval. Refused for the whole write window (issue 21), the decision is held
+   * in the outbox for the reconcile sweep to post; the judgment goes on, since only measurement
+   * decides ranex/judge.
+   */
+  private async postApproval(output: ApprovalOutput): Promise<void> {
+    try {
+      await postApproval(this.ctx.octokit, this.group.repo, this.group.headSha, output, null, this.deps.clock());
+    } catch (err) {
+      if (!(err instanceof WritesRefused)) throw err;
+      this.ctx.log.error({ reason: err.message }, "GitHub refused the merge group's ranex/approval for the whole window: held for the reconcile sweep; judging on");
+    }
+    this.approvalPosted = true;
   }
 
   /** Every error ends in completed checks with the reason; a failure to post that is only logged. */
@@ -149,10 +166,9 @@ class GroupJob {
       return;
     }
     log.error(err, "judging the merge group failed; completing its checks as failure");
-    await this.progress();
     const summary = `Ranex Gate could not finish judging this merge group, so it fails closed.\n\n**Reason:** ${reason}\n\nRemove the pull requests from the merge queue and add them again once the cause is fixed: a new group is judged anew.`;
     try {
-      await closeCheck(octokit, this.group.repo, this.checkRunId, "failure", `error: ${reason}`, summary, this.deps.clock());
+      await this.close("failure", `error: ${reason}`, summary);
     } catch (postErr) {
       log.error(postErr, "could not complete ranex/judge on the merge group after an error");
     }

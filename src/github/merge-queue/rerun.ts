@@ -6,7 +6,7 @@
 import type { Context } from "probot";
 import { statementOf, VERDICT_PREDICATE_TYPE, type VerdictPredicate } from "../../attest/index.js";
 import { mayRejudge } from "../commands/authorize.js";
-import { closeCheck, createQueuedCheck } from "../check-runs.js";
+import { createCompletedCheck } from "../check-runs.js";
 import type { AppDeps } from "../deps.js";
 import { pullOfQueueRef, type MergeGroup } from "./group.js";
 import { judgeMergeGroup } from "./job.js";
@@ -41,9 +41,11 @@ export async function rerunMergeGroup(context: RerunContext, deps: AppDeps): Pro
     return;
   }
   if (base === null) {
-    const id = await createQueuedCheck(context.octokit, repo, head);
-    await closeCheck(context.octokit, repo, id, "failure", "cannot re-run: the merge group's base is not known",
-      `The check run re-run on \`${head.slice(0, 7)}\` holds no journalled verdict of this merge group, so its base commit is not known and the group cannot be judged again. Remove the pull requests from the merge queue and add them again: the new group is judged anew.`, deps.clock());
+    // Known before anything is posted: one write, created already completed (issue 21).
+    await createCompletedCheck(context.octokit, repo, head, {
+      conclusion: "failure", title: "cannot re-run: the merge group's base is not known", completedAt: deps.clock(),
+      summary: `The check run re-run on \`${head.slice(0, 7)}\` holds no journalled verdict of this merge group, so its base commit is not known and the group cannot be judged again. Remove the pull requests from the merge queue and add them again: the new group is judged anew.`,
+    });
     return;
   }
   await deps.recordRejudge({

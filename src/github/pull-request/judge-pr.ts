@@ -119,15 +119,24 @@ async function runJudgment(ctx: GitHubContext, deps: AppDeps, target: PullTarget
   const notice = await decorationNotice(ctx, deps, target);
   const agents = agentsUrl(deps, fullName(target.repo));
   const output = renderOutput({ verdict, timings: recorded.timings, envelope: recorded.envelope, journalId: recorded.journalId, draft: target.draft, notice, notes, anchor: recorded.anchor, ...(agents === undefined ? {} : { agentsUrl: agents }) });
-  await check.complete({
-    conclusion: verdict.verdict === "CANDIDATE" ? "success" : "failure",
-    ...output, annotations: annotationsOf(verdict),
-    externalId: recorded.journalId, detailsUrl: detailsUrl(deps, recorded.journalId), completedAt: deps.clock(),
-  });
+  // Refused for the whole window, the verdict waits in the outbox for the reconcile sweep; ranex/approval
+  // is still decided now (issue 21), so it is posted (or held for the sweep too) rather than never.
+  let refused: WritesRefused | null = null;
+  try {
+    await check.complete({
+      conclusion: verdict.verdict === "CANDIDATE" ? "success" : "failure",
+      ...output, annotations: annotationsOf(verdict),
+      externalId: recorded.journalId, detailsUrl: detailsUrl(deps, recorded.journalId), completedAt: deps.clock(),
+    });
+  } catch (err) {
+    if (!(err instanceof WritesRefused)) throw err;
+    refused = err;
+  }
   // Closed while the verdict was posted: nothing more on that PR.
   if (signal.aborted) return;
   const escalation = await afterVerdict(ctx, deps, target, verdict, recorded.journalId, policy, notice);
   if (escalation === "escalated") store.recordAppLabel(fullName(target.repo), target.number, ESCALATED_LABEL);
+  if (refused !== null) throw refused;
 }
 
 /** Judges, then signs and journals. Null when the judgment was cut short (superseded, closed). */

@@ -6,11 +6,13 @@
 // One sweep at a time, at most `maxPulls` pull requests looked at, each head at most once an hour.
 //
 // It also ends check runs left open (issue 21): those whose writes GitHub refused for the whole retry
-// window (marked in the queue's store), and any run of this app on an open head still `queued` or
+// window (marked in the queue's store; a refused creation is created now), any check run a delivery
+// created and never saw completed (ranex/judge and ranex/approval, on pull request heads and merge
+// group commits alike), and any ranex/judge of this app on an open head, still `queued` or
 // `in_progress` past `staleAfterMs` (src/github/pull-request/settle-open.ts says what they get).
 import type { GitHub } from "../check-runs.js";
 import { CHECK_NAME } from "../deps.js";
-import type { CheckRecord } from "../../queue/types.js";
+import { isRefusedCreation, type CheckRecord, type DeliveryQueue } from "../../queue/types.js";
 import { RECONCILE_ACTION } from "./events.js";
 import { settleOpenRun, type OpenRun } from "./settle-open.js";
 
@@ -32,7 +34,7 @@ export interface SweepOptions {
   /** Pull requests looked at per sweep, over all installations. */
   maxPulls?: number;
   /** The queue's record of the check runs deliveries created (the outbox, refused writes). */
-  checks?: { refusedChecks(): Promise<CheckRecord[]>; checkRecord(id: number): Promise<CheckRecord | null>; markPosted(id: number): Promise<void> };
+  checks?: Pick<DeliveryQueue, "refusedChecks" | "unpostedChecks" | "checkRecord" | "markPosted">;
   /** A run of this app open longer than this is completed (default: the lease plus the write window). */
   staleAfterMs?: number;
   log: { info: (obj: object, msg: string) => void; error: (obj: unknown, msg: string) => void };
@@ -53,6 +55,7 @@ export async function sweepOnce(options: SweepOptions): Promise<SweepResult> {
   const max = options.maxPulls ?? DEFAULT_MAX_PULLS;
   const result: SweepResult = { pulls: 0, queued: 0, settled: 0, truncated: false };
   const refused = await options.checks?.refusedChecks() ?? [];
+  const unposted = await options.checks?.unpostedChecks() ?? [];
   const app = await options.app();
   const installations = await app.paginate(app.rest.apps.listInstallations, { per_page: 100 });
   for (const installation of installations) {
@@ -62,9 +65,19 @@ export async function sweepOnce(options: SweepOptions): Promise<SweepResult> {
     for (const repository of repositories) {
       if (repository.archived === true) continue;
       const repo = { owner: repository.owner.login, repo: repository.name };
-      for (const record of refused.filter((r) => r.owner === repo.owner && r.repo === repo.repo)) {
-        const run = { ...repo, id: record.id, status: "in_progress", startedAt: record.refused?.since ?? options.clock().getTime() };
+      const here = (r: CheckRecord): boolean => r.owner === repo.owner && r.repo === repo.repo;
+      // Heads whose ranex/judge creation is still held (refused): judging them again would post twice.
+      const held = new Set<string>();
+      for (const record of refused.filter(here)) {
+        const body = record.completion ?? {};
+        const run = { ...repo, id: record.id, name: String(body.name ?? CHECK_NAME), status: "in_progress", startedAt: record.refused?.since ?? options.clock().getTime() };
         if (await settle(octokit, options, run, record)) result.settled += 1;
+        else if (isRefusedCreation(record) && run.name === CHECK_NAME) held.add(String(body.head_sha));
+      }
+      // Any check run a delivery created and never saw completed (a merge group's, ranex/approval's,
+      // one on a head no open pull request has): completed once it is open past the deadline.
+      for (const record of unposted.filter(here)) {
+        if (await settleIfLeftOpen(octokit, options, record)) result.settled += 1;
       }
       const pulls = await octokit.paginate(octokit.rest.pulls.list, { ...repo, state: "open", per_page: 100 });
       for (const pull of pulls) {
@@ -73,11 +86,12 @@ export async function sweepOnce(options: SweepOptions): Promise<SweepResult> {
           return result;
         }
         result.pulls += 1;
+        if (held.has(pull.head.sha)) continue;
         const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: pull.head.sha, check_name: CHECK_NAME, app_id: options.appId, per_page: 1 });
         if (data.total_count > 0) {
           const latest = data.check_runs[0];
           if (latest !== undefined && await stale(options, latest)) {
-            const run = { ...repo, id: latest.id, status: latest.status, startedAt: Date.parse(latest.started_at ?? "") };
+            const run = { ...repo, id: latest.id, name: CHECK_NAME, status: latest.status, startedAt: Date.parse(latest.started_at ?? "") };
             if (await settle(octokit, options, run, await options.checks?.checkRecord(latest.id) ?? null)) result.settled += 1;
           }
           continue;
@@ -96,6 +110,27 @@ export async function sweepOnce(options: SweepOptions): Promise<SweepResult> {
     }
   }
   return result;
+}
+
+/**
+ * A check run a delivery created and never saw completed: completed by the sweep when GitHub still
+ * shows it open past the deadline; marked posted when it is completed (nothing more to watch).
+ */
+async function settleIfLeftOpen(octokit: GitHub, options: SweepOptions, record: CheckRecord): Promise<boolean> {
+  let data;
+  try {
+    ({ data } = await octokit.rest.checks.get({ owner: record.owner, repo: record.repo, check_run_id: record.id }));
+  } catch (err) {
+    options.log.error(err, "reconcile: could not read a check run a delivery created; the next sweep tries again");
+    return false;
+  }
+  if (data.status === "completed") {
+    await options.checks?.markPosted(record.id);
+    return false;
+  }
+  if (!await stale(options, data)) return false;
+  const run = { owner: record.owner, repo: record.repo, id: record.id, name: data.name, status: data.status, startedAt: Date.parse(data.started_at ?? "") };
+  return settle(octokit, options, run, record);
 }
 
 /** Default deadline for a run left open: the queue's lease (45 min) plus the write window (30 min). */

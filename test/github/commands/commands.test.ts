@@ -156,12 +156,13 @@ describe("check_run.rerequested", () => {
     api.get(`${HW}/collaborators/octocat/permission`).reply(200, { permission: "admin", role_name: "admin", user: null });
     mockJudgment(api, HW);
     api.post(`${HW}/check-runs`).reply(201, { id: 50 });
-    api.patch(`${HW}/check-runs/50`).reply(200, {});
     await probot.receive({ id: deliveryId(), name: "check_run", payload: payload("check_run.rerequested") as never });
     await runner.idle();
     expect(stand.requests.map((r) => r.head)).toEqual([HEAD]);
     expect(requests("POST", /check-runs$/).map((r) => (r.body as Fixture).head_sha)).toEqual([HEAD, OLD]);
-    expect(requests("PATCH", /check-runs\/50$/)[0]?.body).toMatchObject({ conclusion: "cancelled", output: { title: "outdated head: judged ec26c3e instead" } });
+    // The outdated head's answer is known at once: one write, created already cancelled (issue 21).
+    expect(requests("POST", /check-runs$/)[1]?.body).toMatchObject({ status: "completed", conclusion: "cancelled", output: { title: "outdated head: judged ec26c3e instead" } });
+    expect(requests("PATCH", /check-runs\/50$/)).toEqual([]);
     const [rejudge] = await entries(dataDir);
     expect(statementOf(rejudge?.payload)?.predicate).toMatchObject({ requestedBy: "octocat", via: "check_run" });
   });

@@ -240,10 +240,11 @@ describe("the Re-run button on a merge group's ranex/judge", () => {
     mockPolicy(api, POLICY, "main");
     api.get(`${REPO}/collaborators/maintainer/permission`).reply(200, { permission: "write", role_name: "write", user: null });
     api.post(`${REPO}/check-runs`).reply(201, { id: 42 });
-    api.patch(`${REPO}/check-runs/42`).reply(200, {});
     await probot.receive({ id: deliveryId(), name: "check_run", payload: rerun("") as never });
     await runner.idle();
-    expect(judgePatches()).toEqual([expect.objectContaining({ conclusion: "failure", output: expect.objectContaining({ title: "cannot re-run: the merge group's base is not known" }) })]);
+    // Known before anything is posted: one write, the check run created already failed (issue 21).
+    expect(posted("ranex/judge")).toEqual([expect.objectContaining({ status: "completed", conclusion: "failure", output: expect.objectContaining({ title: "cannot re-run: the merge group's base is not known" }) })]);
+    expect(requests("PATCH", /check-runs/)).toEqual([]);
   });
 
   it("lets no operator of the base's policy re-roll a group's judgment", async () => {

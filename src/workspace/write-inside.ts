@@ -1,3 +1,5 @@
+// Path-safe writing into a materialised tree (the overlay of new tests, reverted mutant hunks, sealed
+// tests): shared by judge/ and measure/, so it lives with the tree it writes into.
 import { lstat, mkdir, rm, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 

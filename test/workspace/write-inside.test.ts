@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeInside } from "../../src/judge/overlay.js";
+import { writeInside } from "../../src/workspace/write-inside.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // The overlay writes the PR's new test files into the materialised base tree. That tree is
