@@ -150,7 +150,8 @@ function tapeCases(events: readonly Event[]): TestCaseResult[] {
   const cases: TestCaseResult[] = [];
   let current: TestCaseResult | null = null;
   for (const [kind, value] of events) {
-    if (kind === "plan") break; // tape's summary (# tests, # pass) follows the plan
+    // tape's summary (# tests, # pass) follows its plan at the end; a plan first is just a plan.
+    if (kind === "plan" && cases.length > 0) break;
     if (kind === "comment") {
       const text = String(value).replace(/^#\s?/, "").trim();
       if (text.startsWith("Subtest:") || text.startsWith("ranex:") || text === "") continue;
