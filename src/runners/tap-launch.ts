@@ -41,7 +41,9 @@ export function launcherCommand(runner: Exclude<TapDialect, "node-test">, found:
   const { pattern, defaults } = TAP_SCRIPTED[runner];
   const step = pkgTest.split(/\s*(?:&&|\|\||;)\s*/).find((s) => pattern.test(s)) ?? "";
   const after = step.slice((pattern.exec(step)?.index ?? step.length) + (pattern.exec(step)?.[0].length ?? 0));
-  const words = (after.match(/'[^']*'|"[^"]*"|\S+/g) ?? []).map((w) => w.replace(/^(['"])(.*)\1$/, "$2")).filter((w) => !/^[|>]/.test(w));
+  // A pipe into a pretty-printer (`| tap-spec`) or a redirect ends what the runner is given.
+  const own = after.split(/\s(?:\|(?!\|)|>)/)[0] ?? "";
+  const words = (own.match(/'[^']*'|"[^"]*"|\S+/g) ?? []).map((w) => w.replace(/^(['"])(.*)\1$/, "$2"));
   const isFile = (w: string): boolean => !w.startsWith("-") && (/[*?{]/.test(w) || /\.[cm]?[jt]sx?$/.test(w));
   const files = words.filter(isFile);
   const options = words.filter((w) => !isFile(w) && !/^--?tap$/.test(w) && !/^--reporter\b/.test(w));
