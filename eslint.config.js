@@ -5,7 +5,8 @@ import globals from "globals";
 
 export default tseslint.config(
   // Generated or built here, never source: the demo's example repositories, test output, builds.
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "schema/**", ".demo/**", "test-output/**"] },
+  // test/runners/fixtures/tap/src: the test files real TAP was captured from, kept as they ran.
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "schema/**", ".demo/**", "test-output/**", "test/runners/fixtures/tap/src/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },

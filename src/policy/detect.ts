@@ -36,6 +36,8 @@ export interface Detection {
    * prefix of the test command (src/runners/scripts.ts).
    */
   preSteps?: string[];
+  /** The test script as npm runs it (`npm run` followed): the TAP runners keep the files and options it gives them. */
+  testScript?: string;
   /** The Python interpreter the tests run with: `.venv/bin/python` when setup makes a virtualenv (src/runners/python-deps.ts). */
   python?: string;
   /** Host folders the runs must see read-only (`sandbox.readonly`: Debian's /etc/maven, a JDK's /etc links). */

@@ -8,6 +8,9 @@ import { jest } from "./jest.js";
 import { maven } from "./maven.js";
 import { mocha } from "./mocha.js";
 import { nodeTest } from "./node-test.js";
+import { nodeTap } from "./node-tap.js";
+import { tape } from "./tape.js";
+import { ava } from "./ava.js";
 import { pytest } from "./pytest.js";
 import { unittest } from "./unittest.js";
 import { vitest } from "./vitest.js";
@@ -21,14 +24,14 @@ export type { Runner, RunnerName, Selection } from "./types.js";
  * it names answers), then pytest's evidence, the compiled ecosystems, and unittest last (a guess
  * from TestCase classes). At run time the same order decides which canaries a command gets.
  */
-export const RUNNERS: readonly Runner[] = [vitest, jest, mocha, nodeTest, pytest, go, cargo, maven, unittest];
+export const RUNNERS: readonly Runner[] = [vitest, jest, mocha, nodeTest, tape, ava, nodeTap, pytest, go, cargo, maven, unittest];
 
 /** The order in which a command's runners get their canary, and the names the evidence shows. */
-const CANARY_ORDER: readonly RunnerName[] = ["pytest", "node-test", "vitest", "jest", "go", "cargo", "maven"];
-const CANARY_LABEL: Partial<Record<RunnerName, string>> = { "node-test": "node:test" };
+const CANARY_ORDER: readonly RunnerName[] = ["pytest", "node-test", "vitest", "jest", "tape", "ava", "tap", "go", "cargo", "maven"];
+const CANARY_LABEL: Partial<Record<RunnerName, string>> = { "node-test": "node:test", tap: "node-tap" };
 
 /** The runners a canary can be given to, as a note names them when a command names none. */
-export const CANARY_RUNNERS = "pytest, node --test, vitest, jest, go test -json, cargo test, mvn test";
+export const CANARY_RUNNERS = "pytest, node --test, vitest, jest, tape, ava and tap (through the gate's TAP launcher), go test -json, cargo test, mvn test";
 
 export function runnerNamed(name: string): Runner | undefined {
   return RUNNERS.find((r) => r.name === name);

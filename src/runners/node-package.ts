@@ -2,6 +2,7 @@
 // lock file), the checks worth proposing, and the note on packages it does not declare.
 import type { Detection, PackageJson } from "../policy/detect.js";
 import { expandedTest, preSteps, unsupportedRunner } from "./scripts.js";
+import { TAP_SCRIPTED } from "./tap-launch.js";
 import type { Found, RepoView, RunnerName } from "./types.js";
 
 /** The JUnit reporter package each Node runner needs, when its own output is not JUnit with files. */
@@ -17,7 +18,11 @@ export function hasDep(pkg: PackageJson, name: string): boolean {
 }
 
 /** How each Node runner shows in a test script. */
-export const SCRIPTED: [RegExp, RunnerName][] = [[/\bvitest\b/, "vitest"], [/\bjest\b/, "jest"], [/\bmocha\b/, "mocha"], [/\bnode\b[^&|;]*--test\b/, "node-test"]];
+export const SCRIPTED: [RegExp, RunnerName][] = [
+  [/\bvitest\b/, "vitest"], [/\bjest\b/, "jest"], [/\bmocha\b/, "mocha"], [/\bnode\b[^&|;]*--test\b/, "node-test"],
+  // The TAP runners (issue 22), read through the gate's launcher (src/runners/tap-launch.ts).
+  [TAP_SCRIPTED.tape.pattern, "tape"], [TAP_SCRIPTED.ava.pattern, "ava"], [TAP_SCRIPTED.tap.pattern, "tap"],
+];
 
 const CONFIG_FILES: [RegExp, RunnerName][] = [
   [/^vitest\.config\.[cm]?[jt]s$/, "vitest"],
@@ -41,7 +46,7 @@ export function nodeRunnerOf(pkg: PackageJson, files: ReadonlySet<string>): { ki
   }
   if (pkg.jest !== undefined) return { kind: "jest", evidence: "package.json has a jest section" };
   if (pkg.mocha !== undefined) return { kind: "mocha", evidence: "package.json has a mocha section" };
-  for (const kind of ["vitest", "jest", "mocha"] as const) if (hasDep(pkg, kind)) return { kind, evidence: `package.json depends on ${kind}` };
+  for (const kind of ["vitest", "jest", "mocha", "ava", "tape", "tap"] as const) if (hasDep(pkg, kind)) return { kind, evidence: `package.json depends on ${kind}` };
   if (test !== "" && !/no test specified/.test(test)) {
     return { kind: "node-test", evidence: `package.json scripts.test is '${test}', not a runner this knows; node --test is a guess` };
   }
@@ -75,6 +80,7 @@ export function detectNode(repo: RepoView, name: RunnerName): Found | null {
   const before = pattern === undefined ? [] : preSteps(repo.pkg, pattern);
   return {
     ...(before.length === 0 ? {} : { preSteps: before }),
+    testScript: expandedTest(repo.pkg),
     evidence: node.evidence, install: installCommand(repo.pkg, repo.files),
     runnerDeclared: name === "node-test" || hasDep(repo.pkg, name),
     reporterDeclared: reporter === undefined || hasDep(repo.pkg, reporter),

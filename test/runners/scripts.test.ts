@@ -52,8 +52,8 @@ describe("npm test as npm runs it", () => {
 
 describe("a runner the gate cannot read yet", () => {
   it.each([
-    [{ "package.json": pkg({ test: "npm run test:unit", "test:unit": "c8 tape test/*.js" }) }, /^package\.json scripts\.test runs tape, which the gate cannot read yet; make it write JUnit: `tape test\/\*\.js \| npx tap-junit/],
-    [{ "package.json": pkg({ test: "ava" }, { devDependencies: { ava: "^6" } }) }, /^package\.json scripts\.test runs ava, which the gate cannot read yet; make it write JUnit: `ava --tap \| npx tap-junit/],
+    // tape, ava and node-tap are read through the gate's TAP launcher (test/runners/tap.test.ts); uvu writes no TAP.
+    [{ "package.json": pkg({ test: "npm run test:unit", "test:unit": "uvu tests" }, { devDependencies: { uvu: "^0.5" } }) }, /^package\.json scripts\.test runs uvu, which the gate cannot read yet; uvu writes neither TAP nor JUnit/],
     [{ Makefile: "all:\n\techo hi\n\ntest:\n\t@lab -v test\n" }, /^Makefile's test target runs lab, which the gate cannot read yet; make it write JUnit: `lab -r junit -o "\$RANEX_JUNIT"`/],
     [{ justfile: "test:\n    ./run-tests.sh --fast\n" }, /^justfile's test target runs '\.\/run-tests\.sh --fast', no runner the gate can read; make it write a JUnit XML report to \$RANEX_JUNIT/],
   ])("%#: one honest line, never a guess", async (files, line) => {

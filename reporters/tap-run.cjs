@@ -1,0 +1,161 @@
+// Runs a TAP-writing test runner for the gate (issue 22), one process per test file, and writes one
+// TAP 14 document to $RANEX_REPORT whose top-level subtests are the files:
+//
+//   TAP version 14
+//   # ranex tap-run: tape
+//   # Subtest: test/calc.test.js
+//       <the runner's own output for that file, indented four spaces>
+//   ok 1 - test/calc.test.js
+//   1..N
+//
+// TAP names no file, so this is how the gate attributes each test to its file: the runner is given one
+// file at a time, and everything that run prints is nested under that file. The test code writes only
+// inside its own file's subtest (every line of a child's output is indented), so the top level is
+// this launcher's alone. A file whose run exits non-zero, or dies on a signal, gets `not ok` with the
+// exit status and the last line of its stderr; src/runners/tap-report.ts reads that, a bail out, and
+// a missing or broken plan as a file that failed to load, never as a pass.
+//
+// `ranex init` writes it for tape, node-tap, ava and `node --test --test-reporter=tap`:
+//   node "$RANEX_REPORTERS/tap-run.cjs" <tape|tap|ava|node-test> [runner options... --] <files or globs...>
+// Globs are expanded here (quote them: `**` means any folders, whatever the shell). The canary
+// (RANEX_TAP_CANARY, a test file the gate wrote in the tree) runs as one more file, through the same
+// runner and options; the variable is removed before any runner starts, so no test code sees it.
+"use strict";
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, like the other launchers */
+const { spawnSync } = require("node:child_process");
+const { existsSync, readdirSync, readFileSync, writeFileSync } = require("node:fs");
+const { dirname, join, relative, sep } = require("node:path");
+
+const searchFrom = [process.cwd(), ...(process.env.PATH ?? "").split(":").filter((d) => /\/node_modules\/\.bin\/?$/.test(d)).map((d) => dirname(d.replace(/\/$/, "")))];
+
+/** The package's folder in the tree's node_modules (or a parent's), else the toolchain's; null when in neither. */
+function packageDir(pkg) {
+  for (const from of searchFrom) {
+    for (let dir = from; ; dir = dirname(dir)) {
+      const candidate = join(dir, "node_modules", pkg);
+      if (existsSync(join(candidate, "package.json"))) return candidate;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return null;
+}
+
+/** The runner's CLI script: the package's own `bin` (its package.json is read directly: not every package exports it). */
+function binOf(pkg, bin) {
+  const dir = packageDir(pkg);
+  if (dir === null) {
+    process.stderr.write(`ranex: ${pkg} cannot be found from ${searchFrom.join(", ")}: add it to devDependencies or name a node_modules/.bin holding it in toolchain.path\n`);
+    process.exit(1);
+  }
+  const field = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).bin;
+  const rel = typeof field === "string" ? field : field?.[bin];
+  if (typeof rel !== "string") {
+    process.stderr.write(`ranex: ${pkg}'s package.json names no '${bin}' command\n`);
+    process.exit(1);
+  }
+  return join(dir, rel);
+}
+
+/** How each runner is asked for TAP on one file. */
+const RUNNERS = {
+  tape: () => [binOf("tape", "tape")],
+  // node-tap: raw TAP, no coverage report or check (a file's coverage is no test outcome).
+  tap: () => [binOf("tap", "tap"), "--reporter=tap", "--disable-coverage"],
+  ava: () => [binOf("ava", "ava"), "--tap"],
+  "node-test": () => ["--test", "--test-reporter=tap"],
+};
+
+const [runner, ...rest] = process.argv.slice(2);
+if (runner === undefined || !(runner in RUNNERS)) {
+  process.stderr.write(`ranex: tap-run.cjs <${Object.keys(RUNNERS).join("|")}> [options... --] <files...>\n`);
+  process.exit(2);
+}
+const report = process.env.RANEX_REPORT ?? process.env.RANEX_JUNIT;
+if (report === undefined || report === "") {
+  process.stderr.write("ranex: RANEX_REPORT is not set: this runs under the gate, which names the report file\n");
+  process.exit(1);
+}
+const split = rest.indexOf("--");
+const options = split === -1 ? [] : rest.slice(0, split);
+const patterns = split === -1 ? rest : rest.slice(split + 1);
+
+function globRegExp(glob) {
+  let out = "";
+  for (let i = 0; i < glob.length; i += 1) {
+    const ch = glob[i];
+    if (ch === "*" && glob[i + 1] === "*") {
+      const slash = glob[i + 2] === "/";
+      out += slash ? "(?:[^/]*/)*" : ".*";
+      i += slash ? 2 : 1;
+    } else if (ch === "*") out += "[^/]*";
+    else if (ch === "?") out += "[^/]";
+    else if (ch === "{") out += "(?:";
+    else if (ch === "}") out += ")";
+    else if (ch === ",") out += glob.slice(0, i).lastIndexOf("{") > glob.slice(0, i).lastIndexOf("}") ? "|" : ",";
+    else out += ch.replace(/[.+^$()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${out}$`);
+}
+
+/** Every file under the working folder, node_modules and dot folders left out. */
+function walk(dir = ".", found = []) {
+  let entries = [];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const e of entries) {
+    const rel = dir === "." ? e.name : `${dir}/${e.name}`;
+    if (e.isDirectory()) {
+      if (e.name !== "node_modules" && !e.name.startsWith(".")) walk(rel, found);
+    } else if (e.isFile()) found.push(rel);
+  }
+  return found;
+}
+
+let all = null;
+const files = [];
+for (const pattern of patterns) {
+  const clean = pattern.replace(/^\.\//, "");
+  if (!/[*?{]/.test(clean)) {
+    files.push(clean);
+    continue;
+  }
+  all ??= walk();
+  const re = globRegExp(clean);
+  files.push(...all.filter((f) => re.test(f)).sort());
+}
+const canary = process.env.RANEX_TAP_CANARY;
+delete process.env.RANEX_TAP_CANARY;
+const runs = [...new Set(files)];
+if (canary !== undefined && canary !== "") runs.push(relative(process.cwd(), canary).split(sep).join("/"));
+
+// A child's "Bail out!" would stop a TAP reader at the whole document; it stays that file's alone.
+const indent = (text) => text.split("\n").map((line) => (line === "" ? "" : `    ${line.replace(/^(\s*)Bail out!/, "$1# ranex: Bail out!")}`)).join("\n");
+const yamlString = (text) => JSON.stringify(text.length > 500 ? `${text.slice(0, 499)}…` : text);
+const lastLine = (text) => text.split("\n").map((l) => l.trim()).filter((l) => l !== "").pop() ?? "";
+const firstError = (text) => text.split("\n").map((l) => l.trim()).find((l) => /^(?:\w*Error|Bail out!|Cannot |SyntaxError)/.test(l)) ?? lastLine(text);
+
+const base = RUNNERS[runner]();
+const out = ["TAP version 14", `# ranex tap-run: ${runner}`];
+let failed = patterns.length === 0 || runs.length === 0;
+if (runs.length === 0) out.push(`# no test files matched: ${patterns.join(" ")}`);
+runs.forEach((file, i) => {
+  const child = spawnSync(process.execPath, [...base, ...options, file], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env: process.env });
+  const stdout = child.stdout ?? "";
+  const stderr = child.stderr ?? "";
+  process.stderr.write(stderr);
+  out.push(`# Subtest: ${file}`);
+  if (stdout.trim() !== "") out.push(indent(stdout.replace(/\n$/, "")));
+  const ok = child.status === 0;
+  if (!ok) failed = true;
+  out.push(`${ok ? "ok" : "not ok"} ${i + 1} - ${file}`);
+  if (!ok) {
+    const why = child.error !== undefined ? child.error.message : child.signal !== null ? `killed by ${child.signal}` : `exit status ${child.status}`;
+    out.push("  ---", `  exit: ${yamlString(why)}`, `  stderr: ${yamlString(firstError(stderr))}`, "  ...");
+  }
+});
+out.push(`1..${runs.length}`, "");
+writeFileSync(report, out.join("\n"));
+process.exit(failed ? 1 : 0);
