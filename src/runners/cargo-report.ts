@@ -155,13 +155,39 @@ export function parseCargo(text: string, resolve: ResolveFile, treeDir: string):
     const found = cases.get(id);
     if (found !== undefined && found.result === "failed") cases.set(id, { ...found, message });
   }
+  const renamed = docTestsWithoutLines([...cases.values()]);
   const messages: LoadErrorMessage[] = [...loadErrors].sort(([a], [b]) => a.localeCompare(b)).map(([file, message]) => ({ file, message }));
   return {
-    cases: [...cases.values()],
+    cases: [...cases.values()].map((c) => ({ ...c, ...renamed.get(c.id) })),
     digest: `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`,
-    duplicates: [...duplicates].sort(),
+    duplicates: [...duplicates].map((id) => renamed.get(id)?.id ?? id).sort(),
     loadErrors: [...loadErrors.keys()].sort(),
     ...(messages.length > 0 ? { loadErrorMessages: messages } : {}),
     notes: [...notes],
   };
+}
+
+/**
+ * rustdoc names a doc-test by its line (`src/lib.rs - add (line 12)`), so a line added above it (a fix
+ * in the same file) would make it vanish on the head and a new test appear. Its id drops the line:
+ * the first example of an item keeps the bare name, later ones (in line order) get ` #2`, ` #3`.
+ * Returns the new id and name of every doc-test whose name has a line, by its old id.
+ */
+function docTestsWithoutLines(cases: readonly TestCaseResult[]): Map<string, { id: string; name: string }> {
+  const LINE = / \(line (\d+)\)/;
+  const line = (c: TestCaseResult): number => Number(LINE.exec(c.name)?.[1] ?? 0);
+  const byItem = new Map<string, TestCaseResult[]>();
+  for (const c of cases) {
+    if (!c.id.includes("::doc::") || !LINE.test(c.name)) continue;
+    const item = c.id.replace(LINE, "");
+    byItem.set(item, [...byItem.get(item) ?? [], c]);
+  }
+  const renamed = new Map<string, { id: string; name: string }>();
+  for (const group of byItem.values()) {
+    [...group].sort((a, b) => line(a) - line(b)).forEach((c, i) => {
+      const suffix = i === 0 ? "" : ` #${i + 1}`;
+      renamed.set(c.id, { id: `${c.id.replace(LINE, "")}${suffix}`, name: `${c.name.replace(LINE, "")}${suffix}` });
+    });
+  }
+  return renamed;
 }
