@@ -38,6 +38,8 @@ export interface Detection {
   preSteps?: string[];
   /** The Python interpreter the tests run with: `.venv/bin/python` when setup makes a virtualenv (src/runners/python-deps.ts). */
   python?: string;
+  /** The launcher the repository commits for its runner (`./gradlew`), run in place of the machine's. */
+  launcher?: string;
   /** Host folders the runs must see read-only (`sandbox.readonly`: Debian's /etc/maven, a JDK's /etc links). */
   sandboxReadonly?: string[];
 }

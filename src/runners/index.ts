@@ -4,6 +4,7 @@
 // report format).
 import { cargo } from "./cargo.js";
 import { go } from "./go.js";
+import { gradle } from "./gradle.js";
 import { jest } from "./jest.js";
 import { maven } from "./maven.js";
 import { mocha } from "./mocha.js";
@@ -21,14 +22,14 @@ export type { Runner, RunnerName, Selection } from "./types.js";
  * it names answers), then pytest's evidence, the compiled ecosystems, and unittest last (a guess
  * from TestCase classes). At run time the same order decides which canaries a command gets.
  */
-export const RUNNERS: readonly Runner[] = [vitest, jest, mocha, nodeTest, pytest, go, cargo, maven, unittest];
+export const RUNNERS: readonly Runner[] = [vitest, jest, mocha, nodeTest, pytest, go, cargo, maven, gradle, unittest];
 
 /** The order in which a command's runners get their canary, and the names the evidence shows. */
-const CANARY_ORDER: readonly RunnerName[] = ["pytest", "node-test", "vitest", "jest", "go", "cargo", "maven"];
+const CANARY_ORDER: readonly RunnerName[] = ["pytest", "node-test", "vitest", "jest", "go", "cargo", "maven", "gradle"];
 const CANARY_LABEL: Partial<Record<RunnerName, string>> = { "node-test": "node:test" };
 
 /** The runners a canary can be given to, as a note names them when a command names none. */
-export const CANARY_RUNNERS = "pytest, node --test, vitest, jest, go test -json, cargo test, mvn test";
+export const CANARY_RUNNERS = "pytest, node --test, vitest, jest, go test -json, cargo test, mvn test, gradle test";
 
 export function runnerNamed(name: string): Runner | undefined {
   return RUNNERS.find((r) => r.name === name);

@@ -16,7 +16,7 @@ import type { Detection, PackageJson } from "../policy/detect.js";
 
 /** The runner names the registry knows (`Detection.kind` is one of them, or "none"). */
 export type RunnerName =
-  | "vitest" | "jest" | "mocha" | "node-test" | "pytest" | "unittest" | "go" | "cargo" | "maven";
+  | "vitest" | "jest" | "mocha" | "node-test" | "pytest" | "unittest" | "go" | "cargo" | "maven" | "gradle";
 
 /** What a runner sees of a repository when `ranex init` asks it to detect itself. */
 export interface RepoView {
