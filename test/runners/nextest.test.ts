@@ -140,7 +140,7 @@ describe("cargo nextest run in the sandbox", () => {
     const found = await detectTestRunner(plain);
     expect(testCommand(found)?.command).toBe(nextestTestCommand(null));
     const run = await sandboxRun(plain, nextestTestCommand(null));
-    expect(Object.keys(byId(run)), run.command.outputTail).toHaveLength(5);
+    expect(Object.keys(byId(run)), run.command?.outputTail).toHaveLength(5);
   });
 
   it("a test file that does not compile is a load error naming it, from cargo's output", async () => {
