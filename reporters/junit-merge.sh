@@ -1,11 +1,14 @@
 #!/bin/sh
 # Merges the JUnit XML files a JVM build leaves (Maven Surefire's target/surefire-reports/TEST-*.xml,
 # Gradle's build/test-results/<task>/TEST-*.xml, in every module) into one report at $RANEX_REPORT.
-# With a build log as argument, each test source the compiler rejected ("[ERROR] /path/X.java:[l,c] why")
-# becomes a testcase named by its path, which the gate reads as a file that failed to load.
+# With a build log as argument, each test source the compiler rejected (Maven's "[ERROR] /path/X.java:[l,c]
+# why", javac's own "/path/X.java:l: error: why" as Gradle prints it) becomes a testcase named by its
+# path, which the gate reads as a file that failed to load.
 # `ranex init` writes it for Maven and Gradle repositories:
 #   mvn ... test > /tmp/build.log 2>&1; status=$?; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/build.log; exit $status
+#   gradle ... test > /tmp/build.log 2>&1; status=$?; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/build.log; exit $status
 set -u
+tab=$(printf '\t')
 out="${RANEX_REPORT:?RANEX_REPORT is not set}"
 escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
 {
@@ -16,12 +19,13 @@ escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quo
     printf '\n'
   done
   if [ "$#" -ge 1 ] && [ -f "$1" ]; then
-    grep -E '^\[ERROR\] /[^:]+\.(java|kt|groovy|scala):\[[0-9,]+\] ' "$1" | while IFS= read -r line; do
-      path=$(printf '%s' "$line" | sed -E 's/^\[ERROR\] ([^:]+):\[.*$/\1/')
-      why=$(printf '%s' "$line" | sed -E 's/^\[ERROR\] [^:]+:\[[0-9,]+\] //' | escape)
+    # Maven: "[ERROR] /path/X.java:[7,41] why"; Gradle (javac's own format): "/path/X.java:7: error: why".
+    sed -n -E -e 's/^\[ERROR\] (\/[^:]+\.(java|kt|groovy|scala)):\[[0-9,]+\] (.*)$/\1\t\3/p' \
+      -e 's/^(\/[^:]+\.(java|groovy|scala)):[0-9]+: error: (.*)$/\1\t\3/p' "$1" | while IFS="$tab" read -r path why; do
       rel=${path#"$PWD"/}
       case "$rel" in /*) continue ;; esac
       rel=$(printf '%s' "$rel" | escape)
+      why=$(printf '%s' "$why" | escape)
       printf '<testsuite name="%s" tests="1"><testcase classname="%s" name="%s"><error message="%s"/></testcase></testsuite>\n' "$rel" "$rel" "$rel" "$why"
     done | awk '!seen[$0]++'
   fi

@@ -34,7 +34,8 @@ export async function readJunitReport(file: string, treeDir: string, command = "
   const refusal = refuseDangerousMarkup(text.text);
   if (refusal !== null) return { error: refusal };
   try {
-    const report = junitIdsFor(command, parseJunit(text.text, treeResolver(treeDir)));
+    const resolve = treeResolver(treeDir);
+    const report = junitIdsFor(command, parseJunit(text.text, resolve), { treeDir, resolve });
     // The digest names the bytes on disk, byte order mark and all.
     return { report: { ...report, digest: `sha256:${createHash("sha256").update(bytes.data).digest("hex")}` } };
   } catch (error) {

@@ -40,6 +40,10 @@ export interface Detection {
   testScript?: string;
   /** The Python interpreter the tests run with: `.venv/bin/python` when setup makes a virtualenv (src/runners/python-deps.ts). */
   python?: string;
+  /** The launcher the repository commits for its runner (`./gradlew`), run in place of the machine's. */
+  launcher?: string;
+  /** Where the runner's own configuration puts its report (nextest's `[profile.default.junit] path`). */
+  reportPath?: string;
   /** Host folders the runs must see read-only (`sandbox.readonly`: Debian's /etc/maven, a JDK's /etc links). */
   sandboxReadonly?: string[];
 }

@@ -54,8 +54,8 @@ export async function cargoCanaries(ctx: CanaryContext): Promise<CanaryResult> {
   return { treeFiles: [file], members };
 }
 
-/** Java: a test class in src/test/java of the JUnit the pom names (Jupiter or 4). */
-export async function mavenCanaries(ctx: CanaryContext, jupiter: boolean): Promise<CanaryResult> {
+/** Java (Maven, Gradle): a test class in src/test/java of the JUnit the build names (Jupiter or 4). */
+export async function junitCanaries(ctx: CanaryContext, jupiter: boolean): Promise<CanaryResult> {
   const file = await freshFile(ctx.treeDir, "src/test/java", (w) => `${camel(w)}Test.java`);
   const cls = file.slice(file.lastIndexOf("/") + 1, -".java".length);
   const [thrown, assertEquals, pass] = phrases(3).map((w) => { const c = camel(w); return c.charAt(0).toLowerCase() + c.slice(1); }) as [string, string, string];

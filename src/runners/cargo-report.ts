@@ -62,7 +62,7 @@ function targetOf(line: string, resolve: ResolveFile, treeDir: string): Target {
 }
 
 /** The module file a test path leads to from its target's root file (`tests::adds` in src/lib.rs → src/tests.rs if there is one). */
-function moduleFile(root: string | null, path: readonly string[], resolve: ResolveFile): string | null {
+export function moduleFile(root: string | null, path: readonly string[], resolve: ResolveFile): string | null {
   if (root === null) return null;
   const stem = posix.basename(root, ".rs");
   let base = ["lib", "main", "mod"].includes(stem) || posix.dirname(root).startsWith("tests") && stem === "main" ? posix.dirname(root) : `${posix.dirname(root)}/${stem}`;

@@ -44,7 +44,8 @@ export const cargo: Runner = {
     const locked = repo.files.has("Cargo.lock");
     const nextest = (await repo.list(".config")).includes("nextest.toml");
     return {
-      evidence: `Cargo.toml${nextest ? " (.config/nextest.toml too: the gate runs cargo test, not nextest, for now)" : ""}`,
+      // src/runners/nextest.ts answers first when cargo-nextest is on the machine.
+      evidence: `Cargo.toml${nextest ? " and .config/nextest.toml, but this machine has no cargo-nextest, so the gate runs cargo test: install it (cargo install cargo-nextest --locked) and run ranex init again to have nextest run" : ""}`,
       runnerDeclared: true, reporterDeclared: true,
       // Without a committed Cargo.lock, fetch writes one: it is stored with the registry, so every run uses the same.
       install: `export CARGO_HOME="$PWD/${CARGO_DEPS_DIR}"; cargo fetch${locked ? " --locked" : ""}`,

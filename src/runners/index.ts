@@ -4,9 +4,11 @@
 // report format).
 import { cargo } from "./cargo.js";
 import { go } from "./go.js";
+import { gradle } from "./gradle.js";
 import { jest } from "./jest.js";
 import { maven } from "./maven.js";
 import { mocha } from "./mocha.js";
+import { nextest } from "./nextest.js";
 import { nodeTest } from "./node-test.js";
 import { nodeTap } from "./node-tap.js";
 import { tape } from "./tape.js";
@@ -14,6 +16,7 @@ import { ava } from "./ava.js";
 import { pytest } from "./pytest.js";
 import { unittest } from "./unittest.js";
 import { vitest } from "./vitest.js";
+import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestReport } from "../measure/report-types.js";
 import type { ReportReader, Runner, RunnerName, Selection } from "./types.js";
 
@@ -24,14 +27,14 @@ export type { Runner, RunnerName, Selection } from "./types.js";
  * it names answers), then pytest's evidence, the compiled ecosystems, and unittest last (a guess
  * from TestCase classes). At run time the same order decides which canaries a command gets.
  */
-export const RUNNERS: readonly Runner[] = [vitest, jest, mocha, nodeTest, tape, ava, nodeTap, pytest, go, cargo, maven, unittest];
+export const RUNNERS: readonly Runner[] = [vitest, jest, mocha, nodeTest, tape, ava, nodeTap, pytest, go, nextest, cargo, maven, gradle, unittest];
 
 /** The order in which a command's runners get their canary, and the names the evidence shows. */
-const CANARY_ORDER: readonly RunnerName[] = ["pytest", "node-test", "vitest", "jest", "tape", "ava", "tap", "go", "cargo", "maven"];
+const CANARY_ORDER: readonly RunnerName[] = ["pytest", "node-test", "vitest", "jest", "tape", "ava", "tap", "go", "nextest", "cargo", "maven", "gradle"];
 const CANARY_LABEL: Partial<Record<RunnerName, string>> = { "node-test": "node:test", tap: "node-tap" };
 
 /** The runners a canary can be given to, as a note names them when a command names none. */
-export const CANARY_RUNNERS = "pytest, node --test, vitest, jest, tape, ava and tap (through the gate's TAP launcher), go test -json, cargo test, mvn test";
+export const CANARY_RUNNERS = "pytest, node --test, vitest, jest, tape, ava and tap (through the gate's TAP launcher), go test -json, cargo test, cargo nextest run, mvn test, gradle test";
 
 export function runnerNamed(name: string): Runner | undefined {
   return RUNNERS.find((r) => r.name === name);
@@ -72,9 +75,9 @@ export function readerFor(command: string, text: string): ReportReader | null {
 }
 
 /** The JUnit report with the ids of the command's runner (Surefire's `class#method`), or as read. */
-export function junitIdsFor(command: string, report: TestReport): TestReport {
+export function junitIdsFor(command: string, report: TestReport, tree: { treeDir: string; resolve: ResolveFile }): TestReport {
   const runner = runnersIn(command).find((r) => r.junitIds !== undefined);
-  return runner?.junitIds?.(report) ?? report;
+  return runner?.junitIds?.(report, tree) ?? report;
 }
 
 /** Every file any runner's dependencies are keyed on. */

@@ -10,7 +10,7 @@ import type { TestReport } from "../measure/report-types.js";
 import { treeResolver } from "../measure/junit-read.js";
 import { findBinary } from "./toolchain.js";
 import { readTreeFile } from "./tree-read.js";
-import { mavenCanaries } from "./canary-compiled.js";
+import { junitCanaries } from "./canary-compiled.js";
 import type { Runner } from "./types.js";
 
 export const MAVEN_DEPS_DIR = ".ranex-deps/m2";
@@ -32,14 +32,14 @@ export const MAVEN_SETUP_COMMAND =
 
 const runsMaven = (command: string): boolean => /(?:^|[\s;&|(/])(?:mvn|mvnw)\b[^;&|]*\btest\b/.test(command);
 
-/** Host folders outside /usr that Debian's Maven and JDK link into (/etc/maven, /etc/java-17-openjdk). */
-function javaConfigFolders(): string[] {
+/** Host folders outside /usr that Debian's JDK (and Maven, when asked) link into (/etc/java-17-openjdk, /etc/maven). */
+export function javaConfigFolders(withMaven = true): string[] {
   const folders = new Set<string>();
   const outside = (path: string): void => {
     if (!path.startsWith("/usr/")) folders.add(path);
   };
   try {
-    const mvn = findBinary("mvn", ["/usr/bin"]);
+    const mvn = withMaven ? findBinary("mvn", ["/usr/bin"]) : null;
     if (mvn !== null) outside(realpathSync(join(dirname(realpathSync(join(mvn, "mvn"))), "..", "conf")));
   } catch {
     // no conf folder: nothing to mount
@@ -91,7 +91,7 @@ export const maven: Runner = {
     const jupiter = /junit-jupiter/.test(pom);
     if (!jupiter && !/<artifactId>junit<\/artifactId>/.test(pom)) return { note: "maven: the pom names neither junit-jupiter nor junit, so the gate cannot write a canary test class" };
     if (!treeResolver(ctx.treeDir)("src/test/java", "directory")) return { note: "maven: no src/test/java folder to put the canary test class in" };
-    return mavenCanaries(ctx, jupiter);
+    return junitCanaries(ctx, jupiter);
   },
   select({ command, ids }) {
     if (!canSelectMaven(command)) return null;
@@ -111,7 +111,7 @@ export const maven: Runner = {
   },
   canSelect: canSelectMaven,
   repeatNote: "Maven repeats only the targets (the gate names them to Surefire with -Dtest).",
-  deps: { keyFiles: ["**/pom.xml", "**/.mvn/**", "**/build.gradle", "**/build.gradle.kts", "**/settings.gradle", "**/settings.gradle.kts", "**/gradle.lockfile", "**/gradle/libs.versions.toml"] },
+  deps: { keyFiles: ["**/pom.xml", "**/.mvn/**"] },
 };
 
 function canSelectMaven(command: string): boolean {

@@ -16,7 +16,7 @@ import type { Detection, PackageJson } from "../policy/detect.js";
 
 /** The runner names the registry knows (`Detection.kind` is one of them, or "none"). */
 export type RunnerName =
-  | "vitest" | "jest" | "mocha" | "node-test" | "tape" | "ava" | "tap" | "pytest" | "unittest" | "go" | "cargo" | "maven";
+  | "vitest" | "jest" | "mocha" | "node-test" | "tape" | "ava" | "tap" | "pytest" | "unittest" | "go" | "cargo" | "nextest" | "maven" | "gradle";
 
 /** What a runner sees of a repository when `ranex init` asks it to detect itself. */
 export interface RepoView {
@@ -99,8 +99,8 @@ export interface Runner {
   command(found: Detection): { command: string; note: string[] } | null;
   /** The runner's native report; absent when it writes JUnit XML (read by src/measure/junit.ts). */
   read?: ReportReader;
-  /** Renames the JUnit reader's ids to the runner's own (Surefire's `class#method`). */
-  junitIds?(report: TestReport): TestReport;
+  /** Renames the JUnit reader's ids to the runner's own (Surefire's `class#method`), with the tree the run used. */
+  junitIds?(report: TestReport, tree: { treeDir: string; resolve: ResolveFile }): TestReport;
   /** Gives the run its canary family (tests that must fail through the runner's assertions, one that must pass), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
   /** How to run only some ids, or null (the whole suite is run). */

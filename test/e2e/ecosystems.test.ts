@@ -7,7 +7,7 @@ import { FIXTURES_DIR } from "../helpers/fixtures.js";
 import { git, tempDir } from "../helpers/git-repo.js";
 import { failingText, parseVerdict, runCli, type VerdictJson } from "./run-cli.js";
 
-// Go, Rust and Maven as a new user meets them (issue 22): build the fixture repository, run `ranex
+// Go, Rust (cargo test and nextest), Maven and Gradle as a new user meets them (issue 22): build the fixture repository, run `ranex
 // init` (which finds the toolchain, fills the dependency cache from the registry in its try, and
 // writes the policy), commit what it wrote UNMODIFIED, and judge three pull requests: an honest fix
 // (CANDIDATE), a weakened frozen test (FAIL unsafe) and no fix (FAIL). One init and one data folder
@@ -17,7 +17,11 @@ const run = promisify(execFile);
 const ECOSYSTEMS = [
   { name: "go-calc", runner: "go", target: "example.com/calc/TestMul", frozen: "calc_test.go", newTest: "example.com/calc/TestMulNegative" },
   { name: "rust-calc", runner: "cargo", target: "calc::calc::muls", frozen: "tests/calc.rs", newTest: "calc::mul_more::muls_negative" },
+  // The same crate with a .config/nextest.toml: cargo-nextest runs it (.ci/run installs it), with the same ids.
+  { name: "nextest-calc", runner: "nextest", target: "calc::calc::muls", frozen: "tests/calc.rs", newTest: "calc::mul_more::muls_negative" },
   { name: "maven-calc", runner: "maven", target: "com.example.calc.CalcTest#muls", frozen: "src/test/java/com/example/calc/CalcTest.java", newTest: "com.example.calc.MulTest#mulsNegative" },
+  // Debian's gradle (4.4.1; .ci/run installs it), JUnit 4 from Maven Central.
+  { name: "gradle-calc", runner: "gradle", target: "com.example.calc.CalcTest#muls", frozen: "src/test/java/com/example/calc/CalcTest.java", newTest: "com.example.calc.MulTest#mulsNegative" },
 ];
 
 async function build(name: string): Promise<string> {

@@ -1,14 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readJunitReport } from "../../src/measure/junit-read.js";
-import { REPORTERS_DIR } from "../../src/measure/reporters.js";
-import type { TestReport } from "../../src/measure/report-types.js";
 import { detectTestRunner } from "../../src/policy/detect.js";
 import { testCommand } from "../../src/policy/init.js";
 import { maven, MAVEN_TEST_COMMAND } from "../../src/runners/maven.js";
 import { tempDir } from "../helpers/git-repo.js";
+import { mergedReport, placeReports } from "../helpers/jvm-reports.js";
 
 // The Maven runner: Surefire's reports (as a real `mvn test` wrote them, kept in fixtures/surefire)
 // merged by the gate's junit-merge.sh, read with class#method ids; javac's rejections as load
@@ -38,40 +35,32 @@ const BUILD_LOG = (tree: string): string => [
   "",
 ].join("\n");
 
-function merged(tree: string, log?: string): Promise<{ report: TestReport } | { error: string }> {
-  const out = join(tree, "report.xml");
-  execFileSync("sh", [join(REPORTERS_DIR, "junit-merge.sh"), ...(log === undefined ? [] : [log])], { cwd: tree, env: { ...process.env, RANEX_REPORT: out } });
-  return readJunitReport(out, tree, MAVEN_TEST_COMMAND);
-}
 
 describe("maven", () => {
   it("merges every Surefire report and names the tests class#method, with their source files", async () => {
     const tree = tempDir("ranex-maven-");
     write(tree, TREE);
-    mkdirSync(join(tree, "target", "surefire-reports"), { recursive: true });
-    for (const file of readdirSync(SUREFIRE)) copyFileSync(join(SUREFIRE, file), join(tree, "target", "surefire-reports", file));
-    const read = await merged(tree);
-    if ("error" in read) throw new Error(read.error);
-    expect(Object.fromEntries(read.report.cases.map((c) => [c.id, [c.result, c.file]]))).toEqual({
+    placeReports(SUREFIRE, tree, "target/surefire-reports");
+    const report = await mergedReport(tree, MAVEN_TEST_COMMAND);
+    expect(Object.fromEntries(report.cases.map((c) => [c.id, [c.result, c.file]]))).toEqual({
       "com.example.calc.CalcTest#adds": ["passed", "src/test/java/com/example/calc/CalcTest.java"],
       "com.example.calc.CalcTest#muls": ["failed", "src/test/java/com/example/calc/CalcTest.java"],
       "com.example.calc.CalcTest#addsMany(long, long, long)[1]": ["passed", "src/test/java/com/example/calc/CalcTest.java"],
       "com.example.calc.CalcTest#addsMany(long, long, long)[2]": ["passed", "src/test/java/com/example/calc/CalcTest.java"],
       "com.example.calc.CalcTest$Inner#zero": ["passed", "src/test/java/com/example/calc/CalcTest.java"],
     });
-    expect(read.report.cases.find((c) => c.id.endsWith("#muls"))?.message).toContain("expected: <42> but was: <0>");
-    expect(read.report.loadErrors).toEqual([]);
+    expect(report.cases.find((c) => c.id.endsWith("#muls"))?.message).toContain("expected: <42> but was: <0>");
+    expect(report.loadErrors).toEqual([]);
   });
 
   it("reads a test class javac rejected as a file that failed to load, with javac's reason", async () => {
     const tree = tempDir("ranex-maven-broken-");
     write(tree, TREE);
     writeFileSync(join(tree, "build.log"), BUILD_LOG(tree));
-    const read = await merged(tree, join(tree, "build.log"));
-    if ("error" in read) throw new Error(read.error);
-    expect(read.report.cases).toEqual([]);
-    expect(read.report.loadErrors).toEqual(["src/test/java/com/example/calc/MulTest.java"]);
-    expect(read.report.loadErrorMessages).toEqual([{ file: "src/test/java/com/example/calc/MulTest.java", message: "cannot find symbol" }]);
+    const report = await mergedReport(tree, MAVEN_TEST_COMMAND, join(tree, "build.log"));
+    expect(report.cases).toEqual([]);
+    expect(report.loadErrors).toEqual(["src/test/java/com/example/calc/MulTest.java"]);
+    expect(report.loadErrorMessages).toEqual([{ file: "src/test/java/com/example/calc/MulTest.java", message: "cannot find symbol" }]);
   });
 
   it("gives the canary as a test class of the project's JUnit, and selects with -Dtest", async () => {

@@ -34,6 +34,9 @@ describe("the runner registry", () => {
     [{ "go.mod": "module x\n" }, "go"],
     [{ "Cargo.toml": '[package]\nname = "x"\n' }, "cargo"],
     [{ "pom.xml": "<project/>\n" }, "maven"],
+    [{ "build.gradle.kts": "plugins { java }\n" }, "gradle"],
+    // A pom.xml beside Gradle's files: Maven's runner answers first.
+    [{ "pom.xml": "<project/>\n", "build.gradle": "apply plugin: 'java'\n" }, "maven"],
     // package.json's test script says what the owner runs, before any compiled ecosystem's file.
     [{ "go.mod": "module x\n", "package.json": '{"scripts":{"test":"vitest run"}}' }, "vitest"],
     // pytest's own evidence comes before a Cargo.toml (a Python package with a Rust extension).

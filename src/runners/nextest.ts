@@ -1,0 +1,153 @@
+// cargo-nextest, for Rust repositories that use it (.config/nextest.toml): its JUnit report, with the
+// ids of the cargo runner (`<crate>::<target>::<path::to::test>`, so a task's targets read the same
+// under either runner). The report is where the repository's `[profile.default.junit] path` puts it
+// (under target/nextest/default/); a repository that names none gets the gate's tool config
+// (reporters/nextest.toml), which repository settings override but which gives the default profile a
+// JUnit path. Dependencies and the target folder are cargo's (src/runners/cargo.ts). A build that
+// fails writes no JUnit: the command then hands cargo's own output to the gate, whose cargo reader
+// makes the compile errors load errors of the files rustc names. `--retries 0`: a retry that passes
+// would hide from tests.stable the very flakiness it measures.
+import { readdirSync } from "node:fs";
+import { join, posix } from "node:path";
+import type { Detection } from "../policy/detect.js";
+import type { ResolveFile } from "../measure/junit-paths.js";
+import type { TestCaseResult, TestReport } from "../measure/report-types.js";
+import { CARGO_DEPS_DIR, cargo, cargoFolder } from "./cargo.js";
+import { moduleFile, packageName } from "./cargo-report.js";
+import { findBinary, toolchainFor } from "./toolchain.js";
+import { readTreeFile } from "./tree-read.js";
+import type { Runner } from "./types.js";
+
+const GATE_JUNIT = "ranex-junit.xml";
+
+/** The JUnit path of nextest's default profile in a .config/nextest.toml, or null when it names none. */
+export function nextestJunitPath(config: string | null): string | null {
+  if (config === null) return null;
+  const section = /^\[profile\.default\.junit\][^\S\n]*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(config)?.[1] ?? "";
+  const path = /^\s*path\s*=\s*["']([^"'\n]+)["']/m.exec(section)?.[1] ?? null;
+  // Only a plain relative path is given to the shell (and it must stay under the store folder).
+  return path !== null && /^[\w.][\w./-]*$/.test(path) && !path.split("/").includes("..") ? path : null;
+}
+
+/** The run's command: the JUnit nextest wrote, or cargo's output when the build failed before any test ran. */
+export function nextestTestCommand(junitPath: string | null): string {
+  const report = `target/nextest/default/${junitPath ?? GATE_JUNIT}`;
+  const tool = junitPath === null ? ` --tool-config-file "ranex:$RANEX_REPORTERS/nextest.toml"` : "";
+  return `rm -f ${report}; CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo nextest run --offline --locked --no-fail-fast --retries 0${tool} > /tmp/ranex-build.log 2>&1; status=$?; `
+    + `cat /tmp/ranex-build.log; if [ -f ${report} ]; then cp ${report} "$RANEX_REPORT"; else cp /tmp/ranex-build.log "$RANEX_REPORT"; fi; exit $status`;
+}
+
+const runsNextest = (command: string): boolean => /\bcargo\s+(?:\+\S+\s+)?nextest\s+run\b/.test(command);
+
+/** The folder holding cargo-nextest, or null: where the user's shell finds it, then cargo's usual bin folders. */
+export function nextestFolder(): string | null {
+  return findBinary("cargo-nextest", ["/root/.cargo/bin", "/usr/local/cargo/bin"]);
+}
+
+/** Package folders by crate name: the root package and those one or two folders down (a workspace's members). */
+function packageDirs(treeDir: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const visit = (rel: string, depth: number): void => {
+    const name = packageName(readTreeFile(treeDir, rel === "" ? "Cargo.toml" : `${rel}/Cargo.toml`));
+    if (name !== null && !found.has(name)) found.set(name, rel);
+    if (depth === 2) return;
+    let entries;
+    try {
+      entries = readdirSync(join(treeDir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    // Real folders only: a symlink in the change's tree could lead anywhere.
+    for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
+  };
+  visit("", 0);
+  return found;
+}
+
+/** The target's root source file, as cargo lays targets out by default. */
+function targetRoot(dir: string, kind: string, name: string, resolve: ResolveFile): string | null {
+  const at = (p: string): string => (dir === "" ? p : `${dir}/${p}`);
+  const candidates = kind === "lib" ? ["src/lib.rs"]
+    : kind === "bin" ? ["src/main.rs", `src/bin/${name}.rs`, `src/bin/${name}/main.rs`]
+      : kind === "test" ? [`tests/${name}.rs`, `tests/${name}/main.rs`]
+        : [`${kind}s/${name}.rs`, `${kind}s/${name}/main.rs`];
+  return candidates.map(at).find((p) => resolve(p)) ?? null;
+}
+
+/**
+ * nextest names a testcase's class after its binary: `calc` (the library), `calc::bin/calc`,
+ * `calc::calc` (tests/calc.rs), `calc::example/demo`. The ids become cargo's: `calc::lib::…`,
+ * `calc::bin.calc::…`, `calc::calc::…`, with the file the test's module path leads to.
+ */
+export function nextestIds(report: TestReport, tree: { treeDir: string; resolve: ResolveFile }): TestReport {
+  let dirs: Map<string, string> | null = null;
+  const mapped = new Set<string>();
+  const rename = new Map<string, string>();
+  const cases = report.cases.map((c): TestCaseResult => {
+    if (c.file !== null || !c.id.endsWith(`::${c.name}`)) return c;
+    const binary = c.id.slice(0, -(c.name.length + 2));
+    const m = /^([\w-]+)(?:::(?:(bin|example|bench)\/)?([\w-]+))?$/.exec(binary);
+    if (m?.[1] === undefined) return c;
+    const [, crate, kind, target] = m;
+    const [targetKind, targetName] = target === undefined ? ["lib", "lib"] : kind === undefined ? ["test", target] : [kind, target];
+    dirs ??= packageDirs(tree.treeDir);
+    const dir = dirs.get(crate);
+    const root = dir === undefined ? null : targetRoot(dir, targetKind, targetName, tree.resolve);
+    const file = moduleFile(root, c.name.split("::"), tree.resolve);
+    const id = `${crate}::${targetKind === "lib" || targetKind === "test" ? targetName : `${targetKind}.${targetName}`}::${c.name}`;
+    mapped.add(binary);
+    rename.set(c.id, id);
+    return { ...c, id, file: file === null ? null : posix.normalize(file) };
+  });
+  const notes = report.notes.filter((n) => ![...mapped].some((b) => n === `could not map classname ${b} to a file in the tree; its test ids begin with the classname`));
+  return { ...report, cases, notes, duplicates: report.duplicates.map((id) => rename.get(id) ?? id) };
+}
+
+export const nextest: Runner = {
+  name: "nextest",
+  runs: runsNextest,
+  async detect(repo) {
+    if (!repo.files.has("Cargo.toml") || !(await repo.list(".config")).includes("nextest.toml")) return null;
+    const folder = nextestFolder();
+    // Without cargo-nextest on the machine the cargo runner answers, and says so.
+    if (folder === null) return null;
+    const junit = nextestJunitPath(await repo.readText(".config/nextest.toml"));
+    const fromCargo = await cargo.detect(repo);
+    if (fromCargo === null) return null;
+    const toolchain = [...new Set([...toolchainFor(cargoFolder(repo.dir)), ...toolchainFor(folder)])];
+    return {
+      ...fromCargo,
+      evidence: `Cargo.toml and .config/nextest.toml (${junit === null ? "no [profile.default.junit] path: the gate's tool config gives one" : `JUnit at target/nextest/default/${junit}`})`,
+      toolchain,
+      ...(junit === null ? {} : { reportPath: junit }),
+    };
+  },
+  command: (found: Detection) => ({
+    command: nextestTestCommand(found.reportPath ?? null),
+    note: ["nextest's JUnit report is the report (cargo's output when the build fails); ids are <crate>::<target>::<path::to::test>, as with cargo test."],
+  }),
+  junitIds: nextestIds,
+  canary: (ctx) => cargo.canary(ctx),
+  select({ command, ids }) {
+    if (!canSelectNextest(command)) return null;
+    const terms = new Set<string>();
+    for (const id of ids) {
+      const parts = id.split("::");
+      const [crate = "", target = ""] = parts;
+      const path = parts.slice(2).join("::");
+      if (parts.length < 3 || target === "doc" || !/^[\w-]+$/.test(crate) || !/^[A-Za-z_][\w:]*$/.test(path)) return null;
+      const binary = target === "lib" ? crate : /^(bin|example|bench)\.([\w-]+)$/.test(target) ? `${crate}::${target.replace(".", "/")}` : /^[\w-]+$/.test(target) ? `${crate}::${target}` : null;
+      if (binary === null) return null;
+      terms.add(`(binary_id(=${binary}) & test(=${path}))`);
+    }
+    if (terms.size === 0) return null;
+    return { command: command.replace(/\bnextest\s+run\b/, `nextest run -E '${[...terms].sort().join(" | ")}'`), env: {}, how: "cargo nextest run -E" };
+  },
+  canSelect: canSelectNextest,
+  repeatNote: "nextest repeats only the targets (the gate names them in a filterset with -E).",
+  deps: cargo.deps,
+};
+
+function canSelectNextest(command: string): boolean {
+  return runsNextest(command) && !/\s(?:-E|--filterset|--filter-expr)\b/.test(command) && !/\s--\s/.test(command);
+}
