@@ -122,5 +122,9 @@ describe("go test -json", () => {
     expect(found.install).toContain("go mod download");
     expect(testCommand(found)?.command).toBe(GO_TEST_COMMAND);
     expect(GO_TEST_COMMAND).toMatch(/GOPROXY=off .*GOFLAGS=-mod=readonly|GOFLAGS=-mod=readonly .*GOPROXY=off/);
+    // The build cache is the tree's warm layer, kept between a tree's runs: -count=1, or a repeat
+    // would read the head run's cached results instead of running the tests again.
+    expect(GO_TEST_COMMAND).toContain('GOCACHE="$PWD/.ranex-warm/go-build"');
+    expect(GO_TEST_COMMAND).toMatch(/go test -count=1 /);
   });
 });
