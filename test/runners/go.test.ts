@@ -106,7 +106,7 @@ describe("go test -json", () => {
     const selection = go.select({
       command: GO_TEST_COMMAND, ids: ["example.com/m/TestAdd", "example.com/m/panicky/TestA", "example.com/m/TestTable/two_words"], listFile: "/l", backend: "bwrap", common: {},
     });
-    expect(selection?.command).toContain("go test -run '^(TestA|TestAdd|TestTable)$' -json example.com/m example.com/m/panicky > \"$RANEX_REPORT\"");
+    expect(selection?.command).toContain("go test -run '^(TestA|TestAdd|TestTable)$' -count=1 -json example.com/m example.com/m/panicky > \"$RANEX_REPORT\"");
     expect(go.runs(selection?.command ?? "")).toBe(true);
     const selected = await goReport(dir, ["-run", "^(TestA|TestAdd|TestTable)$", "example.com/m", "example.com/m/panicky"]);
     expect(selected.cases.map((c) => c.id).sort()).toEqual([
