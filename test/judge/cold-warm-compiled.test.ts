@@ -11,10 +11,10 @@ import { git, tempDir } from "../helpers/git-repo.js";
 
 // A verdict never depends on the cache (issue 22), for compiled languages too. Go's setup warms a
 // build cache and Cargo's a target folder; both are stored as the warm layer and lie beneath every
-// run's tree (src/measure/deps/cache.ts). The first judgment below runs that setup on the base AFTER
-// the head's tree was written out: had the warm outputs kept their real dates, cargo would have found
-// the base's build newer than the head's sources and tested the base's code as the head's (an honest
-// fix FAIL cold, CANDIDATE warm). The second judgment has the dependencies and the base cached.
+// run's tree (src/measure/deps/cache.ts). The first judgment below runs that setup on the base after
+// the head's tree was written out; the second has the dependencies and the base cached. The attack
+// on the warm layer's dates (cargo taking the base's build for the head's) is shown on its own, where
+// the order is certain: test/measure/deps/warm-stale.test.ts.
 const run = promisify(execFile);
 
 async function initRepo(name: string): Promise<string> {
