@@ -8,7 +8,7 @@
 // (RANEX_BENCH_ONLY does the same); RANEX_BENCH_ROUNDS (default 3) sets the rounds.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -144,19 +144,7 @@ function issue22Target(T: number, W: number): string {
   return "none (a suite of 1 to 5 s)";
 }
 
-const summary: { name: string; T: number; C: number; W: number; issue22: string; cpu: number[] }[] = [];
-
-/**
- * CPU seconds this process and its waited-for children (git, the measuring process, the sandboxes)
- * used so far (/proc/self/stat: utime, stime, cutime, cstime). On a machine other work loads, wall
- * time swings with the load; this says what a judgment itself cost.
- */
-function cpuSeconds(): number {
-  const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /, "").split(" ");
-  // After the name: state is field 3, so utime..cstime (fields 14-17) are at 11..14 here.
-  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+const summary: { name: string; T: number; C: number; W: number; issue22: string }[] = [];
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -180,7 +168,6 @@ for (const c of cases) {
     const policy = parsed.policy;
     const sandbox = createSandbox(profileFor(policy));
     const raw: number[] = [];
-    const rawCpu: number[] = [];
     const setup = policy.tests.setup;
     // A registry setup (init's Go and Rust policies) is not part of T: it runs once per lock file, on
     // the base, as the judge runs it. Each T run starts from its dependencies and the base's build
@@ -202,12 +189,10 @@ for (const c of cases) {
         dateTree(join(tree, WARM_DIR));
       }
       const t0 = performance.now();
-      const cpu0 = cpuSeconds();
       if (setup && !prepared) await sandbox.run({ command: setup, workdir: tree, env: {}, timeoutMs: 600_000, network: false });
       const report = join(tree, "junit.xml");
       const run = await sandbox.run({ command: policy.tests.command ?? "true", workdir: tree, outdir: tree, env: { RANEX_JUNIT: report, RANEX_REPORT: report, RANEX_NODE_REPORTER: nodeReporterFor(sandbox.profile.backend), RANEX_REPORTERS: reportersDirFor(sandbox.profile.backend) }, timeoutMs: 600_000, network: false });
       raw.push(performance.now() - t0);
-      rawCpu.push(cpuSeconds() - cpu0);
       // The python example keeps one red test on the base on purpose (task div), so a non-zero exit is fine.
       if (run.exitCode === null) throw new Error(`the raw test run did not finish: ${run.violation ?? "timeout"}: ${run.outputTail.slice(-500)}`);
     }
@@ -255,23 +240,17 @@ for (const c of cases) {
     let warmStages: Record<string, number> = {};
     const cold: number[] = [];
     const warm: number[] = [];
-    const coldCpu: number[] = [];
-    const warmCpu: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const dataDir = primed ?? join(work, `data-${i}`);
       // Prime the mirror so "cold" measures the missing base cache, not the first clone.
       await openRepository(repoDir, dataDir);
       rmSync(join(dataDir, "cache", "base"), { recursive: true, force: true });
       let t0 = performance.now();
-      let cpu0 = cpuSeconds();
       const first = await judge({ source: repoDir, base: "main", head: c.head, task: c.task, dataDir });
       cold.push(performance.now() - t0);
-      coldCpu.push(cpuSeconds() - cpu0);
       t0 = performance.now();
-      cpu0 = cpuSeconds();
       const second = await judge({ source: repoDir, base: "main", head: c.head, task: c.task, dataDir });
       warm.push(performance.now() - t0);
-      warmCpu.push(cpuSeconds() - cpu0);
       warmStages = second.timings;
       if (first.verdict.verdict !== "CANDIDATE" || second.verdict.verdict !== "CANDIDATE") {
         throw new Error(`bench expected CANDIDATE for ${c.repo}@${c.head}, got ${first.verdict.verdict}/${second.verdict.verdict}: ${first.verdict.reasons.join("; ")}`);
@@ -291,7 +270,7 @@ for (const c of cases) {
     const warmNote = needed ? "no target with diff.needed: its mutants are printed below"
       : `target <= ${warmFactor} T${warmTarget > warmFactor * T ? " + 0.5 s" : ""} = ${warmTarget.toFixed(2)} s: ${W <= warmTarget ? "met" : "MISSED"}`;
     console.log(`${c.repo}@${c.head} (${c.newTests ? "with" : "without"} new test files): T=${T.toFixed(2)} s  cold=${C.toFixed(2)} s (${(C / T).toFixed(2)} T; ${coldNote})  warm=${W.toFixed(2)} s (${(W / T).toFixed(2)} T; ${warmNote})  [median of ${ROUNDS}]`);
-    summary.push({ name: `${c.repo}@${c.head}`, T, C, W, issue22: issue22Target(T, W), cpu: [median(rawCpu), median(coldCpu), median(warmCpu)] });
+    summary.push({ name: `${c.repo}@${c.head}`, T, C, W, issue22: issue22Target(T, W) });
     // tests.stable's repeats and diff.needed's mutants run after the main runs: their cost adds up.
     const extra = (stage: string): string => warmStages[stage] === undefined ? "not run" : `${(warmStages[stage] / 1000).toFixed(2)} s = ${(warmStages[stage] / 1000 / T).toFixed(2)} T`;
     // Early repeats (the task's targets, beside the head run when the base is cached) overlap the
@@ -308,9 +287,7 @@ for (const c of cases) {
 }
 
 // One line per case measured, to compare runs of the bench at a glance.
-// CPU seconds beside (T, cold, warm): what the judgment cost whatever else loaded the machine.
-console.log(`\ncase                                T (s)  cold (s)  warm (s)  warm/T  issue 22 target (wall)              CPU s: T / cold / warm  (load ${loadavg()[0]?.toFixed(1)})`);
+console.log("\ncase                                T (s)  cold (s)  warm (s)  warm/T  issue 22 target");
 for (const row of summary) {
-  const cpu = row.cpu.map((x) => x.toFixed(1)).join(" / ");
-  console.log(`${row.name.padEnd(34)}  ${row.T.toFixed(2).padStart(5)}  ${row.C.toFixed(2).padStart(8)}  ${row.W.toFixed(2).padStart(8)}  ${(row.W / row.T).toFixed(2).padStart(6)}  ${row.issue22.padEnd(36)}  ${cpu}`);
+  console.log(`${row.name.padEnd(34)}  ${row.T.toFixed(2).padStart(5)}  ${row.C.toFixed(2).padStart(8)}  ${row.W.toFixed(2).padStart(8)}  ${(row.W / row.T).toFixed(2).padStart(6)}  ${row.issue22}`);
 }
