@@ -2,9 +2,12 @@
 // cores free): a PR without new test files, warm (base cached) <= 1.10 T + 0.5 s and cold <= 1.25 T;
 // a PR with new test files (four runs, three when warm), warm <= 2.1 T + 0.5 s. With a setup (`npm
 // ci`, T = setup + suite), warm (dependencies and base cached) <= 1.25 T (issue 15). Go and Rust with
-// init's policy (issue 22): T is the suite with its dependencies in place. Measured here, never in a test.
+// init's policy (issue 22): T is the suite with its dependencies in place. Issue 22's targets too: warm
+// <= 1.25 T for a suite of 5 s or more, warm < 5 s for a suite under a second. Measured here, never in
+// a test. `npm run bench -- go-calc rust-calc@honest` runs the cases whose name holds one of the words
+// (RANEX_BENCH_ONLY does the same); RANEX_BENCH_ROUNDS (default 3) sets the rounds.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -22,6 +25,8 @@ const { openRepository } = await load<typeof import("../src/workspace/index.js")
 const { nodeReporterFor, reportersDirFor } = await load<typeof import("../src/measure/reporters.js")>("measure/reporters.js");
 const { runSuite } = await load<typeof import("../src/measure/run-suite.js")>("measure/run-suite.js");
 const { starterPolicy } = await load<typeof import("../src/policy/init.js")>("policy/init.js");
+const { releaseTrees } = await load<typeof import("../src/sandbox/tree-limit.js")>("sandbox/tree-limit.js");
+const { WARM_DIR, WARM_TIME } = await load<typeof import("../src/measure/deps/cache.js")>("measure/deps/cache.js");
 const ROUNDS = Number(process.env.RANEX_BENCH_ROUNDS ?? 3);
 const cases = [
   { repo: "python-calc", head: "honest-task", task: "div", newTests: false },
@@ -43,7 +48,7 @@ const cases = [
 ];
 /** Fixtures whose policy is the one `ranex init` writes, committed on main before the heads. */
 const INIT_POLICY = new Set(["go-calc", "rust-calc"]);
-const only = process.env.RANEX_BENCH_ONLY;
+const only = [...process.argv.slice(2), ...process.env.RANEX_BENCH_ONLY === undefined ? [] : [process.env.RANEX_BENCH_ONLY]];
 
 /**
  * Builds a repository whose suite takes about 3 s: 30 tests that each wait 0.1 s, plus the owner's
@@ -122,10 +127,29 @@ async function commitInitPolicy(dir: string, head: string): Promise<void> {
   git("checkout", "-q", "main");
 }
 
+/** Dates every file under `dir` WARM_TIME, as the dependency cache dates its warm layer. */
+function dateTree(dir: string): void {
+  if (!existsSync(dir)) return;
+  if (lstatSync(dir).isDirectory()) for (const name of readdirSync(dir)) dateTree(join(dir, name));
+  if (!lstatSync(dir).isSymbolicLink()) utimesSync(dir, WARM_TIME, WARM_TIME);
+}
+
+/**
+ * Issue 22's targets, for every case whatever its policy: warm <= 1.25 T when the suite takes 5 s or
+ * more; warm under 5 s when it takes under a second; in between, the case's own target above.
+ */
+function issue22Target(T: number, W: number): string {
+  if (T >= 5) return `warm <= 1.25 T = ${(1.25 * T).toFixed(2)} s: ${W <= 1.25 * T ? "met" : "MISSED"}`;
+  if (T < 1) return `warm < 5 s: ${W < 5 ? "met" : "MISSED"}`;
+  return "none (a suite of 1 to 5 s)";
+}
+
+const summary: { name: string; T: number; C: number; W: number; issue22: string }[] = [];
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 for (const c of cases) {
-  if (only !== undefined && !`${c.repo}@${c.head}`.includes(only)) continue;
+  if (only.length > 0 && !only.some((word) => `${c.repo}@${c.head}`.includes(word))) continue;
   const work = mkdtempSync(join(tmpdir(), "ranex-bench-"));
   try {
     const repoDir = join(work, c.repo);
@@ -144,13 +168,26 @@ for (const c of cases) {
     const policy = parsed.policy;
     const sandbox = createSandbox(profileFor(policy));
     const raw: number[] = [];
+    const setup = policy.tests.setup;
+    // A registry setup (init's Go and Rust policies) is not part of T: it runs once per lock file, on
+    // the base, as the judge runs it. Each T run starts from its dependencies and the base's build
+    // outputs (the warm layer, dated as the cache dates it), so T still compiles what the head changed.
+    const prepared = INIT_POLICY.has(c.repo);
+    const depsTree = join(work, "raw-deps");
+    if (setup && prepared) {
+      await repo.materialise(base, depsTree);
+      const done = await sandbox.run({ command: setup, workdir: depsTree, env: {}, timeoutMs: 600_000, network: true });
+      if (done.exitCode !== 0) throw new Error(`the bench's setup failed: ${done.violation ?? done.exitCode}: ${done.outputTail.slice(-500)}`);
+    }
     for (let i = 0; i < ROUNDS; i++) {
       const tree = join(work, `raw-${i}`);
       await repo.materialise(head, tree);
-      const setup = policy.tests.setup;
-      // A registry setup (init's Go and Rust policies) is not part of T: it runs once per lock file.
-      const prepared = INIT_POLICY.has(c.repo);
-      if (setup && prepared) await sandbox.run({ command: setup, workdir: tree, env: {}, timeoutMs: 600_000, network: true });
+      if (setup && prepared) {
+        for (const entry of [".ranex-deps", WARM_DIR]) {
+          if (existsSync(join(depsTree, entry))) cpSync(join(depsTree, entry), join(tree, entry), { recursive: true, verbatimSymlinks: true });
+        }
+        dateTree(join(tree, WARM_DIR));
+      }
       const t0 = performance.now();
       if (setup && !prepared) await sandbox.run({ command: setup, workdir: tree, env: {}, timeoutMs: 600_000, network: false });
       const report = join(tree, "junit.xml");
@@ -195,7 +232,8 @@ for (const c of cases) {
     }
 
     // "Cold" is a base not yet cached, not dependencies never installed: one judgment fills the
-    // dependency cache every round then starts from (its entries point into it; it stays until the end).
+    // dependency cache of a data folder every round then judges in, its base cache removed first (the
+    // dependency key names the repository's mirror, which lives in the data folder).
     const primed = INIT_POLICY.has(c.repo) ? join(work, "data-primed") : null;
     if (primed !== null) await judge({ source: repoDir, base: "main", head: c.head, task: c.task, dataDir: primed });
 
@@ -203,10 +241,10 @@ for (const c of cases) {
     const cold: number[] = [];
     const warm: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const dataDir = join(work, `data-${i}`);
+      const dataDir = primed ?? join(work, `data-${i}`);
       // Prime the mirror so "cold" measures the missing base cache, not the first clone.
       await openRepository(repoDir, dataDir);
-      if (primed !== null) cpSync(join(primed, "deps"), join(dataDir, "deps"), { recursive: true, verbatimSymlinks: true });
+      rmSync(join(dataDir, "cache", "base"), { recursive: true, force: true });
       let t0 = performance.now();
       const first = await judge({ source: repoDir, base: "main", head: c.head, task: c.task, dataDir });
       cold.push(performance.now() - t0);
@@ -232,6 +270,7 @@ for (const c of cases) {
     const warmNote = needed ? "no target with diff.needed: its mutants are printed below"
       : `target <= ${warmFactor} T${warmTarget > warmFactor * T ? " + 0.5 s" : ""} = ${warmTarget.toFixed(2)} s: ${W <= warmTarget ? "met" : "MISSED"}`;
     console.log(`${c.repo}@${c.head} (${c.newTests ? "with" : "without"} new test files): T=${T.toFixed(2)} s  cold=${C.toFixed(2)} s (${(C / T).toFixed(2)} T; ${coldNote})  warm=${W.toFixed(2)} s (${(W / T).toFixed(2)} T; ${warmNote})  [median of ${ROUNDS}]`);
+    summary.push({ name: `${c.repo}@${c.head}`, T, C, W, issue22: issue22Target(T, W) });
     // tests.stable's repeats and diff.needed's mutants run after the main runs: their cost adds up.
     const extra = (stage: string): string => warmStages[stage] === undefined ? "not run" : `${(warmStages[stage] / 1000).toFixed(2)} s = ${(warmStages[stage] / 1000 / T).toFixed(2)} T`;
     // Early repeats (the task's targets, beside the head run when the base is cached) overlap the
@@ -241,6 +280,14 @@ for (const c of cases) {
     if (warmStages.mutants !== undefined) console.log(`  diff.needed runs, added up: selected tests ${extra("mutants-selected")}; full suite ${extra("mutants-full")}`);
     console.log(`  warm stages (ms, last round): ${Object.entries(warmStages).map(([k, v]) => `${k}=${v}`).join(" ")}`);
   } finally {
+    // The T runs' trees are bounded by this process (src/sandbox/tree-limit.ts): unmounted first.
+    releaseTrees();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+// One line per case measured, to compare runs of the bench at a glance.
+console.log("\ncase                                T (s)  cold (s)  warm (s)  warm/T  issue 22 target");
+for (const row of summary) {
+  console.log(`${row.name.padEnd(34)}  ${row.T.toFixed(2).padStart(5)}  ${row.C.toFixed(2).padStart(8)}  ${row.W.toFixed(2).padStart(8)}  ${(row.W / row.T).toFixed(2).padStart(6)}  ${row.issue22}`);
 }

@@ -52,7 +52,7 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
     for (const check of plan.checks) {
       const run: RunResult = await timed(`check:${check.name}`, () => sandbox.run({
         command: check.run, workdir: tree.treeDir, env: {}, timeoutMs: check.timeout * 1000, network: false, readonlyPaths: tree.readonly,
-        treeOverlays: overlays,
+        treeOverlays: overlays, ...(deps?.failure === null && deps.lower !== null ? { treeLower: deps.lower } : {}),
       }));
       checks.push({ name: check.name, run });
     }

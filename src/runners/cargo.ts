@@ -1,7 +1,9 @@
 // Rust: `cargo test`'s own output (libtest's stable human format, read by cargo-report.ts), stdout
 // and stderr both into $RANEX_REPORT. Dependencies: the registry of a CARGO_HOME filled once per
 // Cargo.lock by `cargo fetch` in setup (with network), read-only in runs, which are `--offline
-// --locked` with the target folder in the tree. The canary is an integration test file
+// --locked`. Setup also builds the tests once into a target folder stored as the warm layer
+// (src/measure/deps/cache.ts), which lies beneath every run's tree copy-on-write: a run compiles the
+// repository's own crates (cargo sees their sources as newer) but not the registry's. The canary is an integration test file
 // (tests/ranex_canary_<token>.rs) of the root package. rustup's proxies are left out: init names the
 // toolchain's own bin folder, so neither RUSTUP_HOME nor ~/.cargo has to be in the sandbox.
 import { execFileSync } from "node:child_process";
@@ -12,15 +14,21 @@ import { findBinary, toolchainFor } from "./toolchain.js";
 import { readTreeFile } from "./tree-read.js";
 import { cargoCanaries } from "./canary-compiled.js";
 import type { Runner } from "./types.js";
+import { WARM_DIR } from "../measure/deps/cache.js";
 
 /** Where setup leaves CARGO_HOME (its registry), in the tree (stored under the dependency key). */
 export const CARGO_DEPS_DIR = ".ranex-deps/cargo";
+/** Where setup leaves the target folder it built: the warm layer, writable copy-on-write in every run. */
+export const CARGO_TARGET = `${WARM_DIR}/cargo-target`;
 
-// The target folder is the tree's own (target/): the repeats of tests.stable and the mutants of
-// diff.needed run in the same tree and rebuild only what changed, instead of every crate each time.
+// The target folder is in the tree, over the warm layer: the repeats of tests.stable and the mutants
+// of diff.needed run in the same tree and rebuild only what changed, instead of every crate each time.
 // Nothing the tree's own code could not do already: it runs there with write access anyway.
-export const CARGO_TEST_COMMAND =
-  `CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo test --offline --locked --no-fail-fast > "$RANEX_REPORT" 2>&1`;
+const ENV = `CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" CARGO_TARGET_DIR="$PWD/${CARGO_TARGET}"`;
+export const CARGO_TEST_COMMAND = `${ENV} cargo test --offline --locked --no-fail-fast > "$RANEX_REPORT" 2>&1`;
+/** Once per Cargo.lock: the registry, and a build of every test target (a failing build is no failed setup). */
+export const cargoSetup = (locked: boolean): string =>
+  `export ${ENV}; cargo fetch${locked ? " --locked" : ""} && { cargo test --offline --locked --no-run >/dev/null 2>&1 || true; }`;
 
 const runsCargo = (command: string): boolean => /\bcargo\s+(?:\+\S+\s+)?test\b/.test(command) && /\$\{?RANEX_(?:REPORT|JUNIT)\b/.test(command);
 
@@ -48,7 +56,7 @@ export const cargo: Runner = {
       evidence: `Cargo.toml${nextest ? " and .config/nextest.toml, but this machine has no cargo-nextest, so the gate runs cargo test: install it (cargo install cargo-nextest --locked) and run ranex init again to have nextest run" : ""}`,
       runnerDeclared: true, reporterDeclared: true,
       // Without a committed Cargo.lock, fetch writes one: it is stored with the registry, so every run uses the same.
-      install: `export CARGO_HOME="$PWD/${CARGO_DEPS_DIR}"; cargo fetch${locked ? " --locked" : ""}`,
+      install: cargoSetup(locked),
       toolchain: toolchainFor(cargoFolder(repo.dir)),
     };
   },

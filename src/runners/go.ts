@@ -1,25 +1,30 @@
 // Go: `go test -json` (test2json events, read by go-report.ts). Dependencies are the module cache,
 // filled once per go.sum by `go mod download` in setup (with network) and read-only in runs, which
-// are offline (GOPROXY=off, GOFLAGS=-mod=readonly). Setup also warms a build cache, which each run
-// copies into its scratch (Go needs a writable one; a cold build of the standard library costs
-// seconds to minutes). The canary is a `_test.go` file written into one package folder.
+// are offline (GOPROXY=off, GOFLAGS=-mod=readonly). Setup also warms a build cache (a cold build of
+// the standard library costs seconds to minutes): it is stored as the warm layer
+// (src/measure/deps/cache.ts), which lies beneath every run's tree copy-on-write, so a run compiles
+// only the packages whose sources changed and writes its own entries into its own tree. -count=1:
+// with the build cache in the tree, the repeats of tests.stable would otherwise read the head run's
+// cached results instead of running the tests again. The canary is a `_test.go` file written into one
+// package folder.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { WARM_DIR } from "../measure/deps/cache.js";
 import { claimsGoJson, modulePath, packageFolder, parseGoJson } from "./go-report.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
 import { goCanaries } from "./canary-compiled.js";
 import type { Runner } from "./types.js";
 
-/** Where setup leaves the module and build caches, in the tree (stored under the dependency key). */
+/** Where setup leaves the module cache, in the tree (stored under the dependency key, read-only in runs). */
 export const GO_DEPS_DIR = ".ranex-deps/go";
+/** Where setup leaves the build cache: the warm layer, writable copy-on-write in every run. */
+export const GO_BUILD_DIR = `${WARM_DIR}/go-build`;
 
-const ENV = `GOMODCACHE="$PWD/${GO_DEPS_DIR}/mod" GOFLAGS=-mod=readonly GOTOOLCHAIN=local`;
-/** The runs: offline, the module cache read-only, the build cache a copy in the run's scratch. */
-export const GO_TEST_COMMAND =
-  `cp -R ${GO_DEPS_DIR}/build /tmp/gocache 2>/dev/null; ${ENV} GOPROXY=off GOCACHE=/tmp/gocache go test -json ./... > "$RANEX_REPORT"`;
+const ENV = `GOMODCACHE="$PWD/${GO_DEPS_DIR}/mod" GOFLAGS=-mod=readonly GOTOOLCHAIN=local GOCACHE="$PWD/${GO_BUILD_DIR}"`;
+/** The runs: offline, the module cache read-only, the build cache the warm layer of the run's tree. */
+export const GO_TEST_COMMAND = `${ENV} GOPROXY=off go test -count=1 -json ./... > "$RANEX_REPORT"`;
 /** Once per go.sum: the modules, and a build of every package's tests (a failing build is no failed setup). */
-export const GO_SETUP_COMMAND =
-  `export ${ENV} GOCACHE="$PWD/${GO_DEPS_DIR}/build"; go mod download && { go test -count=1 -run '^$' ./... >/dev/null 2>&1 || true; }`;
+export const GO_SETUP_COMMAND = `export ${ENV}; go mod download && { go test -count=1 -run '^$' ./... >/dev/null 2>&1 || true; }`;
 
 // The -run pattern a selection adds holds `|`: quoted, it is no pipe.
 const runsGoJson = (command: string): boolean => /\bgo\s+test\b(?:'[^']*'|[^|;&'])*\s-json\b/.test(command);
@@ -52,7 +57,7 @@ export const go: Runner = {
     const vendored = repo.files.has("vendor") && (await repo.list("vendor")).includes("modules.txt");
     return {
       evidence: "go.mod", runnerDeclared: true, reporterDeclared: true,
-      // Always a setup: it warms the build cache every run copies. A vendored module reads vendor/.
+      // Always a setup: it warms the build cache every run starts from. A vendored module reads vendor/.
       install: vendored ? GO_SETUP_COMMAND.replace("-mod=readonly", "-mod=vendor") : GO_SETUP_COMMAND,
       toolchain: toolchainFor(findBinary("go", ["/usr/local/go/bin", "/usr/lib/go/bin"])),
     };

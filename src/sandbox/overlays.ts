@@ -1,7 +1,7 @@
 // Host files or directories shown over the run's tree (the dependencies a once-only setup installed,
 // src/measure/deps). Each goes where the setup created it, read-only: a run can use the installed
 // packages but never change what the next run, or the next PR with the same lock files, will see.
-import { lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { RunRequest } from "./types.js";
 
@@ -49,6 +49,14 @@ export function placeOverlays(request: RunRequest, linkOnly: boolean): string | 
 }
 
 function place(request: RunRequest, linkOnly: boolean): string | null {
+  // Without mounts, the warm layer (RunRequest.treeLower) cannot lie beneath the tree: what the tree
+  // lacks of it is copied in, so the run can still write over it and the cache stays as it was.
+  if (linkOnly && request.treeLower !== undefined) {
+    for (const name of readdirSync(request.treeLower)) {
+      const dest = join(request.workdir, name);
+      if (lstatSync(dest, { throwIfNoEntry: false }) === undefined) cpSync(join(request.treeLower, name), dest, { recursive: true, verbatimSymlinks: true });
+    }
+  }
   const overlays = request.treeOverlays ?? [];
   if (overlays.length === 0) return null;
   const root = realpathSync(request.workdir);

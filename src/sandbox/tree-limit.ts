@@ -32,10 +32,12 @@ let exitHook = false;
 
 /**
  * Bounds `workdir` (once; later calls return the same): the tree to bind at /work, and the limit.
- * `limitBytes` undefined: TREE_FACTOR times the tree's size, at least TREE_FLOOR_BYTES. Throws when
- * the kernel refuses the mounts: the caller fails the run closed.
+ * `limitBytes` undefined: TREE_FACTOR times the tree's size, at least TREE_FLOOR_BYTES. `lower`, at
+ * the first call only, lies beneath the checkout (a warm build cache): what the checkout has wins,
+ * and writes to either land in the bounded layer. Throws when the kernel refuses the mounts: the
+ * caller fails the run closed.
  */
-export function boundTree(workdir: string, limitBytes: number | undefined): { view: string; limitBytes: number } {
+export function boundTree(workdir: string, limitBytes: number | undefined, lower?: string): { view: string; limitBytes: number } {
   const key = safeRealpath(workdir);
   const known = bounded.get(key);
   if (known !== undefined) return { view: known.merged, limitBytes: known.limitBytes };
@@ -53,7 +55,8 @@ export function boundTree(workdir: string, limitBytes: number | undefined): { vi
     const info = statSync(key);
     chownSync(upper, info.uid, info.gid);
     chmodSync(upper, info.mode & 0o7777);
-    execFileSync("mount", ["-t", "overlay", "ranex-tree", "-o", `lowerdir=${key},upperdir=${upper},workdir=${join(upperFs, "work")}`, merged], { stdio: "pipe" });
+    const lowers = lower === undefined ? key : `${key}:${layerPath(lower)}`;
+    execFileSync("mount", ["-t", "overlay", "ranex-tree", "-o", `lowerdir=${lowers},upperdir=${upper},workdir=${join(upperFs, "work")}`, merged], { stdio: "pipe" });
   } catch (err) {
     unmountUnder(merged);
     unmountUnder(root);
@@ -67,6 +70,13 @@ export function boundTree(workdir: string, limitBytes: number | undefined): { vi
     process.once("exit", releaseTrees);
   }
   return { view: merged, limitBytes: limit };
+}
+
+/** A lower layer's path as the overlay's options take it: one that would split them is refused. */
+function layerPath(path: string): string {
+  const real = realpathSync(path);
+  if (/[:,\\\n]/.test(real)) throw new Error(`the warm build layer's path ${JSON.stringify(real)} cannot be given to overlayfs`);
+  return real;
 }
 
 /** Why the run is unsafe when the tree's limit is (all but) used up, or null. */

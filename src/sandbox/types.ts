@@ -59,6 +59,14 @@ export interface RunRequest {
    * backend `none` (no mounts) `path` becomes a symbolic link to `host`.
    */
   treeOverlays?: { host: string; path: string }[];
+  /**
+   * A host directory laid out as the tree (a setup's build outputs, src/measure/deps/cache.ts), shown
+   * beneath the tree as a lower layer: the run reads it and writes over it, copy-on-write into the
+   * tree's own bounded layer, and the directory itself never changes. Taken at the tree's first run
+   * (its layers stay for the tree's later runs); with backend `none` (no mounts) its entries the
+   * tree lacks are copied in.
+   */
+  treeLower?: string;
 }
 
 export interface RunResult {

@@ -62,7 +62,8 @@ describe("cargo test", () => {
     expect(found.kind).toBe("cargo");
     expect(toolchain).toHaveLength(1);
     expect(toolchain[0]).toMatch(/\/toolchains\/[^/]+\/bin$/);
-    expect(found.install).toBe('export CARGO_HOME="$PWD/.ranex-deps/cargo"; cargo fetch --locked');
+    // Setup fetches, then builds the tests once into the target folder kept as the warm layer.
+    expect(found.install).toBe('export CARGO_HOME="$PWD/.ranex-deps/cargo" CARGO_TARGET_DIR="$PWD/.ranex-warm/cargo-target"; cargo fetch --locked && { cargo test --offline --locked --no-run >/dev/null 2>&1 || true; }');
     expect(testCommand(found)?.command).toBe(CARGO_TEST_COMMAND);
   });
 

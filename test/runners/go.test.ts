@@ -106,7 +106,7 @@ describe("go test -json", () => {
     const selection = go.select({
       command: GO_TEST_COMMAND, ids: ["example.com/m/TestAdd", "example.com/m/panicky/TestA", "example.com/m/TestTable/two_words"], listFile: "/l", backend: "bwrap", common: {},
     });
-    expect(selection?.command).toContain("go test -run '^(TestA|TestAdd|TestTable)$' -json example.com/m example.com/m/panicky > \"$RANEX_REPORT\"");
+    expect(selection?.command).toContain("go test -run '^(TestA|TestAdd|TestTable)$' -count=1 -json example.com/m example.com/m/panicky > \"$RANEX_REPORT\"");
     expect(go.runs(selection?.command ?? "")).toBe(true);
     const selected = await goReport(dir, ["-run", "^(TestA|TestAdd|TestTable)$", "example.com/m", "example.com/m/panicky"]);
     expect(selected.cases.map((c) => c.id).sort()).toEqual([
@@ -122,5 +122,9 @@ describe("go test -json", () => {
     expect(found.install).toContain("go mod download");
     expect(testCommand(found)?.command).toBe(GO_TEST_COMMAND);
     expect(GO_TEST_COMMAND).toMatch(/GOPROXY=off .*GOFLAGS=-mod=readonly|GOFLAGS=-mod=readonly .*GOPROXY=off/);
+    // The build cache is the tree's warm layer, kept between a tree's runs: -count=1, or a repeat
+    // would read the head run's cached results instead of running the tests again.
+    expect(GO_TEST_COMMAND).toContain('GOCACHE="$PWD/.ranex-warm/go-build"');
+    expect(GO_TEST_COMMAND).toMatch(/go test -count=1 /);
   });
 });

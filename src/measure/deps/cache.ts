@@ -1,14 +1,34 @@
 // The dependency cache: one setup's result per dependency key, reused read-only by every run that
 // has the key. Entries are written whole or not at all (a temporary directory renamed into place),
 // only after a setup that exited 0 in time, and the least recently used go first when it is full.
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile, cp, mkdtemp } from "node:fs/promises";
+//
+// What a setup left under WARM_DIR (a build cache: Go's GOCACHE, Cargo's target folder) is kept
+// apart, under `<entry>/warm/`, laid out as in the tree: it becomes a lower layer of each run's tree
+// (src/sandbox/tree-limit.ts), so a run writes to it as compilers must, copy-on-write into the run's
+// own tmpfs, and the entry itself never changes. Build tools key those caches on what they build
+// from, so a warm layer saves the compiling of what did not change, never changes an outcome. Its
+// files are dated WARM_TIME, long before any tree is written out: a tool that decides freshness by
+// mtimes (cargo for the repository's own crates, make) then sees every tree file as newer than every
+// warm output and rebuilds it, so the base's build never stands in for a head's sources, whether the
+// head's tree was written before the setup ran (cold) or after (warm).
+import { lstat, lutimes, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile, cp, mkdtemp } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { DepsInstall } from "../report-types.js";
 
+/** 2000-01-01T00:00:00Z: the date of every warm file (see above). */
+export const WARM_TIME = new Date(946_684_800_000);
+
+/** Where a setup leaves build outputs to be warmed from, in the tree (see above). */
+export const WARM_DIR = ".ranex-warm";
+
+export const isWarm = (entry: string): boolean => entry === WARM_DIR || entry.startsWith(`${WARM_DIR}/`);
+
 export interface CachedDependencies {
   dir: string;
-  /** Tree paths the setup created, each stored under `<dir>/files/<path>`. */
+  /** Tree paths the setup created, each stored under `<dir>/files/<path>` (warm ones apart). */
   entries: string[];
+  /** The warm layer, laid out as the tree (`<dir>/warm`), or null when the setup left none. */
+  warm: string | null;
   bytes: number;
   /** The setup that filled the entry, so a hit can say when and in how long it was installed. */
   installed: DepsInstall | null;
@@ -17,6 +37,8 @@ export interface CachedDependencies {
 interface Manifest {
   key: string;
   entries: string[];
+  /** Entries stored under `warm/` rather than `files/` (absent in entries older than the warm layer). */
+  warm?: string[];
   bytes: number;
   installed?: DepsInstall;
 }
@@ -37,7 +59,8 @@ export async function lookupDependencies(cacheDir: string, key: string): Promise
   if (manifest.key !== key || !Array.isArray(manifest.entries)) return null;
   const now = new Date();
   await utimes(join(dir, "manifest.json"), now, now).catch(() => undefined);
-  return { dir, entries: manifest.entries, bytes: manifest.bytes, installed: manifest.installed ?? null };
+  const warm = Array.isArray(manifest.warm) && manifest.warm.length > 0 ? join(dir, "warm") : null;
+  return { dir, entries: manifest.entries, warm, bytes: manifest.bytes, installed: manifest.installed ?? null };
 }
 
 /** Host path of a cached entry, to mount read-only at `/work/<entry>`. */
@@ -54,6 +77,14 @@ async function sizeOf(path: string): Promise<number> {
   return total;
 }
 
+/** Dates everything under `dir` (links themselves, not what they name) WARM_TIME. */
+async function dateWarm(dir: string): Promise<void> {
+  const info = await lstat(dir).catch(() => null);
+  if (info === null) return;
+  if (info.isDirectory()) for (const name of await readdir(dir)) await dateWarm(join(dir, name));
+  await lutimes(dir, WARM_TIME, WARM_TIME);
+}
+
 /**
  * Moves the setup's created entries out of `tree` into the cache under `key`. When another
  * judgment stored the same key meanwhile, its entry is kept and ours discarded: same key, same result.
@@ -63,14 +94,18 @@ export async function storeDependencies(cacheDir: string, key: string, tree: str
   const temp = await mkdtemp(join(cacheDir, ".incoming-"));
   try {
     for (const entry of entries) {
-      const target = join(temp, "files", entry);
+      const target = join(temp, isWarm(entry) ? "warm" : "files", entry);
       await mkdir(dirname(target), { recursive: true });
       await rename(join(tree, entry), target).catch(async () => {
         await cp(join(tree, entry), target, { recursive: true, verbatimSymlinks: true });
       });
     }
-    const bytes = await sizeOf(join(temp, "files"));
-    const manifest: Manifest = { key, entries: [...entries], bytes, ...(installed === undefined ? {} : { installed }) };
+    await dateWarm(join(temp, "warm"));
+    const bytes = await sizeOf(join(temp, "files")) + await sizeOf(join(temp, "warm"));
+    const warm = entries.filter(isWarm);
+    const manifest: Manifest = {
+      key, entries: entries.filter((e) => !isWarm(e)), ...(warm.length === 0 ? {} : { warm }), bytes, ...(installed === undefined ? {} : { installed }),
+    };
     await writeFile(join(temp, "manifest.json"), JSON.stringify(manifest));
     await rename(temp, entryDir(cacheDir, key)).catch(async () => {
       await rm(temp, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import type { RunResult } from "../../sandbox/types.js";
 import type { DepsPlan } from "../plan.js";
 import type { DepsInstall } from "../report-types.js";
 import { createdEntries, listTree } from "./capture.js";
-import { cachedPath, evictDependencies, lookupDependencies, storeDependencies, type CachedDependencies } from "./cache.js";
+import { cachedPath, evictDependencies, isWarm, lookupDependencies, storeDependencies, type CachedDependencies } from "./cache.js";
 
 export interface PreparedDependencies {
   key: string;
@@ -19,6 +19,8 @@ export interface PreparedDependencies {
   installed: DepsInstall | null;
   /** What every run shows read-only at /work/<path>. */
   overlays: { host: string; path: string }[];
+  /** The setup's build outputs (./cache.ts, WARM_DIR): a copy-on-write lower layer of every run's tree, or null. */
+  lower: string | null;
   /** Why no run can go on (the setup failed); null when the dependencies are ready. */
   failure: string | null;
   /** Entries evicted to keep the cache within its size, and a store that failed (the runs still use the setup's tree). */
@@ -39,10 +41,10 @@ const overlaysOf = (cached: CachedDependencies): PreparedDependencies["overlays"
 export async function prepareDependencies(sandbox: Sandbox, deps: DepsPlan, setup: SetupCommand): Promise<PreparedDependencies> {
   const none = { evicted: [], storeError: null };
   const cached = await lookupDependencies(deps.cacheDir, deps.key);
-  if (cached !== null) return { key: deps.key, hit: true, setup: null, installed: cached.installed, overlays: overlaysOf(cached), failure: null, ...none };
+  if (cached !== null) return { key: deps.key, hit: true, setup: null, installed: cached.installed, overlays: overlaysOf(cached), lower: cached.warm, failure: null, ...none };
   if (deps.setupTree === null) {
     // The parent saw the entry, then another judgment evicted it before we could use it.
-    return { key: deps.key, hit: false, setup: null, installed: null, overlays: [], failure: `the dependency cache entry ${deps.key} was evicted while this judgment started; judge again`, ...none };
+    return { key: deps.key, hit: false, setup: null, installed: null, overlays: [], lower: null, failure: `the dependency cache entry ${deps.key} was evicted while this judgment started; judge again`, ...none };
   }
   const tree = deps.setupTree.treeDir;
   const before = await listTree(tree);
@@ -51,17 +53,18 @@ export async function prepareDependencies(sandbox: Sandbox, deps: DepsPlan, setu
     network: setup.network, readonlyPaths: deps.setupTree.readonly,
   });
   const failure = setupFailure(run, setup.timeoutSeconds);
-  if (failure !== null) return { key: deps.key, hit: false, setup: run, installed: null, overlays: [], failure, ...none };
+  if (failure !== null) return { key: deps.key, hit: false, setup: run, installed: null, overlays: [], lower: null, failure, ...none };
 
   const entries = await createdEntries(tree, before);
   try {
     const stored = await storeDependencies(deps.cacheDir, deps.key, tree, entries, { ms: run.durationMs, on: new Date().toISOString().slice(0, 10) });
     const evicted = await evictDependencies(deps.cacheDir, deps.maxBytes, deps.key);
-    return { key: deps.key, hit: false, setup: run, installed: stored.installed, overlays: overlaysOf(stored), failure: null, evicted, storeError: null };
+    return { key: deps.key, hit: false, setup: run, installed: stored.installed, overlays: overlaysOf(stored), lower: stored.warm, failure: null, evicted, storeError: null };
   } catch (err) {
-    // A full disk costs the reuse, not the judgment: this judgment's runs use the setup's own tree.
-    const stillThere = entries.map((path) => ({ host: `${tree}/${path}`, path }));
-    return { key: deps.key, hit: false, setup: run, installed: null, overlays: stillThere, failure: null, evicted: [], storeError: (err as Error).message };
+    // A full disk costs the reuse, not the judgment: this judgment's runs use the setup's own tree
+    // (without the warm build outputs, which must be writable: the runs build from scratch).
+    const stillThere = entries.filter((path) => !isWarm(path)).map((path) => ({ host: `${tree}/${path}`, path }));
+    return { key: deps.key, hit: false, setup: run, installed: null, overlays: stillThere, lower: null, failure: null, evicted: [], storeError: (err as Error).message };
   }
 }
 

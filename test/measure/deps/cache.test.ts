@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cachedPath, evictDependencies, lookupDependencies, storeDependencies } from "../../../src/measure/deps/cache.js";
+import { cachedPath, evictDependencies, lookupDependencies, storeDependencies, WARM_DIR, WARM_TIME } from "../../../src/measure/deps/cache.js";
 import { createdEntries, listTree } from "../../../src/measure/deps/capture.js";
 import { dependencyKey } from "../../../src/measure/deps/key.js";
 
@@ -61,5 +61,29 @@ describe("dependency cache", () => {
     expect(await evictDependencies(cache, 1000, "sha256:bb")).toEqual(["aa"]);
     expect(await lookupDependencies(cache, "sha256:aa")).toBeNull();
     expect(await lookupDependencies(cache, "sha256:bb")).not.toBeNull();
+  });
+
+  it("keeps a setup's build outputs apart as the warm layer, laid out as the tree and dated before any tree", async () => {
+    const tree = await temp();
+    const before = await listTree(tree);
+    await mkdir(join(tree, ".ranex-deps", "go", "mod"), { recursive: true });
+    await mkdir(join(tree, WARM_DIR, "go-build", "00"), { recursive: true });
+    await writeFile(join(tree, WARM_DIR, "go-build", "00", "a-d"), "compiled");
+    const created = await createdEntries(tree, before);
+    expect(created).toEqual([".ranex-deps", WARM_DIR]);
+
+    const cache = await temp();
+    const stored = await storeDependencies(cache, "sha256:cc", tree, created);
+    expect(stored.entries).toEqual([".ranex-deps"]);
+    expect(stored.warm).toBe(join(cache, "cc", "warm"));
+    expect(await readFile(join(stored.warm!, WARM_DIR, "go-build", "00", "a-d"), "utf8")).toBe("compiled");
+    for (const path of [WARM_DIR, `${WARM_DIR}/go-build/00`, `${WARM_DIR}/go-build/00/a-d`]) {
+      expect((await stat(join(stored.warm!, path))).mtimeMs, path).toBe(WARM_TIME.getTime());
+    }
+    expect((await lookupDependencies(cache, "sha256:cc"))?.warm).toBe(stored.warm);
+    // A setup that built nothing has no warm layer.
+    const plain = await temp();
+    await mkdir(join(plain, "node_modules"));
+    expect((await storeDependencies(cache, "sha256:dd", plain, ["node_modules"])).warm).toBeNull();
   });
 });
