@@ -3,6 +3,8 @@
 // a PR with new test files (four runs, three when warm), warm <= 2.1 T + 0.5 s. With a setup (`npm
 // ci`, T = setup + suite), warm (dependencies and base cached) <= 1.25 T (issue 15). Go and Rust with
 // init's policy (issue 22): T is the suite with its dependencies in place. Measured here, never in a test.
+// `RANEX_BENCH_SECTION=provenance npm run bench` runs only the provenance record's cost (issue 19);
+// `RANEX_BENCH_ONLY=<repo@head part>` picks cases, `RANEX_BENCH_ROUNDS` the rounds.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,6 +46,8 @@ const cases = [
 /** Fixtures whose policy is the one `ranex init` writes, committed on main before the heads. */
 const INIT_POLICY = new Set(["go-calc", "rust-calc"]);
 const only = process.env.RANEX_BENCH_ONLY;
+/** `RANEX_BENCH_SECTION=provenance`: only the provenance record's cost, no T and no judgments. */
+const provenanceOnly = process.env.RANEX_BENCH_SECTION === "provenance";
 
 /**
  * Builds a repository whose suite takes about 3 s: 30 tests that each wait 0.1 s, plus the owner's
@@ -124,6 +128,25 @@ async function commitInitPolicy(dir: string, head: string): Promise<void> {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+/**
+ * The provenance record's cost, said plainly: wall time of the suite run without and with it (median
+ * of the rounds, and their spread, which shows how loud the machine was), the share against the
+ * 5 % target, and CPU time, which the machine's load moves far less than wall time.
+ */
+function provenanceCost(plain: number[], recorded: number[], cpu: Record<"off" | "on", number[]>): string {
+  const seconds = (ms: number): string => (ms / 1000).toFixed(2);
+  const percent = (share: number): string => `${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)} %`;
+  const spread = (xs: number[]): string => `${seconds(Math.min(...xs))}-${seconds(Math.max(...xs))} s`;
+  const off = median(plain);
+  const on = median(recorded);
+  const share = (on - off) / off;
+  const wall = `wall ${seconds(off)} s without the record, ${seconds(on)} s with it: ${percent(share)} (target <= 5 %: ${share <= 0.05 ? "met" : "MISSED"})`;
+  const noise = `rounds ranged ${spread(plain)} without, ${spread(recorded)} with`;
+  const cpuText = cpu.off.length === 0 || cpu.on.length === 0 ? "CPU time not measured (no cgroup)"
+    : `CPU ${seconds(median(cpu.off))} s without, ${seconds(median(cpu.on))} s with: ${percent((median(cpu.on) - median(cpu.off)) / median(cpu.off))}`;
+  return `provenance record: ${wall}; ${cpuText}  [median of ${plain.length} rounds; ${noise}]`;
+}
+
 for (const c of cases) {
   if (only !== undefined && !`${c.repo}@${c.head}`.includes(only)) continue;
   const work = mkdtempSync(join(tmpdir(), "ranex-bench-"));
@@ -144,7 +167,7 @@ for (const c of cases) {
     const policy = parsed.policy;
     const sandbox = createSandbox(profileFor(policy));
     const raw: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
+    for (let i = 0; i < (provenanceOnly ? 0 : ROUNDS); i++) {
       const tree = join(work, `raw-${i}`);
       await repo.materialise(head, tree);
       const setup = policy.tests.setup;
@@ -181,18 +204,15 @@ for (const c of cases) {
           });
           (withRecord ? recorded : plain).push(performance.now() - t0);
           if (typeof suite.command?.cpuMs === "number") cpu[withRecord ? "on" : "off"].push(suite.command.cpuMs);
-          if (withRecord) seen = `${suite.provenance?.record.processes.length ?? 0} processes, ${suite.provenance?.record.code.length ?? 0} tree files, ${suite.provenance?.record.bytes ?? 0} bytes`;
+          if (withRecord) {
+            const r = suite.provenance?.record;
+            seen = `the record saw ${r?.processes.length ?? 0} processes, ${r?.code.length ?? 0} tree files, ${r?.bytes ?? 0} bytes`;
+          }
         }
       }
-      const off = median(plain) / 1000;
-      const on = median(recorded) / 1000;
-      const share = (on - off) / off;
-      const cpuOff = median(cpu.off);
-      const cpuOn = median(cpu.on);
-      const cpuText = cpu.off.length === 0 || cpu.on.length === 0 ? "CPU time not measured (no cgroup)"
-        : `CPU ${(cpuOff / 1000).toFixed(2)} s without, ${(cpuOn / 1000).toFixed(2)} s with (${cpuOn >= cpuOff ? "+" : ""}${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)} %)`;
-      console.log(`${c.repo}@${c.head}: provenance record: run ${off.toFixed(2)} s without, ${on.toFixed(2)} s with (${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)} %; target <= 5 %: ${share <= 0.05 ? "met" : "MISSED"}); ${cpuText}; ${seen}  [median of ${ROUNDS}]`);
+      console.log(`${c.repo}@${c.head}: ${provenanceCost(plain, recorded, cpu)}; ${seen}`);
     }
+    if (provenanceOnly) continue;
 
     // "Cold" is a base not yet cached, not dependencies never installed: one judgment fills the
     // dependency cache every round then starts from (its entries point into it; it stays until the end).
