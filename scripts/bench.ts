@@ -23,6 +23,7 @@ const { createSandbox } = await load<typeof import("../src/sandbox/index.js")>("
 const { openRepository } = await load<typeof import("../src/workspace/index.js")>("workspace/index.js");
 const { nodeReporterFor, reportersDirFor } = await load<typeof import("../src/measure/reporters.js")>("measure/reporters.js");
 const { runSuite } = await load<typeof import("../src/measure/run-suite.js")>("measure/run-suite.js");
+const { unmountUnder } = await load<typeof import("../src/sandbox/tree-limit.js")>("sandbox/tree-limit.js");
 const { starterPolicy } = await load<typeof import("../src/policy/init.js")>("policy/init.js");
 const ROUNDS = Number(process.env.RANEX_BENCH_ROUNDS ?? 3);
 const cases = [
@@ -261,6 +262,8 @@ for (const c of cases) {
     if (warmStages.mutants !== undefined) console.log(`  diff.needed runs, added up: selected tests ${extra("mutants-selected")}; full suite ${extra("mutants-full")}`);
     console.log(`  warm stages (ms, last round): ${Object.entries(warmStages).map(([k, v]) => `${k}=${v}`).join(" ")}`);
   } finally {
+    // The sandbox bounds each tree with an overlay mounted over it: unmounted before the folder goes.
+    unmountUnder(work);
     rmSync(work, { recursive: true, force: true });
   }
 }
