@@ -9,6 +9,8 @@ import { earlyRepeatJobs, runRepeats, type RepeatsDone } from "./repeats.js";
 import { runMutants } from "./mutants.js";
 import { decidedFailure } from "./decided.js";
 import { openSealedPlan, sealedJobs } from "./sealed-runs.js";
+import { prepareFifos } from "./provenance/fifos.js";
+import { recordsCommand } from "./provenance/place.js";
 
 /** What reached the measuring process through its key pipe, never through the plan or environment. */
 export interface MeasureSecrets {
@@ -36,6 +38,8 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
 
   // The setup runs once (or not at all, on a cache hit) before any run; every run then skips its own.
   const tests = plan.policy.tests;
+  // The runs' provenance records need FIFOs (./provenance/fifos.ts): made now, beside the setup.
+  if (plan.runs.some((r) => r.cached === null) && recordsCommand(tests.command ?? "")) prepareFifos(plan.scratchDir);
   let deps: PreparedDependencies | undefined;
   if (plan.deps !== undefined && tests.setup !== undefined && plan.runs.some((r) => r.cached === null)) {
     const { deps: depsPlan } = plan;

@@ -5,6 +5,13 @@
 // module.register runs its hooks in a thread of their own, which cost about 0.3 s of every process
 // (measured on the bench's node:test suite), far past the record's budget. Lines go into the record's
 // FIFO (./pipe.ts), which code under test can add to but never take back from.
+//
+// Every Node process of the run pays for the preload before its own code starts (node --test starts
+// one per test file), so it loads nothing it can do without: its nonce comes from /dev/urandom, not
+// node:crypto (about 5 ms of CPU to load), and it asks no module whether it runs in a worker thread
+// (node:worker_threads, as much again). In a worker it runs again, with a nonce of its own under the
+// process's pid: the record keeps the first start line a pid sends, so the worker's start and end are
+// dropped, and what it resolves or finds replaced is kept, since it ran in the run's process.
 
 /** node:assert's functions a test's outcome passes through, on the module and on its `strict` object. */
 export const NODE_ASSERT_FUNCTIONS: readonly string[] = [
@@ -17,8 +24,6 @@ export function nodePreloadSource(fifo: string, treeRoot: string): string {
   return `"use strict";
 // Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
 (() => {
-  // Preloads run again in the module loader's own thread; the record is the process's main thread's.
-  if (!require("node:worker_threads").isMainThread) return;
   const fs = require("node:fs");
   const stringify = JSON.stringify;
   const writeSync = fs.writeSync;
@@ -29,7 +34,7 @@ export function nodePreloadSource(fifo: string, treeRoot: string): string {
   } catch {
     return;
   }
-  const nonce = require("node:crypto").randomBytes(8).toString("hex");
+  const nonce = randomHex(fs);
   let budget = 5000;
   const emit = (entry) => {
     if (budget <= 0) return;
@@ -63,6 +68,19 @@ export function nodePreloadSource(fifo: string, treeRoot: string): string {
     }
     emit({ k: "end", nonce });
   });
+
+  function randomHex(fs) {
+    const bytes = Buffer.alloc(8);
+    try {
+      const random = fs.openSync("/dev/urandom", fs.constants.O_RDONLY);
+      try {
+        if (fs.readSync(random, bytes, 0, 8, null) === 8) return bytes.toString("hex");
+      } finally {
+        fs.closeSync(random);
+      }
+    } catch {}
+    return require("node:crypto").randomBytes(8).toString("hex");
+  }
 })();
 `;
 }

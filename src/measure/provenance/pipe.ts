@@ -2,13 +2,10 @@
 // run goes on. The run sees it read-only mounted with mode 0200: its processes can open it for
 // writing (a FIFO on a read-only mount still opens), but cannot read it (no capability overrides the
 // mode inside) nor change its mode (read-only mount). Nothing written can be taken back.
-import { execFile } from "node:child_process";
 import { chmod } from "node:fs/promises";
 import { constants, openSync, readSync } from "node:fs";
 import { Socket } from "node:net";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
+import { makeFifo } from "./fifos.js";
 
 /** At most this much of the record is kept; the rest is counted as dropped. */
 export const RECORD_MAX_BYTES = 4 * 1024 * 1024;
@@ -19,8 +16,9 @@ export interface RecordPipe {
   finish(): Promise<{ text: string; bytes: number }>;
 }
 
-export async function openRecordPipe(path: string): Promise<RecordPipe> {
-  await run("/usr/bin/mkfifo", ["-m", "600", path]);
+/** Makes the FIFO at `path` (its folder lies in `parent`, where ./fifos.ts keeps FIFOs made ahead) and reads it. */
+export async function openRecordPipe(path: string, parent: string): Promise<RecordPipe> {
+  await makeFifo(path, parent);
   // Read and write, non-blocking: the open does not wait for a writer, and the pipe never reads as
   // ended while the run's processes come and go.
   const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);

@@ -3,7 +3,7 @@
 // PYTHONPATH; Node a preload on NODE_OPTIONS. A command that sets either itself (without extending
 // it) keeps the hook out: a note, not a failure, since the command is the owner's policy.
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { openRecordPipe, type RecordPipe } from "./pipe.js";
 import { nodePreloadSource } from "./node-hook.js";
 import { pythonHookSource } from "./python-hook.js";
@@ -19,6 +19,11 @@ export interface PlacedProvenance {
 
 const RUNS_PYTHON = /\bpython[0-9.]*\b|\bpy\.?test\b|\bpytest\b/;
 const RUNS_NODE = /\bnode(?:js)?\b|\bnpx\b|\bnpm\b|\byarn\b|\bpnpm\b|\bjest\b|\bvitest\b|\bmocha\b/;
+
+/** The command starts a runtime the record has a hook for (then each run of it gets a pipe). */
+export function recordsCommand(command: string): boolean {
+  return RUNS_PYTHON.test(command) || RUNS_NODE.test(command);
+}
 
 export async function placeProvenance(command: string, hostDir: string, seenAs: string, treeRoot: string): Promise<PlacedProvenance> {
   const placed: PlacedProvenance = { placed: [], notes: [], pythonPath: null, nodeOptions: null, pipe: null };
@@ -47,6 +52,7 @@ export async function placeProvenance(command: string, hostDir: string, seenAs: 
       placed.placed.push("node");
     }
   }
-  if (placed.placed.length > 0) placed.pipe = await openRecordPipe(join(hostDir, "record"));
+  // The FIFO comes from the pool of the folder the gate folders are made in (./fifos.ts).
+  if (placed.placed.length > 0) placed.pipe = await openRecordPipe(join(hostDir, "record"), dirname(hostDir));
   return placed;
 }

@@ -134,33 +134,35 @@ def _ranex_provenance():
     # The functions a test's verdict passes through: the assertion library and the runner's report
     # path. Their identities are taken when each module first shows up; a later replacement (a plain
     # class attribute assignment raises no audit event) is found by comparing identities.
-    WATCHED = ${JSON.stringify(WATCHED_MODULES)}
-    originals = {}
-    snapped = set()
+    # The modules not taken yet: once all are, an import costs nothing here.
+    pending = ${JSON.stringify(WATCHED_MODULES)}
+    # (namespace, attribute, name, function): a module's __dict__ and a class's mappingproxy are both
+    # live views, kept once so a comparison is one lookup per function, not a walk of the modules.
+    originals = []
 
     def snapshot():
-        for name in WATCHED:
-            if name in snapped:
-                continue
+        for name in tuple(pending):
             module = modules.get(name)
             if type(module) is not module_type:
                 continue
-            spec = object_getattr(module, '__dict__').get('__spec__')
+            space = object_getattr(module, '__dict__')
+            spec = space.get('__spec__')
             if spec is None or object_getattr(spec, '__dict__').get('_initializing', False):
                 continue  # still running its own body: taken when it is done
-            snapped.add(name)
-            for attr, value in list(object_getattr(module, '__dict__').items()):
+            pending.remove(name)
+            for attr, value in list(space.items()):
                 if type(value) is function_type:
-                    originals[(module, attr)] = (name + '.' + attr, value)
+                    originals.append((space, attr, name + '.' + attr, value))
                 elif issubclass(type(value), type) and type_getattr(value, '__module__') == name:
                     qual = name + '.' + str(type_getattr(value, '__qualname__')) + '.'
-                    for key, member in list(type_getattr(value, '__dict__').items()):
+                    members = type_getattr(value, '__dict__')
+                    for key, member in list(members.items()):
                         if type(member) is function_type or type(member) in (staticmethod, classmethod):
-                            originals[(value, key)] = (qual + key, member)
+                            originals.append((members, key, qual + key, member))
 
     def compare():
-        for (owner, attr), (what, original) in list(originals.items()):
-            space = object_getattr(owner, '__dict__') if type(owner) is module_type else type_getattr(owner, '__dict__')
+        # By index: a thread's snapshot may append while this runs, and a list allows that.
+        for space, attr, what, original in originals:
             now = space.get(attr)
             if now is original:
                 continue
@@ -174,11 +176,18 @@ def _ranex_provenance():
 
     counter = [0]
 
+    helper_files = {}
+
     def direct_caller(frame):
         # Who asked, past the helpers that set attributes for a caller (mock, the runner's monkeypatch).
+        # The runner reads tracebacks all the time: each file is classified once, not per frame.
         while frame is not None:
             name = frame.f_code.co_filename
-            if not (name.endswith('/unittest/mock.py') or name.startswith(runner_dirs) or name.endswith('/inspect.py')):
+            helper = helper_files.get(name)
+            if helper is None:
+                helper = name.endswith('/unittest/mock.py') or name.startswith(runner_dirs) or name.endswith('/inspect.py')
+                helper_files[name] = helper
+            if not helper:
                 return frame
             frame = frame.f_back
         return None
@@ -199,9 +208,12 @@ def _ranex_provenance():
             path = args[0]
             if type(path) is not str:
                 return
+            inside = path.startswith(TREE)
+            if inside and path in seen:
+                return  # each file once
             mode = args[1]
             reading = (args[2] & 3) == 0 if mode is None else ('r' in mode or '+' in mode)
-            if path.startswith(TREE):
+            if inside:
                 if reading:
                     code_file(path)
             elif not reading:
@@ -210,7 +222,8 @@ def _ranex_provenance():
                 compare()
             return
         if event == 'import':
-            snapshot()
+            if pending:
+                snapshot()
             counter[0] += 1
             if counter[0] % 25 == 0:
                 compare()
@@ -241,17 +254,29 @@ def _ranex_provenance():
         except ValueError:
             return None
 
+    # The events observe() acts on. Most of what Python audits (exec, compile, marshal.loads on every
+    # import, object.__getattr__ of __code__ and __defaults__) says nothing the record keeps: the hook
+    # runs on each of them, so those leave after one set lookup, before any other work.
+    RELEVANT = frozenset(('open', 'import', 'object.__setattr__', 'object.__delattr__')) | FRAME_EVENTS
+
     def hook(event, args):
         # Never raises: an exception here would abort whatever the code was doing.
-        if busy[0]:
-            return
-        busy[0] = True
         try:
-            observe(event, args)
+            if event not in RELEVANT:
+                if event == 'object.__getattr__':
+                    if args[1] not in RESTRICTED:
+                        return
+                elif event[:7] != 'ctypes.':
+                    return
+            if busy[0]:
+                return
+            busy[0] = True
+            try:
+                observe(event, args)
+            finally:
+                busy[0] = False
         except Exception:
             pass
-        finally:
-            busy[0] = False
 
     def at_exit():
         busy[0] = True
