@@ -65,3 +65,20 @@ describe("uv-calc: a Python project locked with uv", () => {
     expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("/tmp/ranex-uv/bin/uv sync --frozen --all-extras'");
   }, 900_000);
 });
+
+// Found on frostming/marko: pdm from the index, unpinned, pulled hishel 2.0, which pdm 2.29 cannot
+// import ("module 'hishel' has no attribute 'SyncSqliteStorage'"), so every pdm setup failed.
+describe("pdm-calc: a Python project locked with pdm", () => {
+  it("init installs pdm with its own dependencies pinned and syncs the lock into .venv in setup; the try runs the tests with it", async () => {
+    const repo = join(tempDir(), "pdm-calc");
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+    await run("bash", [join(FIXTURES_DIR, "pdm-calc.sh"), repo], { env });
+    const data = tempDir("ranex-data-");
+    const init = await runCli(["init", "--dir", repo, "--data-dir", data], 900_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain("pdm.lock installed into .venv by setup");
+    expect(init.stdout).toMatch(/setup [\d.]+ s \(installed once, now cached\)/);
+    expect(init.stdout).toContain("tests/test_pkg.py  1 (1 passed)");
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain('/tmp/ranex-pdm/bin/pdm sync --no-self -G :all\'');
+  }, 900_000);
+});
