@@ -25,6 +25,8 @@ export interface PythonDeps {
 }
 
 export const VENV_PYTHON = ".venv/bin/python";
+/** The machine's CA store on Debian (the sandbox sees /etc/ssl read-only). */
+const DEBIAN_CA_STORE = "/etc/ssl/certs/ca-certificates.crt";
 const PIP = ".venv/bin/pip install --disable-pip-version-check --no-input --quiet";
 const VENV = "python3 -m venv --system-site-packages .venv";
 /**
@@ -68,7 +70,10 @@ export async function pythonDependencies(repo: RepoView): Promise<PythonDeps | n
   }
   if (files.has("poetry.lock")) {
     return {
-      install: `${tool("poetry")} && POETRY_VIRTUALENVS_IN_PROJECT=true /tmp/ranex-poetry/bin/poetry install --no-root --no-interaction --all-extras`,
+      // poetry verifies TLS with certifi's bundle, not the machine's store (pip reads it from pip.conf,
+      // uv from UV_SYSTEM_CERTS): behind a registry proxy with its own CA every download failed
+      // ("CERTIFICATE_VERIFY_FAILED", found on python-poetry/tomlkit). Debian's store, where there is one.
+      install: `${tool("poetry")} && { [ ! -f ${DEBIAN_CA_STORE} ] || export REQUESTS_CA_BUNDLE=${DEBIAN_CA_STORE}; } && POETRY_VIRTUALENVS_IN_PROJECT=true /tmp/ranex-poetry/bin/poetry install --no-root --no-interaction --all-extras`,
       python: VENV_PYTHON, evidence: "poetry.lock",
     };
   }
