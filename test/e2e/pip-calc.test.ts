@@ -69,7 +69,7 @@ describe("uv-calc: a Python project locked with uv", () => {
 // Found on frostming/marko: pdm from the index, unpinned, pulled hishel 2.0, which pdm 2.29 cannot
 // import ("module 'hishel' has no attribute 'SyncSqliteStorage'"), so every pdm setup failed.
 describe("pdm-calc: a Python project locked with pdm", () => {
-  it("init installs pdm with its own dependencies pinned and syncs the lock into .venv in setup; the try runs the tests with it", async () => {
+  it("init installs pdm with its own dependencies pinned and syncs the lock into .venv in setup; the try runs the tests with it; an honest head is CANDIDATE", async () => {
     const repo = join(tempDir(), "pdm-calc");
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
     await run("bash", [join(FIXTURES_DIR, "pdm-calc.sh"), repo], { env });
@@ -80,5 +80,11 @@ describe("pdm-calc: a Python project locked with pdm", () => {
     expect(init.stdout).toMatch(/setup [\d.]+ s \(installed once, now cached\)/);
     expect(init.stdout).toContain("tests/test_pkg.py  1 (1 passed)");
     expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain('/tmp/ranex-pdm/bin/pdm sync --no-self -G :all\'');
-  }, 900_000);
+    // pytest comes from the lock, so it lives in .venv: formatting the failing canaries' tracebacks
+    // there is installed code at work, not the change's tampering (it FAILed unsafe on frostming/marko).
+    git(repo, "add", ".github/ranex.yml");
+    git(repo, "commit", "-q", "-m", "ranex init");
+    const honest = parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", "honest", "--data-dir", data, "--json"], 900_000));
+    expect(honest.verdict, JSON.stringify(honest.claims.filter((c) => c.status !== "pass"))).toBe("CANDIDATE");
+  }, 1_800_000);
 });
