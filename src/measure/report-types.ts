@@ -101,8 +101,10 @@ export interface SuiteRun {
    * The once-only setup this run used instead of its own (src/measure/deps): its key, whether the
    * result came from the cache, and on a miss how long the one setup took. `installed`: when and in
    * how long the setup that filled the cache ran (on a hit; absent for entries stored before it was kept).
+   * `entries`: where the setup's entries are in the tree (`.venv`, `node_modules`): made from the base,
+   * read-only in the run, so what runs from them is installed code, not the change's.
    */
-  deps?: { key: string; hit: boolean; setupMs: number | null; installed?: DepsInstall };
+  deps?: { key: string; hit: boolean; setupMs: number | null; installed?: DepsInstall; entries?: string[] };
   /**
    * The ids this run was asked to run (a repeat of selected tests), set by the measuring side, never
    * read from the report; absent for a run of the whole suite. A run says nothing of ids outside it.

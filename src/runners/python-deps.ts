@@ -25,11 +25,17 @@ export interface PythonDeps {
 }
 
 export const VENV_PYTHON = ".venv/bin/python";
+/** The machine's CA store on Debian (the sandbox sees /etc/ssl read-only). */
+const DEBIAN_CA_STORE = "/etc/ssl/certs/ca-certificates.crt";
 const PIP = ".venv/bin/pip install --disable-pip-version-check --no-input --quiet";
 const VENV = "python3 -m venv --system-site-packages .venv";
-/** A tool from the index in a venv of its own in the run's scratch /tmp, never in the tree. */
-const tool = (name: string): string =>
-  `python3 -m venv /tmp/ranex-${name} && /tmp/ranex-${name}/bin/pip install --disable-pip-version-check --no-input --quiet ${name}`;
+/**
+ * A tool from the index in a venv of its own in the run's scratch /tmp, never in the tree. `spec` is
+ * what pip installs: pdm's own dependencies are pinned only through its `locked` extra (pdm 2.29.4
+ * asks for `hishel>=1.4.0`, and hishel 2.0 removed what pdm imports: found on frostming/marko).
+ */
+const tool = (name: string, spec: string = name): string =>
+  `python3 -m venv /tmp/ranex-${name} && /tmp/ranex-${name}/bin/pip install --disable-pip-version-check --no-input --quiet ${spec}`;
 
 /** Requirements files that a test run needs: the main one and those for tests or development. */
 export function requirementsFiles(files: Iterable<string>): string[] {
@@ -64,13 +70,16 @@ export async function pythonDependencies(repo: RepoView): Promise<PythonDeps | n
   }
   if (files.has("poetry.lock")) {
     return {
-      install: `${tool("poetry")} && POETRY_VIRTUALENVS_IN_PROJECT=true /tmp/ranex-poetry/bin/poetry install --no-root --no-interaction --all-extras`,
+      // poetry verifies TLS with certifi's bundle, not the machine's store (pip reads it from pip.conf,
+      // uv from UV_SYSTEM_CERTS): behind a registry proxy with its own CA every download failed
+      // ("CERTIFICATE_VERIFY_FAILED", found on python-poetry/tomlkit). Debian's store, where there is one.
+      install: `${tool("poetry")} && { [ ! -f ${DEBIAN_CA_STORE} ] || export REQUESTS_CA_BUNDLE=${DEBIAN_CA_STORE}; } && POETRY_VIRTUALENVS_IN_PROJECT=true /tmp/ranex-poetry/bin/poetry install --no-root --no-interaction --all-extras`,
       python: VENV_PYTHON, evidence: "poetry.lock",
     };
   }
   if (files.has("pdm.lock")) {
     return {
-      install: `${tool("pdm")} && PDM_VENV_IN_PROJECT=true PDM_CHECK_UPDATE=false /tmp/ranex-pdm/bin/pdm sync --no-self -G :all`,
+      install: `${tool("pdm", '"pdm[locked]"')} && PDM_VENV_IN_PROJECT=true PDM_CHECK_UPDATE=false /tmp/ranex-pdm/bin/pdm sync --no-self -G :all`,
       python: VENV_PYTHON, evidence: "pdm.lock",
     };
   }

@@ -51,17 +51,38 @@ describe("pip-calc: a Python repository whose tests need a package from the inde
   }, 900_000);
 });
 
+/** Builds a fixture with a lock file and runs `ranex init` on it: the lock is synced into .venv in setup and the try finds its one test. */
+async function initLocked(name: string, lock: string): Promise<{ repo: string; data: string }> {
+  const repo = join(tempDir(), name);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+  await run("bash", [join(FIXTURES_DIR, `${name}.sh`), repo], { env });
+  const data = tempDir("ranex-data-");
+  const init = await runCli(["init", "--dir", repo, "--data-dir", data], 900_000);
+  expect(init.code, init.stdout + init.stderr).toBe(0);
+  expect(init.stdout).toContain(`${lock} installed into .venv by setup`);
+  expect(init.stdout).toMatch(/setup [\d.]+ s \(installed once, now cached\)/);
+  expect(init.stdout).toContain("tests/test_pkg.py  1 (1 passed)");
+  return { repo, data };
+}
+
 describe("uv-calc: a Python project locked with uv", () => {
   it("init installs uv from the index and syncs the lock into .venv in setup; the try runs the tests with it", async () => {
-    const repo = join(tempDir(), "uv-calc");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-    await run("bash", [join(FIXTURES_DIR, "uv-calc.sh"), repo], { env });
-    const data = tempDir("ranex-data-");
-    const init = await runCli(["init", "--dir", repo, "--data-dir", data], 600_000);
-    expect(init.code, init.stdout + init.stderr).toBe(0);
-    expect(init.stdout).toContain("uv.lock installed into .venv by setup");
-    expect(init.stdout).toMatch(/setup [\d.]+ s \(installed once, now cached\)/);
-    expect(init.stdout).toContain("tests/test_pkg.py  1 (1 passed)");
+    const { repo } = await initLocked("uv-calc", "uv.lock");
     expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("/tmp/ranex-uv/bin/uv sync --frozen --all-extras'");
   }, 900_000);
+});
+
+// Found on frostming/marko: pdm from the index, unpinned, pulled hishel 2.0, which pdm 2.29 cannot
+// import ("module 'hishel' has no attribute 'SyncSqliteStorage'"), so every pdm setup failed.
+describe("pdm-calc: a Python project locked with pdm", () => {
+  it("init installs pdm with its own dependencies pinned and syncs the lock into .venv in setup; the try runs the tests with it; an honest head is CANDIDATE", async () => {
+    const { repo, data } = await initLocked("pdm-calc", "pdm.lock");
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain('/tmp/ranex-pdm/bin/pdm sync --no-self -G :all\'');
+    // pytest comes from the lock, so it lives in .venv: formatting the failing canaries' tracebacks
+    // there is installed code at work, not the change's tampering (it FAILed unsafe on frostming/marko).
+    git(repo, "add", ".github/ranex.yml");
+    git(repo, "commit", "-q", "-m", "ranex init");
+    const honest = parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", "honest", "--data-dir", data, "--json"], 900_000));
+    expect(honest.verdict, JSON.stringify(honest.claims.filter((c) => c.status !== "pass"))).toBe("CANDIDATE");
+  }, 1_800_000);
 });

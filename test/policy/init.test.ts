@@ -89,6 +89,28 @@ describe("starterPolicy detects the runner and validates", () => {
     expect(text).toContain("unittest.TestCase tests (run through pytest)");
   });
 
+  // Found on stefankoegl/python-json-patch (issue 22): its suite is a top-level tests.py (`python
+  // tests.py`), which pytest does not collect unless named, so init's try found 0 tests; and the
+  // default tests.files did not freeze it, so a PR could weaken it unseen.
+  it("a top-level tests.py: the command names it and tests.files freezes it; a script that reads sys.argv is left out", async () => {
+    const dir = repoWith({
+      "calc.py": "def add(a, b):\n    return a + b\n",
+      "tests.py": "import unittest\nimport calc\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(2, 3), 5)\n\nif __name__ == '__main__':\n    unittest.main()\n",
+      // Runs its own suite at import from sys.argv: under pytest it would fail to load.
+      "ext_tests.py": "import sys, unittest\nclass Template(unittest.TestCase):\n    pass\nfor name in sys.argv[1:]:\n    open(name)\n",
+    });
+    const { policy } = await validStarter(dir);
+    expect(policy.tests.command).toBe('python3 -m pytest --junitxml="$RANEX_JUNIT" tests.py');
+    expect(policy.tests.files).toContain("tests.py");
+    expect(policy.tests.files).not.toContain("ext_tests.py");
+    const report = join(dir, "junit.xml");
+    execFileSync("sh", ["-c", policy.tests.command ?? "false"], { cwd: dir, env: { PATH: process.env.PATH, RANEX_JUNIT: report }, stdio: "pipe" });
+    expect(readFileSync(report, "utf8")).toMatch(/<testcase[^>]*name="test_add"/);
+    // A pytest config that names its own files is the owner's choice: nothing is added.
+    const configured = await validStarter(repoWith({ ...{ "tests.py": "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n" }, "setup.cfg": "[tool:pytest]\npython_files = tests.py\n" }));
+    expect(configured.policy.tests.command).toBe('python3 -m pytest --junitxml="$RANEX_JUNIT"');
+  });
+
   // Found on tkem/cachetools (issue 15): the package lives in src/ and is installed by tox, so the
   // tests' `import cachetools` failed in every file and init reported "no tests".
   it("a src layout: the command puts src on PYTHONPATH (keeping the gate's own entries), and the tests import the package", async () => {

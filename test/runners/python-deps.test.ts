@@ -22,8 +22,8 @@ function repoWith(files: Record<string, string>): string {
 describe("Python dependencies in ranex init", () => {
   it.each([
     [{ "uv.lock": "version = 1\n", "pyproject.toml": "[project]\nname='x'\ndependencies=['attrs']\n" }, /\/tmp\/ranex-uv\/bin\/uv sync --frozen --all-extras$/, "uv.lock"],
-    [{ "poetry.lock": "# lock\n", "pyproject.toml": "[tool.poetry]\nname='x'\n" }, /\/tmp\/ranex-poetry\/bin\/poetry install --no-root --no-interaction --all-extras$/, "poetry.lock"],
-    [{ "pdm.lock": "# lock\n", "pyproject.toml": "[project]\nname='x'\n" }, /\/tmp\/ranex-pdm\/bin\/pdm sync --no-self -G :all$/, "pdm.lock"],
+    [{ "poetry.lock": "# lock\n", "pyproject.toml": "[tool.poetry]\nname='x'\n" }, /export REQUESTS_CA_BUNDLE=\/etc\/ssl\/certs\/ca-certificates\.crt; } && .*\/tmp\/ranex-poetry\/bin\/poetry install --no-root --no-interaction --all-extras$/, "poetry.lock"],
+    [{ "pdm.lock": "# lock\n", "pyproject.toml": "[project]\nname='x'\n" }, /pip install [^&]* "pdm\[locked\]" && .*\/tmp\/ranex-pdm\/bin\/pdm sync --no-self -G :all$/, "pdm.lock"],
     [{ "requirements.txt": "attrs\n", "requirements-dev.txt": "pytest\n", "requirements-docs.txt": "sphinx\n" }, /-r requirements\.txt -r requirements-dev\.txt$/, "requirements.txt, requirements-dev.txt"],
     [{ "pyproject.toml": "[project]\nname = 'x'\ndependencies = ['attrs']\n\n[project.optional-dependencies]\ntest = ['pytest']\ndocs = ['sphinx']\n" }, /pip install .* -e '\.\[test\]'$/, "pyproject.toml declares dependencies"],
   ])("%#: sets up .venv from %s", async (files, install, evidence) => {

@@ -61,6 +61,15 @@ function ownInstall(code: RecordedCode): boolean {
   return kind === "installed" && site !== undefined && !site.startsWith("/");
 }
 
+/**
+ * Under an entry the once-only setup created (`.venv/`, `node_modules/`): installed on a clean copy
+ * of the base and read-only in every run, so no more the change's code than site-packages is (found
+ * on frostming/marko: pytest from its pdm.lock formats a failing canary's traceback through tb_frame).
+ */
+function installedBySetup(run: SuiteRun, path: string): boolean {
+  return (run.deps?.entries ?? []).some((entry) => path === entry || path.startsWith(`${entry}/`));
+}
+
 export function provenanceFindings(run: SuiteRun, context: ProvenanceContext): { problems: string[]; details: Detail[] } {
   const problems: string[] = [];
   const details: Detail[] = [];
@@ -73,6 +82,7 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext): {
     details.push({ kind: "provenance", message, ...(path === undefined ? {} : { path }) });
   };
   for (const code of record.code) {
+    if (installedBySetup(run, code.path) && !context.changed.has(code.path)) continue;
     const installedOwn = code.shadows?.startsWith("installed:") === true && (ownInstall(code) || ownOnBase(code, context.baseFiles));
     if (code.shadows !== undefined && !installedOwn) {
       const message = `the ${run.label} run loaded ${shadowText(code)} from the tree: ${code.path}`;
@@ -93,6 +103,7 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext): {
     }
   }
   for (const event of record.events) {
+    if (installedBySetup(run, event.by) && !context.changed.has(event.by)) continue;
     const finding = eventFinding(run.label, event, context);
     if (finding === null) continue;
     if (finding.owner) details.push({ kind: "provenance", message: finding.message, path: event.by });

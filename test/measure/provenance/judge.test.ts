@@ -89,6 +89,24 @@ describe("provenanceFindings", () => {
     expect(details.map((d) => d.message).join("\n")).toContain("tests/test_leak.py:9");
   });
 
+  // Found on frostming/marko (issue 22): pytest from the repository's pdm.lock lives in .venv, which
+  // the once-only setup made; formatting a failing canary's traceback reads tb_frame there, and every
+  // honest head FAILed unsafe. A module named .venv the change commits itself is still its code.
+  it("code under an entry the setup created (.venv) is installed code; the same path committed by the change is not", () => {
+    const lines = [START,
+      line({ k: "code", pid: 7, p: "/work/.venv/lib/python3.11/site-packages/_pytest/_code/code.py", kind: "source", shadow: "runner:_pytest" }),
+      line({ k: "tamper", pid: 7, ev: "object.__getattr__", what: "tb_frame", by: "/work/.venv/lib/python3.11/site-packages/_pytest/_code/code.py", line: 255 }),
+      line({ k: "tamper", pid: 7, ev: "sys._getframe", what: "sys._getframe", by: "/work/src/a.py", line: 3 }), END];
+    const run = { ...runWith(lines), deps: { key: "k", hit: true, setupMs: null, entries: [".venv"] } };
+    const { problems, details } = provenanceFindings(run, { ...none, changed: new Set(["src/a.py"]) });
+    expect(problems).toEqual(["tree code src/a.py:3 used sys._getframe while the head tests ran (tampering: frames, the collector, ctypes or the runner's classes)"]);
+    expect(details.map((d) => d.message).join("\n")).not.toContain(".venv");
+    // Without the setup's entries (no setup, or the change committed that file), it is tree code.
+    expect(provenanceFindings(runWith(lines), none).problems.join("\n")).toContain(".venv/lib/python3.11/site-packages/_pytest/_code/code.py:255 used object.__getattr__ tb_frame");
+    const committed = provenanceFindings(run, { ...none, changed: new Set([".venv/lib/python3.11/site-packages/_pytest/_code/code.py"]) });
+    expect(committed.problems.join("\n")).toContain("used object.__getattr__ tb_frame");
+  });
+
   it("a hook that was placed but left no record, or a first process that never ended, fails", () => {
     expect(provenanceFindings(runWith([]), none).problems[0]).toContain("left no provenance record from Python");
     expect(provenanceFindings(runWith([START]), none).problems[0]).toContain("was cut short");
