@@ -7,7 +7,8 @@ import type { Policy, Task } from "../policy/schema.js";
 import { profileDigest } from "../sandbox/index.js";
 import { openRepository, WorkspaceError, type Repository } from "../workspace/index.js";
 import type { DiffFact } from "../workspace/types.js";
-import { newTestFiles } from "../measure/diff/index.js";
+import { FROZEN_CLAIM, frozenClaim, frozenSet, newTestFiles } from "../measure/diff/index.js";
+import { testHelpersOf } from "./test-helpers.js";
 import { frozenPathsOn, testFilesOn } from "./frozen-paths.js";
 import { measureTests, measurementFailed, type Measured } from "./measure-tests.js";
 import type { HunkText } from "../measure/needed/hunk-text.js";
@@ -127,7 +128,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
     const claims = clock.time("diff-claims", async () => {
       const own = await diffClaims(repo, read, diffInput);
       const others = change.otherMergeBases.length > 0 ? await judgeFromOtherBases(repo, change, diffInput) : [];
-      return [...own.evidence, ...others];
+      return { own: own.evidence, others };
     });
     let measured: Promise<Measured> = Promise.resolve({ evidence: [], hunkTexts: [] });
     if (measuring && !merge.clean) {
@@ -149,7 +150,15 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
     const [own, tests] = await Promise.allSettled([claims, measured]);
     if (own.status === "rejected") throw own.reason;
     if (tests.status === "rejected") throw tests.reason;
-    evidence.push(...own.value);
+    // diff.frozen learns the frozen tests' helpers from the base run's record (issue 19): judged again
+    // with them once that run is in (the diff claims do not wait for the runs).
+    const baseRecord = tests.value.baseRecord;
+    const helpers = baseRecord === undefined ? [] : await clock.time("helpers", () => testHelpersOf(
+      repo, base, baseRecord, planning.basePaths, (p) => frozenSet(planning).has(p),
+    ));
+    const withHelpers = helpers.length === 0 ? own.value.own
+      : own.value.own.map((e) => (e.claim === FROZEN_CLAIM ? frozenClaim({ ...planning, helpers }) : e));
+    evidence.push(...withHelpers, ...own.value.others);
     if (policy.sandbox.backend === "none") evidence.push(unsandboxed(digest));
     evidence.push(...tests.value.evidence);
     if (sealed !== null && "evidence" in sealed && measuring && merge.clean) evidence.push(sealed.evidence(digest));

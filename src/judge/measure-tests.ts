@@ -13,6 +13,7 @@ import type { DepsPlan, MeasureResult, RepeatPlan } from "../measure/plan.js";
 import { earlyRepeatIds } from "../measure/repeats.js";
 import { canSelect } from "../measure/select.js";
 import type { RunName, SuiteRun } from "../measure/report-types.js";
+import type { ProvenanceRecord } from "../measure/provenance/record.js";
 import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
 import { planDependencies } from "./deps-plan.js";
@@ -58,6 +59,8 @@ export interface Measured {
   evidence: Evidence[];
   /** diff.needed's hunks as the verdict page shows them (unsigned, bounded); empty when not measured. */
   hunkTexts: HunkText[];
+  /** The base run's provenance record, when it ran with one: the frozen tests' helpers are read from it. */
+  baseRecord?: ProvenanceRecord;
 }
 
 /**
@@ -152,7 +155,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     if (cachedBase === null && base !== undefined) await writeBaseCache(input.dataDir, key, base);
     // The repository's own packages: an installed distribution of the same name is not shadowed by them.
     const baseFiles = new Set((await input.repo.listFiles(input.base).catch(() => [])).map((f) => f.path));
-    return evidenceFrom(input, result, mutants, baseFiles);
+    const baseRecord = base?.provenance?.placed.length ? base.provenance.record : undefined;
+    return { ...evidenceFrom(input, result, mutants, baseFiles), ...(baseRecord === undefined ? {} : { baseRecord }) };
   } finally {
     // A measurer killed before its exit (superseded, aborted) left its trees mounted: swept first.
     await removeOrphanedScratch();

@@ -10,6 +10,8 @@ import { startMeasurer } from "../measure/spawn-measurer.js";
 import { openRepository, WorkspaceError, type Repository } from "../workspace/index.js";
 import { planDependencies } from "./deps-plan.js";
 import { frozenPathsOf } from "./frozen-paths.js";
+import { testHelpersOf } from "./test-helpers.js";
+import type { FrozenHelper } from "../measure/diff/frozen-helpers.js";
 import { profileFor } from "./gate-for.js";
 import { CannotJudge } from "./judge.js";
 import { presentFrozen } from "./run-plan.js";
@@ -37,6 +39,11 @@ export interface RunAt {
   policy: Policy;
   suite: SuiteRun;
   checks: { name: string; run: string; result: RunResult }[];
+  /**
+   * The frozen tests' helpers (issue 19), read from this run's provenance record as a judgment reads
+   * its base run's: modules outside the test globs that frozen files imported and that assert.
+   */
+  helpers: FrozenHelper[];
   /** `setupMs`: the once-only setup when it ran now (null: none, or the dependencies came from the cache, `suite.deps.hit`). */
   timings: { materialiseMs: number; setupMs: number | null; commandMs: number | null; checksMs: number };
 }
@@ -60,7 +67,8 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
   const scratch = await mkdtemp(join(tmpdir(), "ranex-run-at-"));
   try {
     const t0 = Date.now();
-    const frozenPaths = frozenPathsOf((await repo.listFiles(commit)).map((f) => f.path), policy);
+    const paths = (await repo.listFiles(commit)).map((f) => f.path);
+    const frozenPaths = frozenPathsOf(paths, policy);
     const tree = join(scratch, "tree-head");
     const checksDir = join(scratch, "tree-checks");
     const withChecks = request.checks === true && policy.checks.length > 0;
@@ -88,9 +96,12 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
       throw new CannotJudge(`could not measure: ${(err as Error).message}`);
     }
     const suite = result.runs.head ?? { label: "head", setup: null, command: null, report: null, reportError: "the run did not happen" };
+    const frozen = new Set(frozenPaths);
+    const record = suite.provenance?.placed.length ? suite.provenance.record : undefined;
+    const helpers = record === undefined ? [] : await testHelpersOf(repo, commit, record, paths, (p) => frozen.has(p));
     const checksMs = Object.entries(result.timings).filter(([stage]) => stage.startsWith("check:")).reduce((sum, [, ms]) => sum + ms, 0);
     return {
-      commit, policy, suite,
+      commit, policy, suite, helpers,
       checks: result.checks.map((c) => ({ name: c.name, run: policy.checks.find((p) => p.name === c.name)?.run ?? "", result: c.run })),
       timings: {
         materialiseMs,

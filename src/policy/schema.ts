@@ -111,6 +111,13 @@ const TestsSchema = z.strictObject({
    * the base tip it would land on (lowest priority, coalesced). Off: the verdict says when it is older.
    */
   rejudge_on_base_push: z.boolean().default(false),
+  /**
+   * The test helpers the frozen tests import (modules outside `files` that assert) are frozen by
+   * default (issue 19); `release` names the paths PRs may change anyway (exact paths, no globs).
+   */
+  helpers: z.strictObject({
+    release: z.array(z.string().min(1).refine((p) => !/[*?[\]{}!]/.test(p), "name a path, not a glob")).default([]),
+  }).default({ release: [] }),
 });
 
 const NeededSchema = z.strictObject({

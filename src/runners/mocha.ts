@@ -1,10 +1,12 @@
 // mocha: through the gate's launcher (reporters/mocha-run.cjs: mocha-junit-reporter, each suite with
-// its file). The canary is a test file of the gate's own that the launcher loads with `--file`, a
-// root-suite test failing through mocha's own assertion path (issue 22); no selection.
-import { writeFile } from "node:fs/promises";
+// its file). The canary is a test file of the gate's own, with a fresh name beside one of the tree's
+// test files, failing through mocha's own assertion path (issues 22 and 19); no selection.
+import { randomInt } from "node:crypto";
+import { lstat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { detectNode, missingNote, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./node-package.js";
-import { phrases, titleOf } from "../measure/canary-names.js";
+import { fileWords, phrases, titleOf } from "../measure/canary-names.js";
+import { JS_TEST_FILE, testFilesIn } from "../measure/canary-place.js";
 import type { CanaryContext, Runner } from "./types.js";
 
 /** Whether a test command runs mocha through the gate's launcher, which takes the canary. */
@@ -12,21 +14,49 @@ export function runsGateMocha(command: string): boolean {
   return /(?:^|\s)node\s+"?\$\{?RANEX_REPORTERS\}?\/mocha-run\.cjs"?(?:\s|$)/.test(command);
 }
 
-// The family through mocha's root suite: a plain throw, node:assert strict and legacy equality, and
-// one that must pass; each computes the checksum of a word (src/measure/canary.ts).
+// The family through mocha's own assertion path: a plain throw, node:assert strict and legacy equality,
+// and one that must pass; each computes the checksum of a word (src/measure/canary.ts). node:assert
+// is asked for when each test runs, as the module object the tree's code would change (`.default`:
+// an ES namespace's named exports do not follow a change to the module), by a dynamic import that
+// works in CommonJS and ES module files alike. The checksum is written out in each test, whose
+// callback parameters a type checker infers (`// @ts-nocheck` for a TypeScript neighbour all the same).
 function canaryFile(v: CanaryContext["values"], names: [string, string, string, string]): string {
   const q = JSON.stringify;
   const [raise, strict, legacy, pass] = names.map((n) => q(n)) as [string, string, string, string];
-  return `"use strict";
-const checksum = (text) => [...text].reduce((sum, ch, i) => sum + (i + 1) * ch.charCodeAt(0), 0) % 1009;
-it(${raise}, function () {
-  const got = checksum(${q(v.word)});
+  const sum = `[...${q(v.word)}].reduce((sum, ch, i) => sum + (i + 1) * ch.charCodeAt(0), 0) % 1009`;
+  return `// @ts-nocheck
+it(${raise}, async function () {
+  const got = ${sum};
   if (got !== ${v.wrong}) throw new Error("expected ${v.wrong}, got " + got);
 });
-it(${strict}, function () { require("node:assert").strict.equal(checksum(${q(v.word)}), ${v.wrong}); });
-it(${legacy}, function () { require("node:assert").equal(checksum(${q(v.word)}), ${v.wrong}); });
-it(${pass}, function () { require("node:assert/strict").equal(checksum(${q(v.word)}), ${v.right}); });
+it(${strict}, async function () { (await import("node:assert")).default.strict.equal(${sum}, ${v.wrong}); });
+it(${legacy}, async function () { (await import("node:assert")).default.equal(${sum}, ${v.wrong}); });
+it(${pass}, async function () { (await import("node:assert/strict")).default.equal(${sum}, ${v.right}); });
 `;
+}
+
+// mocha's test files: scripts under a test folder (mocha's default spec is ./test), or named as tests.
+const MOCHA_SCRIPT = /\.[cm]?[jt]sx?$/;
+const isMochaTest = (path: string): boolean => /(?:^|\/)(?:test|tests|spec|__tests__)\//.test(path) || JS_TEST_FILE.test(path);
+
+/**
+ * Where the canaries' file goes (issue 19: a fresh name beside the targets, nothing in the
+ * environment): beside a random test file of the tree, named by fresh words with that file's
+ * suffix (`.test.js`, `.spec.ts`, `.js`), so mocha's own spec collects it like its neighbour.
+ */
+async function canaryPath(treeDir: string): Promise<string | null> {
+  const files = (await testFilesIn(treeDir, MOCHA_SCRIPT)).filter(isMochaTest);
+  if (files.length === 0) return null;
+  const chosen = files[randomInt(files.length)] as string;
+  const slash = chosen.lastIndexOf("/");
+  const name = chosen.slice(slash + 1);
+  const suffix = name.slice(name.indexOf("."));
+  const dir = slash < 0 ? "" : `${chosen.slice(0, slash)}/`;
+  for (let i = 0; i < 5; i += 1) {
+    const path = `${dir}${fileWords().join("-")}${suffix}`;
+    if (!await lstat(join(treeDir, path)).then(() => true, () => false)) return path;
+  }
+  return null;
 }
 
 export const mocha: Runner = {
@@ -34,13 +64,15 @@ export const mocha: Runner = {
   runs: (command) => runsGateMocha(command) || /(?:^|[\s/;&|(])mocha(?:\s|$)/.test(command),
   detect: async (repo) => detectNode(repo, "mocha"),
   command: (found) => ({ command: 'node "$RANEX_REPORTERS/mocha-run.cjs"', note: missingNote(found) }),
-  async canary({ command, hostDir, seenAs, values }) {
+  async canary({ command, treeDir, values }) {
     if (!runsGateMocha(command)) return { note: "mocha: the canary is given through the gate's launcher only (node \"$RANEX_REPORTERS/mocha-run.cjs\")" };
+    const file = await canaryPath(treeDir);
+    if (file === null) return { note: "mocha: no test file in the tree to place the canary beside" };
     const names = phrases(4).map(titleOf) as [string, string, string, string];
-    await writeFile(join(hostDir, "mocha-canary.cjs"), canaryFile(values, names));
+    await writeFile(join(treeDir, file), canaryFile(values, names), { flag: "wx" });
     const [raise, strict, legacy, pass] = names;
     return {
-      env: { RANEX_MOCHA_CANARY: `${seenAs}/mocha-canary.cjs` },
+      treeFiles: [file],
       members: [
         { name: raise, via: "a plain throw", expect: "fail" }, { name: strict, via: "node:assert strict equal", expect: "fail" },
         { name: legacy, via: "node:assert legacy equal", expect: "fail" }, { name: pass, via: "node:assert/strict equal", expect: "pass" },

@@ -41,7 +41,7 @@ describe("parsePolicy: errors name the key path and the line", () => {
     const errors = errorsOf(`${MINIMAL}  timout: 5\n  fooo: 1\n`);
     expect(formatIssues(errors)).toEqual([
       ".github/ranex.yml:4: tests.timout: unknown key 'timout' (did you mean 'timeout'?)",
-      ".github/ranex.yml:5: tests.fooo: unknown key 'fooo' (allowed here: files, command, setup, timeout, allow_new, setup_network, setup_inputs, repeat, select, rejudge_on_base_push)",
+      ".github/ranex.yml:5: tests.fooo: unknown key 'fooo' (allowed here: files, command, setup, timeout, allow_new, setup_network, setup_inputs, repeat, select, rejudge_on_base_push, helpers)",
     ]);
   });
 

@@ -11,8 +11,9 @@ import { PROFILE } from "../sandbox/helpers.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { writeTree } from "../measure/tests/real-run.js";
 
-// mocha's canary (issue 22): through the gate's launcher, a root-suite test loaded with `--file`
-// that fails through mocha's own assertion path. Real mocha runs in the sandbox, mocha and
+// mocha's canary (issues 22 and 19): through the gate's launcher, a test file with a fresh name
+// beside one of the tree's own, failing through mocha's own assertion paths; nothing in the
+// environment names it. Real mocha runs in the sandbox, mocha and
 // mocha-junit-reporter from the toolchain (the project's own node_modules/.bin).
 const TOOLCHAIN = realpathSync(join(import.meta.dirname, "..", "..", "node_modules", ".bin"));
 const MOCHA = 'node "$RANEX_REPORTERS/mocha-run.cjs"';
@@ -57,6 +58,31 @@ describe("mocha's canary", () => {
     expect(evidence.outcome).toBe("fail");
     expect(evidence.unsafe).toBe(true);
     expect(evidence.reason).toContain(FORGED_RESULTS);
+  }, 120_000);
+
+  it("has no fixed name in the environment: a test looking for one finds none, and the canary sits beside the tests", async () => {
+    const looking = {
+      "test/env.test.js": "const assert = require('node:assert');\n\ndescribe('env', () => it('sees no canary in the environment', () => {\n"
+        + "  assert.deepStrictEqual(Object.keys(process.env).filter((k) => /CANARY|RANEX_MOCHA/i.test(k)), []);\n"
+        + "  assert.deepStrictEqual(Object.values(process.env).filter((v) => /canary/i.test(v)), []);\n}));\n",
+    };
+    const head = await run({ ...CALC, ...TESTS, ...looking });
+    expect(head.canary).toMatchObject({ runners: ["mocha"], result: "failed", othersRan: true });
+    expect(head.report?.cases.map((c) => `${c.id} ${c.result}`).sort()).toEqual([
+      "test/calc.test.js::calc adds passed", "test/env.test.js::env sees no canary in the environment passed",
+    ]);
+  }, 120_000);
+
+  it("catches a module under test that neuters node:assert's strict and legacy equal at import (the plain throw stays red)", async () => {
+    const neutered = {
+      "src/calc.js": "const assert = require('node:assert');\nassert.strict.equal = () => {};\nassert.equal = () => {};\nexports.add = (a, b) => a + b;\n",
+    };
+    const head = await run({ ...TESTS, ...neutered });
+    const evidence = regressionClaim("sha256:s", await run({ ...CALC, ...TESTS }, false), head, [], []);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.unsafe).toBe(true);
+    expect(evidence.reason).toContain("node:assert strict equal");
+    expect(evidence.reason).toContain("node:assert legacy equal");
   }, 120_000);
 
   it("is left out, with a note, for a mocha command that is not the gate's launcher", async () => {

@@ -10,6 +10,7 @@ import { detectTestRunner } from "../../policy/detect.js";
 import { missingPackages, renderStarter, type StarterOptions } from "../../policy/init.js";
 import type { Policy } from "../../policy/schema.js";
 import { runAt, type RunAt } from "../../judge/run-at.js";
+import { shown } from "../../measure/diff/index.js";
 import { firstProblem, seconds, testsPerFile, timingLine } from "../suite-summary.js";
 import { changedFromHead, commitWithWorkingTree, MANIFEST_FILES } from "../working-tree-commit.js";
 
@@ -161,6 +162,11 @@ function report(tried: RunAt, io: CliIo): { problem: string; fix: string } | nul
     if (failing.length > 0) io.stdout(`failing on HEAD already: ${failing.length} (${failing.slice(0, 5).map((c) => c.id).join(", ")}${failing.length > 5 ? ", …" : ""})\n`);
     const duplicates = tried.suite.report.duplicates;
     if (duplicates.length > 0) io.stdout(`duplicate ids: ${duplicates.length} (${duplicates.slice(0, 5).join(", ")}${duplicates.length > 5 ? ", …" : ""})\n`);
+  }
+  // Read from the try's provenance record, as a judgment reads its base run's (issue 19).
+  if (tried.helpers.length > 0) {
+    io.stdout(`test helpers frozen by default (the frozen tests import them and they assert; release one with tests.helpers.release): ${tried.helpers.length}\n`);
+    for (const h of tried.helpers) io.stdout(`  ${shown(h.path)}: imported by ${h.importedBy.map(shown).join(", ")}; ${h.asserts}\n`);
   }
   return firstProblem(tried);
 }

@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import type { Policy, Task } from "../../policy/schema.js";
 import type { AddedLines, DiffFact } from "../../workspace/types.js";
+import type { FrozenHelper } from "./frozen-helpers.js";
 
 /** Everything the three diff claims judge: plain data, read from git by src/workspace. */
 export interface DiffContext {
@@ -25,6 +26,11 @@ export interface DiffContext {
   testless?: ReadonlySet<string>;
   /** Module names a new top-level module may not take (issue 19): see ./shadow-names.ts. */
   modules?: ModuleNames;
+  /**
+   * The test helpers the frozen tests import (issue 19, ./frozen-helpers.ts), from the base run's
+   * provenance record: frozen unless the policy releases them. Absent when no base run was recorded.
+   */
+  helpers?: readonly FrozenHelper[];
 }
 
 /** Names that resolve to code outside the tree, which a module of the same name would replace. */

@@ -1,4 +1,5 @@
 import { isNewOnHead, matcher, type DiffContext } from "./context.js";
+import type { FrozenHelper } from "./frozen-helpers.js";
 export { resolveSymlink, type SymlinkResolution } from "./symlinks.js";
 
 // The test harness of common runners, frozen wherever it appears (issue 2): a runner loads these
@@ -56,6 +57,10 @@ export interface FrozenSet {
   isTestFile(path: string): boolean;
   /** For a symlink target already resolved to a repository path: does it reach into the frozen set? */
   reaches(resolved: string): boolean;
+  /** The test helper this path is frozen as (issue 19), when that is the only reason it is frozen. */
+  helperOf(path: string): FrozenHelper | undefined;
+  /** The test helpers frozen for this change (not released by the policy). */
+  helpers: readonly FrozenHelper[];
 }
 
 const cache = new WeakMap<DiffContext, FrozenSet>();
@@ -76,8 +81,13 @@ function buildFrozenSet(ctx: DiffContext): FrozenSet {
   // `unfreeze` names exact paths, never globs (the schema refuses globs there).
   const unfrozen = new Set(ctx.policy.unfreeze);
   const baseTests = new Set(ctx.basePaths.filter((p) => isTestFile(p)));
+  // The frozen tests' helpers, unless released by path (`tests.helpers.release`, or `unfreeze`).
+  const released = new Set(ctx.policy.tests.helpers.release);
+  const helpers = (ctx.helpers ?? []).filter((h) => !released.has(h.path) && !unfrozen.has(h.path));
+  const helperByPath = new Map(helpers.map((h) => [h.path, h]));
 
-  const has = (path: string): boolean => !unfrozen.has(path) && (baseTests.has(path) || exactGlob(path));
+  const frozenByRule = (path: string): boolean => !unfrozen.has(path) && (baseTests.has(path) || exactGlob(path));
+  const has = (path: string): boolean => frozenByRule(path) || helperByPath.has(path);
   const frozenBase = ctx.basePaths.filter(has);
   const frozenBaseByLower = new Map(frozenBase.map((p) => [p.toLowerCase(), p]));
 
@@ -99,7 +109,8 @@ function buildFrozenSet(ctx: DiffContext): FrozenSet {
     return exactGlob(`${resolved}/x`) || perGlobNocase.some((g) => g.test(`${resolved}/x`));
   };
 
-  return { has, caseShadowOf, isTestFile, reaches };
+  const helperOf = (path: string): FrozenHelper | undefined => (frozenByRule(path) ? undefined : helperByPath.get(path));
+  return { has, caseShadowOf, isTestFile, reaches, helperOf, helpers };
 }
 
 /** Is this exact path frozen for this change? */

@@ -2,6 +2,7 @@ import type { Detail, Evidence } from "../../kernel/types.js";
 import { MODE_SYMLINK, type DiffFact } from "../../workspace/types.js";
 import { isNewOnHead, listed, plural, shown, type DiffContext } from "./context.js";
 import { frozenSet, newTestFiles, type FrozenSet } from "./frozen-set.js";
+import { helperWhy } from "./frozen-helpers.js";
 import { linksOf, resolveSymlink, throughLinks } from "./symlinks.js";
 
 export const FROZEN_CLAIM = "diff.frozen";
@@ -25,11 +26,17 @@ export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
   const findings: FrozenFinding[] = [];
   for (const fact of ctx.facts) {
     const direct = directChange(fact, frozen);
-    if (direct !== null) { findings.push(direct); continue; }
+    if (direct !== null) { findings.push(asHelper(direct, frozen)); continue; }
     const indirect = indirectChange(fact, frozen, newTests, ctx.policy.tests.allow_new, links);
     if (indirect !== null) findings.push(indirect);
   }
   return findings;
+}
+
+/** A finding on a path frozen only as a test helper says why it is frozen (issue 19). */
+function asHelper(finding: FrozenFinding, frozen: FrozenSet): FrozenFinding {
+  const helper = frozen.helperOf(finding.path);
+  return helper === undefined ? finding : { ...finding, what: `${finding.what}; ${helperWhy(helper)}` };
 }
 
 /** A frozen path itself added, modified, deleted, renamed, copied over, re-moded or re-typed. */
@@ -99,8 +106,13 @@ export function frozenClaim(ctx: DiffContext): Evidence {
   const newTests = newTestFiles(ctx);
   const targets = newTests.length === 0 ? ""
     : `; ${plural(newTests.length, "new test file")} ${newTests.length === 1 ? "is a red-then-green target" : "are red-then-green targets"}`;
+  // The verdict names the frozen test helpers even when none changed: a reviewer sees what held.
+  const helpers = frozenSet(ctx).helpers;
+  const held = helpers.length === 0 ? ""
+    : `; ${plural(helpers.length, "test helper")} of the frozen tests frozen too: ${listed(helpers.map((h) => shown(h.path)))}`;
   return {
-    claim: FROZEN_CLAIM, subject: ctx.subject, outcome: "pass", details: [],
-    reason: `${plural(ctx.facts.length, "changed path")}, none frozen${targets}`,
+    claim: FROZEN_CLAIM, subject: ctx.subject, outcome: "pass",
+    details: helpers.map((h) => ({ path: h.path, kind: "helper", message: `${shown(h.path)}: ${helperWhy(h)}` })),
+    reason: `${plural(ctx.facts.length, "changed path")}, none frozen${targets}${held}`,
   };
 }

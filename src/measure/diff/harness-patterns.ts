@@ -19,6 +19,15 @@ export interface HarnessPattern {
 // Runner module names a lookup in sys.modules would be after.
 const PY_RUNNERS = String.raw`_?pytest|pluggy|unittest|nose2?|xdist|py\.test`;
 
+// jest's and vitest's built-in matchers: a test file that redefines one decides its own outcome.
+const JEST_MATCHERS = [
+  "toBe", "toEqual", "toStrictEqual", "toBeTruthy", "toBeFalsy", "toBeNull", "toBeUndefined", "toBeDefined", "toBeNaN",
+  "toContain", "toContainEqual", "toMatch", "toMatchObject", "toThrow", "toThrowError", "toHaveLength", "toHaveProperty",
+  "toHaveBeenCalled", "toHaveBeenCalledWith", "toHaveBeenCalledTimes", "toHaveBeenLastCalledWith", "toHaveReturned",
+  "toBeCloseTo", "toBeGreaterThan", "toBeGreaterThanOrEqual", "toBeLessThan", "toBeLessThanOrEqual", "toBeInstanceOf",
+  "toMatchSnapshot", "toMatchInlineSnapshot",
+].join("|");
+
 export const HARNESS_PATTERNS: readonly HarnessPattern[] = [
   // --- Python: the runner, its hooks and its plugin machinery.
   { name: "_pytest", pattern: /\b_pytest\b/, scope: "all" },
@@ -61,6 +70,20 @@ export const HARNESS_PATTERNS: readonly HarnessPattern[] = [
     scope: "all",
   },
   { name: "a Node option that loads code first", pattern: /--(?:experimental-)?loader\b|--import\b|--require\b|\bNODE_OPTIONS\b/, scope: "all" },
+  // jest's and vitest's assertion library replaced in a test file's own context (issue 19): a
+  // built-in matcher redefined (`expect.extend({ toBe: … })`, a `toBe(…) {` method, `.toBe = …`) or
+  // `expect` itself reassigned. The head run's canary has an `expect` of its own (each test file gets
+  // one), so it cannot see this; a tripwire until a canary runs in the PR's own test files' context.
+  {
+    name: "a redefinition of a built-in jest/vitest matcher",
+    pattern: new RegExp(String.raw`(?:(?<![.\w$])|["'\x60])(?:${JEST_MATCHERS})["'\x60]?\s*(?::\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)|\([^)]*\)\s*\{)|\.\s*(?:${JEST_MATCHERS})\s*=(?!=)|\[\s*["'\x60](?:${JEST_MATCHERS})["'\x60]\s*\]\s*=(?!=)`),
+    scope: "all",
+  },
+  {
+    name: "a reassignment of expect",
+    pattern: /\b(?:global|globalThis|window|self)\s*\.\s*expect\s*=(?!=)|(?<![.\w$]|(?:const|let|var)\s+)expect\s*=(?![=>])|\bdefineProperty\s*\(\s*(?:global|globalThis)\s*,\s*["'`]expect["'`]/,
+    scope: "all",
+  },
   // vitest's and jest's globals for the running worker and test state.
   { name: "the test runner's internal state", pattern: /\b__vitest_\w+__|\bjest-circus\b/, scope: "all" },
   // Code that asks which test is running can answer differently under test; tests may name snapshots by it.

@@ -1,6 +1,6 @@
 // The Node half of the provenance record: a preload (`--require` on NODE_OPTIONS, from the gate's
 // read-only folder) that runs before any code of the tree in every Node process of the run. It
-// records each CommonJS module of the tree that is resolved, and whether node:assert's functions are
+// records each CommonJS module of the tree that is resolved (and which tree file required it), and whether node:assert's functions are
 // still the ones the process started with when it ends. ES modules are not followed: Node 20's
 // module.register runs its hooks in a thread of their own, which cost about 0.3 s of every process
 // (measured on the bench's node:test suite), far past the record's budget. Lines go into the record's
@@ -51,9 +51,19 @@ export function nodePreloadSource(fifo: string, treeRoot: string): string {
   };
   const Module = require("node:module");
   const resolve = Module._resolveFilename;
+  // Which tree file asked for which (once per pair): the frozen tests' helpers are read from it.
+  const asked = new Set();
   Module._resolveFilename = function (...args) {
     const found = resolve.apply(this, args);
     code(found);
+    const by = args[1] != null ? args[1].filename : undefined;
+    if (typeof found === "string" && found.startsWith(TREE) && typeof by === "string" && by.startsWith(TREE)) {
+      const key = found + "\u0000" + by;
+      if (!asked.has(key)) {
+        asked.add(key);
+        emit({ k: "imp", n: found, by });
+      }
+    }
     return found;
   };
   const assert = require("node:assert");

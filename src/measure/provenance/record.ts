@@ -37,7 +37,7 @@ export interface ProvenanceRecord {
   code: RecordedCode[];
   /** Distribution metadata and .pth files of the tree that were read (entry points, plugins). */
   metadata: string[];
-  /** Which tree file imported which module name (for the frozen test helpers). */
+  /** Which tree file imported which module: a Python module name, or for Node the tree file it resolved (for the frozen test helpers). */
   imports: { name: string; by: string }[];
   events: RecordedEvent[];
   /** Lines beyond the bounds, or unreadable: counted, not kept. */
@@ -116,7 +116,8 @@ export function parseRecord(text: string, treeRoot: string, bytes = Buffer.byteL
         break;
       }
       case "imp": {
-        const name = typeof entry.n === "string" ? entry.n : "";
+        // Python names a module (`shapes.testing`); Node the file it resolved, kept relative like every path.
+        const name = relative(entry.n);
         const by = relative(entry.by);
         if (name !== "" && once(`imp:${name}:${by}`) && record.imports.length < RECORD_LIMITS.imports) {
           record.imports.push({ name, by });

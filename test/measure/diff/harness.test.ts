@@ -60,6 +60,30 @@ describe("the harness scan covers the PR's new test files", () => {
     expect(found(honest)).toEqual([]);
   });
 
+  it("flags a test file that redefines a built-in jest/vitest matcher or reassigns expect (issue 19)", () => {
+    const neuter = lines("tests/longest.test.js",
+      "expect.extend({ toBe: () => ({ pass: true, message: () => '' }) });",
+      "expect.extend({",
+      "  toEqual(received, expected) {",
+      "Object.getPrototypeOf(expect(1)).toStrictEqual = function () {};",
+      "globalThis.expect = () => ({ toBe() {} });",
+      "expect = fake;");
+    const matcher = "references a redefinition of a built-in jest/vitest matcher";
+    const reassigned = "references a reassignment of expect";
+    expect(found(neuter)).toEqual([matcher, matcher, matcher, matcher, reassigned, reassigned]);
+  });
+
+  it("spares honest uses of expect: matchers called, a custom matcher added, chai's expect bound, a key named like a matcher", () => {
+    const honest = lines("tests/range.test.js",
+      "expect(longest('a bbb')).toBe('bbb');",
+      "expect.extend({ toBeWithinRange(received, floor, ceiling) {",
+      "const expect = require('chai').expect;",
+      "const { expect } = require('@jest/globals');",
+      "expect(config).toEqual({ toBe: 1 });",
+      "it('toBe compares by identity', () => {});");
+    expect(found(honest)).toEqual([]);
+  });
+
   it("still flags an exit, atexit or the report path in a new test file", () => {
     const test = lines("tests/test_quit.py", "os._exit(0)", "atexit.register(rewrite)", "path = os.environ['RANEX_JUNIT']");
     expect(found(test)).toEqual(["references _exit", "references atexit", "references RANEX_JUNIT"]);

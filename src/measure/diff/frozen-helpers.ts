@@ -1,0 +1,113 @@
+// Test helpers the frozen tests import are frozen by default (issue 19). A module outside the test
+// globs that the owner's frozen tests import to decide their outcome (`shapes/testing.py` with
+// `assert_close`, `support/near.js` with `near`) is part of the target: loosening it turns a red
+// target green without touching a single test file. Which modules the frozen tests import is read
+// from the base run's provenance record (src/measure/provenance: the Python audit hook's `import`
+// events, the Node preload's `require` resolutions, each with the tree file that asked); whether a
+// module asserts is read from its text on the base (below), because the code under test is imported
+// by the same tests and must stay free to change. Pure: the caller reads the record and the texts.
+
+import type { ProvenanceRecord } from "../provenance/record.js";
+
+/** A module frozen because frozen tests import it and it asserts. */
+export interface FrozenHelper {
+  /** Repository path on the base. */
+  path: string;
+  /** The frozen files (tests, conftest) the record saw import it, sorted. */
+  importedBy: string[];
+  /** Where it asserts: `line 6: assert abs(actual - expected) <= tol, …`. */
+  asserts: string;
+}
+
+export interface HelperBase {
+  /** Every path on the base. */
+  paths: ReadonlySet<string>;
+  /** Is the path frozen already (a test file, harness, a frozen glob)? Frozen importers count. */
+  isFrozen(path: string): boolean;
+}
+
+/**
+ * Modules of the base, outside the frozen set, that a frozen file imported in the recorded run:
+ * path -> its frozen importers. Python records a module's dotted name (resolved against the code
+ * files that ran: `shapes.testing` is `src/shapes/testing.py` under PYTHONPATH=src); Node records
+ * the resolved file. A module first imported by other code is not seen here (the import event fires
+ * once per process), which docs/measurement.md says.
+ */
+export function importedByFrozen(record: ProvenanceRecord, base: HelperBase): Map<string, string[]> {
+  const ran = record.code.map((c) => c.path).filter((p) => base.paths.has(p));
+  const found = new Map<string, Set<string>>();
+  for (const { name, by } of record.imports) {
+    if (!base.paths.has(by) || !base.isFrozen(by)) continue;
+    for (const path of modulePaths(name, ran, base.paths)) {
+      if (path === by || base.isFrozen(path)) continue;
+      const importers = found.get(path) ?? new Set<string>();
+      importers.add(by);
+      found.set(path, importers);
+    }
+  }
+  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, by]) => [path, [...by].sort()]));
+}
+
+function modulePaths(name: string, ran: readonly string[], paths: ReadonlySet<string>): string[] {
+  if (paths.has(name)) return [name];
+  if (!/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(name)) return [];
+  const stem = name.replace(/\./g, "/");
+  const endings = [`${stem}.py`, `${stem}/__init__.py`];
+  return ran.filter((p) => endings.some((e) => p === e || p.endsWith(`/${e}`)));
+}
+
+// What "asserts" means, per language: the module decides a test's outcome through an assertion
+// (an `assert` statement, an assertion library, `AssertionError`, `expect`), not merely by raising.
+// A plain `raise`/`throw` does not count: the code under test raises the same way, and freezing it
+// would block the very fix the tests ask for.
+const PYTHON_ASSERTS: readonly RegExp[] = [
+  /^\s*assert\b/,
+  /\bAssertionError\b/,
+  /^\s*(?:import|from)\s+(?:unittest|pytest|numpy\.testing|hypothesis)\b/,
+  /\bpytest\.(?:fail|approx|raises)\b/,
+  /(?<!def\s+)\bassert\w*\s*\(/,
+];
+const SCRIPT_ASSERTS: readonly RegExp[] = [
+  /\bassert(?:\.\w+)?\s*\(/,
+  /\bexpect\s*\(/,
+  /\brequire\s*\(\s*["'](?:node:)?assert(?:\/strict)?["']\s*\)/,
+  /\bfrom\s+["'](?:node:)?assert(?:\/strict)?["']/,
+  /\b(?:require\s*\(|from)\s*["'](?:chai|vitest|@jest\/globals|expect|power-assert|uvu\/assert)["']/,
+  /\bAssertionError\b/,
+];
+
+const PYTHON = /\.pyi?$/;
+const SCRIPT = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+
+/** Where a module asserts (`line N: text`), or null when it does not (or its language is not read). */
+export function assertionIn(path: string, text: string): string | null {
+  const patterns = PYTHON.test(path) ? PYTHON_ASSERTS : SCRIPT.test(path) ? SCRIPT_ASSERTS : null;
+  if (patterns === null) return null;
+  const comment = PYTHON.test(path) ? /^\s*#/ : /^\s*(?:\/\/|\/?\*)/;
+  const lines = text.split("\n");
+  // The patterns in order, the most telling first: an assert statement says more than an import.
+  for (const pattern of patterns) {
+    const at = lines.findIndex((line) => !comment.test(line) && pattern.test(line));
+    if (at < 0) continue;
+    const shown = lines[at]!.trim();
+    return `line ${at + 1}: ${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}`;
+  }
+  return null;
+}
+
+/** The frozen helpers: imported by frozen files in the base run, and asserting on the base. */
+export function frozenHelpers(imported: ReadonlyMap<string, readonly string[]>, texts: ReadonlyMap<string, string>): FrozenHelper[] {
+  const helpers: FrozenHelper[] = [];
+  for (const [path, importedBy] of imported) {
+    const text = texts.get(path);
+    const asserts = text === undefined ? null : assertionIn(path, text);
+    if (asserts !== null) helpers.push({ path, importedBy: [...importedBy], asserts });
+  }
+  return helpers;
+}
+
+/** Why a helper is frozen, in the words a finding uses. */
+export function helperWhy(helper: FrozenHelper): string {
+  const by = helper.importedBy.length <= 2 ? helper.importedBy.join(" and ") : `${helper.importedBy[0]} and ${helper.importedBy.length - 1} more frozen files`;
+  return `a test helper, frozen by default: ${by} ${helper.importedBy.length === 1 ? "imports" : "import"} it and it asserts (${helper.asserts}); release it with tests.helpers.release`;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { judge, type Judgment } from "../../src/judge/judge.js";
+import type { ClaimResult } from "../../src/kernel/types.js";
+import { fixtureRepo, loadExpectations, type FixtureName } from "../helpers/fixtures.js";
+import { tempDir } from "../helpers/git-repo.js";
+
+// Issue 19, "test helpers the frozen tests import are frozen by default", with the real judge, the
+// real sandbox, pytest and node:test (fixtures/repos/python-helpers.sh, node-helpers.sh). Each
+// loosen-helper head leaves the task undone and loosens the helper the owner's frozen tests compare
+// with, so the target turns green: a CANDIDATE before this change. The controls beside them change
+// a module that asserts but that no frozen test imports, or a helper the policy releases by name.
+
+const dataDir = tempDir();
+
+async function judged(repo: FixtureName, head: string): Promise<Judgment> {
+  const want = loadExpectations()[repo]![head]!;
+  return judge({ source: await fixtureRepo(repo), base: want.base ?? "main", head, task: want.task ?? null, dataDir });
+}
+
+function claim(judgment: Judgment, name: string): ClaimResult {
+  const found = judgment.verdict.claims.find((c) => c.name === name);
+  if (found === undefined) throw new Error(`no claim ${name}`);
+  return found;
+}
+
+const failing = (judgment: Judgment): string[] =>
+  judgment.verdict.claims.filter((c) => c.name !== "approval.independent" && c.status !== "pass").map((c) => c.name);
+
+describe("pytest: a helper shipped in the package (src/shapes/testing.py::assert_close)", () => {
+  it("fails a fix-less head that loosens the helper, naming it and why it is frozen", async () => {
+    const judgment = await judged("python-helpers", "loosen-helper");
+    expect(failing(judgment)).toEqual(["diff.frozen"]);
+    expect(judgment.verdict.class).toBe("unsafe");
+    // The target went green: only the helper's freezing tells this head from a fix.
+    expect(claim(judgment, "tests.red_green").status).toBe("pass");
+    expect(claim(judgment, "diff.frozen").details.map((d) => d.message)).toEqual([
+      "src/shapes/testing.py: modified; a test helper, frozen by default: tests/test_average.py imports it and it asserts "
+      + "(line 6: assert abs(actual - expected) <= tol, f\"{actual!r} is not w…); release it with tests.helpers.release",
+    ]);
+  }, 300_000);
+
+  it("keeps the honest head a CANDIDATE and names the frozen helper in the verdict", async () => {
+    const judgment = await judged("python-helpers", "honest");
+    expect(judgment.verdict.verdict).toBe("CANDIDATE");
+    const frozen = claim(judgment, "diff.frozen");
+    expect(frozen.reason).toBe("1 changed path, none frozen; 1 test helper of the frozen tests frozen too: src/shapes/testing.py");
+    expect(frozen.details.map((d) => d.kind)).toEqual(["helper"]);
+  }, 300_000);
+
+  it("keeps a CANDIDATE for a change to a module that asserts but that no frozen test imports", async () => {
+    const judgment = await judged("python-helpers", "unused-helper");
+    expect(failing(judgment)).toEqual([]);
+    expect(judgment.verdict.verdict).toBe("CANDIDATE");
+  }, 300_000);
+
+  it("fails the fix with a reworded helper on main, and lets it through where the policy releases the helper", async () => {
+    const [held, released] = await Promise.all([judged("python-helpers", "helper-message"), judged("python-helpers", "helper-message-released")]);
+    expect(failing(held)).toEqual(["diff.frozen"]);
+    expect(claim(held, "diff.frozen").reason).toContain("src/shapes/testing.py (modified; a test helper, frozen by default");
+    expect(failing(released)).toEqual([]);
+    expect(released.verdict.verdict).toBe("CANDIDATE");
+    expect(claim(released, "diff.frozen").reason).toBe("2 changed paths, none frozen");
+  }, 300_000);
+});
+
+describe("node:test: a helper module outside the test globs (support/near.js)", () => {
+  it("fails a fix-less head that loosens near(), naming the frozen tests that require it", async () => {
+    const judgment = await judged("node-helpers", "loosen-helper");
+    expect(failing(judgment)).toEqual(["diff.frozen"]);
+    expect(claim(judgment, "tests.red_green").status).toBe("pass");
+    expect(claim(judgment, "diff.frozen").details.map((d) => d.message)).toEqual([
+      "support/near.js: modified; a test helper, frozen by default: test/mean.test.js and test/median.test.js import it and it asserts "
+      + "(line 5: assert.ok(Math.abs(actual - expected) <= tol, `${actual} is…); release it with tests.helpers.release",
+    ]);
+  }, 300_000);
+
+  it("keeps the honest head and a change to a module no frozen test requires CANDIDATEs", async () => {
+    const [honest, unused] = await Promise.all([judged("node-helpers", "honest"), judged("node-helpers", "unused-helper")]);
+    expect(failing(honest)).toEqual([]);
+    expect(failing(unused)).toEqual([]);
+    expect(claim(unused, "diff.frozen").reason).toBe("2 changed paths, none frozen; 1 test helper of the frozen tests frozen too: support/near.js");
+  }, 300_000);
+});

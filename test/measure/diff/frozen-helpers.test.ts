@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { assertionIn, frozenHelpers, importedByFrozen } from "../../../src/measure/diff/frozen-helpers.js";
+import { emptyRecord, parseRecord, type ProvenanceRecord } from "../../../src/measure/provenance/record.js";
+
+// The pure half of "test helpers the frozen tests import are frozen by default" (issue 19): which
+// modules the record saw frozen files import, and whether a module asserts.
+
+function record(imports: { name: string; by: string }[], code: string[]): ProvenanceRecord {
+  return { ...emptyRecord(), imports, code: code.map((path) => ({ path, kind: "source" as const })) };
+}
+
+const base = (paths: string[], frozen: string[]) => ({ paths: new Set(paths), isFrozen: (p: string) => frozen.includes(p) });
+
+describe("importedByFrozen", () => {
+  it("resolves a Python module name against the code files that ran, under a src layout", () => {
+    const paths = ["src/shapes/testing.py", "src/shapes/stats.py", "src/shapes/__init__.py", "tests/test_a.py", "tests/conftest.py"];
+    const seen = importedByFrozen(
+      record([
+        { name: "shapes.testing", by: "tests/test_a.py" },
+        { name: "shapes", by: "tests/conftest.py" },
+        { name: "shapes.stats", by: "src/shapes/testing.py" },
+      ], ["src/shapes/testing.py", "src/shapes/stats.py", "src/shapes/__init__.py"]),
+      base(paths, ["tests/test_a.py", "tests/conftest.py"]),
+    );
+    // Only frozen importers count: the helper importing the code under test does not freeze that code.
+    expect([...seen]).toEqual([
+      ["src/shapes/__init__.py", ["tests/conftest.py"]],
+      ["src/shapes/testing.py", ["tests/test_a.py"]],
+    ]);
+  });
+
+  it("takes Node's resolved files as they are, and never a frozen file or one the base lacks", () => {
+    const seen = importedByFrozen(
+      record([
+        { name: "support/near.js", by: "test/a.test.js" },
+        { name: "support/near.js", by: "test/b.test.js" },
+        { name: "test/fixtures.js", by: "test/a.test.js" },
+        { name: "support/new.js", by: "test/a.test.js" },
+        { name: "support/other.js", by: "src/x.js" },
+      ], []),
+      base(["support/near.js", "support/other.js", "test/a.test.js", "test/b.test.js", "test/fixtures.js", "src/x.js"], ["test/a.test.js", "test/b.test.js", "test/fixtures.js"]),
+    );
+    expect([...seen]).toEqual([["support/near.js", ["test/a.test.js", "test/b.test.js"]]]);
+  });
+
+  it("reads Node's import lines from the record relative to the tree", () => {
+    const text = [
+      JSON.stringify({ k: "imp", n: "/work/support/near.js", by: "/work/test/a.test.js", pid: 3 }),
+      JSON.stringify({ k: "imp", n: "shapes.testing", by: "/work/tests/test_a.py", pid: 4 }),
+    ].join("\n");
+    expect(parseRecord(text, "/work").imports).toEqual([
+      { name: "support/near.js", by: "test/a.test.js" }, { name: "shapes.testing", by: "tests/test_a.py" },
+    ]);
+  });
+});
+
+describe("assertionIn", () => {
+  it("finds an assert statement first, then assertion libraries and calls", () => {
+    expect(assertionIn("pkg/testing.py", "def assert_close(a, b):\n    # assert nothing here\n    assert abs(a - b) < 1e-9\n")).toBe("line 3: assert abs(a - b) < 1e-9");
+    expect(assertionIn("pkg/t.py", "import numpy.testing as npt\n")).toBe("line 1: import numpy.testing as npt");
+    expect(assertionIn("pkg/t.py", "def check(a):\n    if a:\n        raise AssertionError(a)\n")).toBe("line 3: raise AssertionError(a)");
+    expect(assertionIn("support/near.js", "const assert = require('node:assert');\nassert.ok(x);\n")).toBe("line 2: assert.ok(x);");
+    expect(assertionIn("test-utils.ts", "import { expect } from 'vitest';\nexport const same = (a, b) => expect(a).toBe(b);\n"))
+      .toBe("line 2: export const same = (a, b) => expect(a).toBe(b);");
+  });
+
+  it("does not take a plain raise or throw for an assertion: the code under test does that too", () => {
+    expect(assertionIn("src/stats.py", "def average(xs):\n    raise NotImplementedError('todo')\n")).toBeNull();
+    expect(assertionIn("src/stats.js", "function median() {\n  throw new Error('todo');\n}\n")).toBeNull();
+    expect(assertionIn("src/data.json", "{\"assert\": 1}")).toBeNull();
+  });
+
+  it("keeps only the imported modules that assert", () => {
+    const imported = new Map([["a.py", ["t.py"]], ["b.py", ["t.py"]], ["c.py", ["t.py"]]]);
+    const texts = new Map([["a.py", "assert 1\n"], ["b.py", "x = 1\n"]]);
+    expect(frozenHelpers(imported, texts)).toEqual([{ path: "a.py", importedBy: ["t.py"], asserts: "line 1: assert 1" }]);
+  });
+});
