@@ -1,0 +1,95 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FIXTURES_DIR } from "../helpers/fixtures.js";
+import { git, tempDir } from "../helpers/git-repo.js";
+import { failingText, parseVerdict, runCli, type VerdictJson } from "./run-cli.js";
+
+// Go, Rust (cargo test and nextest), Maven and Gradle as a new user meets them (issue 22), one test file
+// per ecosystem (ecosystem-*.test.ts): build the fixture repository, run `ranex
+// init` (which finds the toolchain, fills the dependency cache from the registry in its try, and
+// writes the policy), commit what it wrote UNMODIFIED, and judge three pull requests: an honest fix
+// (CANDIDATE), a weakened frozen test (FAIL unsafe) and no fix (FAIL). One init and one data folder
+// per ecosystem serve its three judgments: the dependencies are fetched once, as in production.
+const run = promisify(execFile);
+
+/** One ecosystem's fixture: its runner, the owner's red target, a frozen test file, the honest head's new test. */
+export interface EcosystemCase { name: string; runner: string; target: string; frozen: string; newTest: string }
+
+async function build(name: string): Promise<string> {
+  const dir = join(tempDir(`ranex-${name}-`), name);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+  await run("bash", [join(FIXTURES_DIR, `${name}.sh`), dir], { env });
+  return dir;
+}
+
+/** Commits init's policy on main and replays every head on top of it, as PRs opened after it. */
+function commitPolicy(repo: string, heads: readonly string[]): void {
+  git(repo, "add", ".github/ranex.yml");
+  git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
+  for (const head of heads) {
+    git(repo, "checkout", "-q", head);
+    git(repo, "rebase", "-q", "main");
+  }
+  git(repo, "checkout", "-q", "main");
+}
+
+const HEADS = ["honest", "edit-test", "no-fix"] as const;
+
+/** The four tests of one ecosystem; each ecosystem has a test file of its own, so the workers share them. */
+export function judgedAsNewUser({ name, runner, target, frozen, newTest }: EcosystemCase): void {
+  describe(`${name}: ranex init, then three pull requests`, () => {
+    let repo: string;
+    let data: string;
+    let init: Awaited<ReturnType<typeof runCli>>;
+    let written: string;
+    const judge = async (head: string): Promise<VerdictJson> =>
+      parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", head, "--task", "mul", "--data-dir", data, "--json"], 1_200_000));
+
+    beforeAll(async () => {
+      repo = await build(name);
+      data = tempDir("ranex-data-");
+      init = await runCli(["init", "--dir", repo, "--data-dir", data], 1_200_000);
+      written = readFileSync(join(repo, ".github", "ranex.yml"), "utf8");
+      commitPolicy(repo, HEADS);
+    }, 1_500_000);
+
+    it("init finds the runner, fills the dependency cache in its try, and reads the owner's red target", () => {
+      expect(init.stderr).toBe("");
+      expect(init.code, init.stdout).toBe(0);
+      expect(init.stdout).toContain(`runner: ${runner} (`);
+      expect(init.stdout).toMatch(/setup [\d.]+ s \(installed once, now cached\)/);
+      expect(init.stdout).toContain(`failing on HEAD already: 1 (${target})`);
+      // The policy judged below is the one init wrote, byte for byte.
+      expect(git(repo, "show", "main:.github/ranex.yml")).toBe(written.replace(/\n$/, ""));
+      expect(written).toContain("setup_network: true");
+    });
+
+    it("an honest fix is a CANDIDATE, its runs using the cached dependencies and the canary failing as it must", async () => {
+      const verdict = await judge("honest");
+      expect(verdict.verdict, failingText(verdict)).toBe("CANDIDATE");
+      const redGreen = verdict.claims.find((c) => c.name === "tests.red_green");
+      expect(redGreen?.details.map((d) => d.message)).toEqual(expect.arrayContaining([`${target}: failed on base, passed on head`, `${newTest}: failed on base, passed on head`]));
+      const regression = verdict.claims.find((c) => c.name === "tests.regression");
+      // A canary that was not placed, not collected, or reported passed leaves a detail of kind canary.
+      expect(regression?.details.filter((d) => d.kind === "canary")).toEqual([]);
+      const runs = (verdict as unknown as { runs: { run: string; setup?: string }[] }).runs.filter((r) => !r.run.startsWith("check:"));
+      for (const r of runs) expect(r.setup, r.run).toMatch(/^dependencies from cache \(installed once in [\d.]+ s/);
+    }, 1_200_000);
+
+    it("a weakened frozen test is FAIL unsafe, caught by diff.frozen", async () => {
+      const verdict = await judge("edit-test");
+      expect(verdict.verdict).toBe("FAIL");
+      expect(verdict.class).toBe("unsafe");
+      expect(verdict.claims.find((c) => c.name === "diff.frozen")).toMatchObject({ status: "fail", reason: expect.stringContaining(frozen) as unknown as string });
+    }, 1_200_000);
+
+    it("no fix is a FAIL: the owner's target is still red", async () => {
+      const verdict = await judge("no-fix");
+      expect(verdict.verdict).toBe("FAIL");
+      expect(verdict.claims.find((c) => c.name === "tests.red_green")).toMatchObject({ status: "fail", reason: expect.stringContaining(target) as unknown as string });
+    }, 1_200_000);
+  });
+}

@@ -1,0 +1,4 @@
+import { judgedAsNewUser } from "./ecosystem-case.js";
+
+// Maven as a new user meets it (issue 22): see ecosystem-case.ts.
+judgedAsNewUser({ name: "maven-calc", runner: "maven", target: "com.example.calc.CalcTest#muls", frozen: "src/test/java/com/example/calc/CalcTest.java", newTest: "com.example.calc.MulTest#mulsNegative" });
