@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import type { Policy, Task } from "../../policy/schema.js";
 import type { AddedLines, DiffFact } from "../../workspace/types.js";
+import type { InlineTestEdit } from "./inline-tests.js";
 
 /** Everything the three diff claims judge: plain data, read from git by src/workspace. */
 export interface DiffContext {
@@ -25,6 +26,11 @@ export interface DiffContext {
   testless?: ReadonlySet<string>;
   /** Module names a new top-level module may not take (issue 19): see ./shadow-names.ts. */
   modules?: ModuleNames;
+  /**
+   * Edits to tests of the base that live inside source files (Rust `#[test]` fns and `#[cfg(test)]`
+   * modules, issue 22), found from the base blobs and the hunks: see ./inline-tests.ts.
+   */
+  inlineTestEdits?: readonly InlineTestEdit[];
 }
 
 /** Names that resolve to code outside the tree, which a module of the same name would replace. */

@@ -10,7 +10,7 @@ export const FROZEN_CLAIM = "diff.frozen";
 export interface FrozenFinding {
   path: string;
   paths: string[];
-  kind: "added" | "modified" | "mode" | "deleted" | "renamed" | "copied" | "type-changed" | "symlink" | "case-shadow" | "new-test";
+  kind: "added" | "modified" | "mode" | "deleted" | "renamed" | "copied" | "type-changed" | "symlink" | "case-shadow" | "new-test" | "inline-test";
   what: string;
 }
 
@@ -28,6 +28,16 @@ export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
     if (direct !== null) { findings.push(direct); continue; }
     const indirect = indirectChange(fact, frozen, newTests, ctx.policy.tests.allow_new, links);
     if (indirect !== null) findings.push(indirect);
+  }
+  // Tests of the base inside source files (issue 22): frozen like a test file, line by line, so new
+  // tests may still be added beside them. A path already reported whole is not reported again.
+  const reported = new Set(findings.flatMap((f) => f.paths));
+  for (const edit of ctx.inlineTestEdits ?? []) {
+    if (reported.has(edit.path)) continue;
+    findings.push({
+      path: edit.path, paths: [edit.path], kind: "inline-test",
+      what: `${edit.what}; tests on the base are frozen wherever they live: add new tests beside them instead`,
+    });
   }
   return findings;
 }
