@@ -3,6 +3,7 @@ import { MODE_SYMLINK, type DiffFact } from "../../workspace/types.js";
 import { isNewOnHead, listed, plural, shown, type DiffContext } from "./context.js";
 import { frozenSet, newTestFiles, type FrozenSet } from "./frozen-set.js";
 import { linksOf, resolveSymlink, throughLinks } from "./symlinks.js";
+import { assertMacroShadows } from "./assert-shadows.js";
 
 export const FROZEN_CLAIM = "diff.frozen";
 
@@ -10,7 +11,7 @@ export const FROZEN_CLAIM = "diff.frozen";
 export interface FrozenFinding {
   path: string;
   paths: string[];
-  kind: "added" | "modified" | "mode" | "deleted" | "renamed" | "copied" | "type-changed" | "symlink" | "case-shadow" | "new-test" | "inline-test";
+  kind: "added" | "modified" | "mode" | "deleted" | "renamed" | "copied" | "type-changed" | "symlink" | "case-shadow" | "new-test" | "inline-test" | "assert-shadow";
   what: string;
 }
 
@@ -38,6 +39,9 @@ export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
       path: edit.path, paths: [edit.path], kind: "inline-test",
       what: `${edit.what}; tests on the base are frozen wherever they live: add new tests beside them instead`,
     });
+  }
+  for (const shadow of assertMacroShadows(ctx.added)) {
+    if (!reported.has(shadow.path)) findings.push({ path: shadow.path, paths: [shadow.path], kind: "assert-shadow", what: shadow.what });
   }
   return findings;
 }
