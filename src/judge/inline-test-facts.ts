@@ -21,7 +21,7 @@ export async function inlineTestFacts(repo: Repository, base: string, facts: rea
     const ranges = inlineTestRanges(basePath, text);
     if (ranges.length === 0) continue;
     const hunks = await hunksOf(repo, fact, text);
-    edits.push(...inlineTestEdits(basePath, ranges, hunks));
+    edits.push(...inlineTestEdits(basePath, ranges, hunks, text));
   }
   return edits;
 }

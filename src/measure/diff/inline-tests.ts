@@ -7,6 +7,7 @@
 // between its items, are new tests and stay allowed. Pure: the caller reads the blobs and hunks.
 // Another language with inline tests joins by adding a scanner to SCANNERS.
 import { plural } from "./context.js";
+import { shadowed, shadowing } from "./inline-shadowing.js";
 
 /** One test item of the base: a test fn or a test module, its lines 1-based and inclusive. */
 export interface InlineTestRange {
@@ -249,7 +250,10 @@ export function endsWithAttribute(lines: readonly string[]): boolean {
  * a test fn or test module; lines inserted inside a test fn or into a test module's signature; an
  * attribute inserted right above a test item.
  */
-export function inlineTestEdits(path: string, ranges: readonly InlineTestRange[], hunks: readonly LineHunk[]): InlineTestEdit[] {
+export function inlineTestEdits(
+  path: string, ranges: readonly InlineTestRange[], hunks: readonly LineHunk[], baseText = "",
+): InlineTestEdit[] {
+  const baseLines = baseText.split("\n");
   const lines = new Map<InlineTestRange, number[]>();
   const inserted = new Map<InlineTestRange, string>();
   const innermost = (hit: (r: InlineTestRange) => boolean): InlineTestRange | undefined =>
@@ -265,8 +269,12 @@ export function inlineTestEdits(path: string, ranges: readonly InlineTestRange[]
     const after = hunk.oldStart;
     const inside = innermost((r) => r.start <= after && after < (r.kind === "fn" ? r.end : r.open));
     const above = endsWithAttribute(hunk.added) ? innermost((r) => r.start === after + 1) : undefined;
-    const range = inside ?? above;
+    const range = inside ?? above ?? shadowing(ranges, after, hunk.added, baseLines);
     if (range === undefined) continue;
+    if (range !== inside && range !== above) {
+      inserted.set(range, `a new item inserted after line ${after} takes a name its tests already use (${shadowed(range, hunk.added, baseLines).join(", ")}), so they would call it instead`);
+      continue;
+    }
     inserted.set(range, range === inside
       ? `${plural(hunk.added.length, "line")} inserted ${range.kind === "fn" ? "into it" : "into its signature"} after line ${after}`
       : `an attribute inserted above it after line ${after}`);

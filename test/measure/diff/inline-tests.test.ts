@@ -149,3 +149,19 @@ describe("diff.frozen with inline test edits", () => {
     expect(evidence.reason).toContain("tests on the base are frozen wherever they live");
   });
 });
+
+describe("inlineTestEdits: new items that shadow what the old tests call", () => {
+  const ranges = rustTestRanges(LIB);
+  const edits = (added: string[]) => inlineTestEdits("src/lib.rs", ranges, [{ oldStart: 5, oldCount: 0, added }], LIB).map((e) => [e.test, e.what]);
+
+  it("fails a new fn or import in the module that takes a name the tests use", () => {
+    expect(edits(["    fn add(a: i64, b: i64) -> i64 { a + b }"])).toEqual([
+      ["tests", "test module tests (lines 3-17 on base) changed: a new item inserted after line 5 takes a name its tests already use (add), so they would call it instead"],
+    ]);
+    expect(edits(["    use crate::other::{add as add, sub};"])).toMatchObject([["tests", expect.stringContaining("(add)")]]);
+  });
+
+  it("allows new helpers and imports with new names", () => {
+    expect(edits(["    use std::collections::HashMap;", "    fn sample() -> i64 { 2 }", "    const LIMIT: i64 = 3;"])).toEqual([]);
+  });
+});
