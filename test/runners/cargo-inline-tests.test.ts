@@ -28,7 +28,7 @@ describe("rust-inline: ranex init, then a weakened inline test and an honest fix
     // init's policy, committed unmodified; the heads replayed on top of it as PRs opened after it.
     git(repo, "add", ".github/ranex.yml");
     git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
-    for (const head of ["honest", "weakened", "shadowed"]) {
+    for (const head of ["honest", "weakened", "shadowed", "local-midpoint"]) {
       git(repo, "checkout", "-q", head);
       git(repo, "rebase", "-q", "main");
     }
@@ -60,6 +60,16 @@ describe("rust-inline: ranex init, then a weakened inline test and an honest fix
     expect(frozen?.status, failingText(verdict)).toBe("fail");
     expect(frozen?.reason).toContain("src/lib.rs");
     expect(frozen?.reason).toContain("defines or imports a macro named assert_eq!");
+  }, 1_200_000);
+
+  it("a correct fn midpoint added to the module, which the old tests then call: FAIL (unsafe) diff.frozen", async () => {
+    const verdict = await judge("local-midpoint");
+    expect(verdict.verdict).toBe("FAIL");
+    expect(verdict.class).toBe("unsafe");
+    const frozen = verdict.claims.find((c) => c.name === "diff.frozen");
+    expect(frozen?.status, failingText(verdict)).toBe("fail");
+    expect(frozen?.reason).toContain("test module tests");
+    expect(frozen?.reason).toContain("takes a name its tests already use (midpoint)");
   }, 1_200_000);
 
   it("an honest fix that adds a new #[test] fn to the same module is a CANDIDATE", async () => {
