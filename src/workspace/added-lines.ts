@@ -54,12 +54,17 @@ export function splitLines(content: Buffer): Line[] {
 }
 
 async function diffBlobs(gitDir: string, oldBlob: string, newBlob: string): Promise<Line[]> {
+  return parseHunks(await blobPatch(gitDir, oldBlob, newBlob));
+}
+
+/** The -U0 patch of one blob against another, as text. */
+async function blobPatch(gitDir: string, oldBlob: string, newBlob: string): Promise<string> {
   const out = await gitOrThrow(
     gitDir,
     ["diff", "-U0", "--text", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", oldBlob, newBlob],
     `cannot diff blob ${oldBlob} with ${newBlob}`,
   );
-  return parseHunks(out.toString("utf8"));
+  return out.toString("utf8");
 }
 
 /** The '+' lines of a -U0 patch of one file, numbered by the hunk headers. */
@@ -85,12 +90,7 @@ export function parseHunks(patch: string): Line[] {
 
 /** The hunks of one blob against another (-U0), base side numbered: what each changed (issue 22). */
 export async function blobHunks(gitDir: string, oldBlob: string, newBlob: string): Promise<Hunk[]> {
-  const out = await gitOrThrow(
-    gitDir,
-    ["diff", "-U0", "--text", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", oldBlob, newBlob],
-    `cannot diff blob ${oldBlob} with ${newBlob}`,
-  );
-  return parseOldHunks(out.toString("utf8"));
+  return parseOldHunks(await blobPatch(gitDir, oldBlob, newBlob));
 }
 
 /** The hunks of a -U0 patch of one file: `@@ -start,count +...` and the '+' lines of each. */
