@@ -5,6 +5,8 @@ import type { AddedLines, DiffFact } from "../workspace/types.js";
 import { frozenClaim, safetyClaim, scopeClaim, type DiffContext } from "../measure/diff/index.js";
 import type { ModuleNames } from "../measure/diff/context.js";
 import { moduleNames, testlessFiles, treeLinks } from "./tree-facts.js";
+import { inlineTestFacts } from "./inline-test-facts.js";
+import type { InlineTestEdit } from "../measure/diff/inline-tests.js";
 import { secretsClaim } from "../measure/secrets.js";
 import { BASE_AHEAD_LIMIT } from "./base-ahead.js";
 
@@ -71,20 +73,24 @@ export interface ReadDiff {
   testless: Set<string>;
   /** Names outside the tree a new top-level module may not take (issue 19). */
   modules: ModuleNames;
+  /** Edits to the base's tests inside source files (Rust unit tests, issue 22). */
+  inlineTestEdits: InlineTestEdit[];
 }
 
 export async function readDiff(repo: Repository, from: string, head: string, policy: Policy): Promise<ReadDiff> {
   const [facts, files, headLinks] = await Promise.all([repo.diff(from, head), repo.listFiles(from), treeLinks(repo, head)]);
   const basePaths = files.map((f) => f.path);
-  const [testless, modules] = await Promise.all([testlessFiles(repo, head, facts, policy), moduleNames(repo, from, basePaths, policy, facts)]);
-  return { facts, basePaths, headLinks, testless, modules };
+  const [testless, modules, inlineTestEdits] = await Promise.all([
+    testlessFiles(repo, head, facts, policy), moduleNames(repo, from, basePaths, policy, facts), inlineTestFacts(repo, from, facts, policy),
+  ]);
+  return { facts, basePaths, headLinks, testless, modules, inlineTestEdits };
 }
 
 /** The context of the diff claims; `added` is left empty where only the file facts are read. */
 export function diffContext(read: ReadDiff, input: { digest: string; policy: Policy; task: Task | null }, added: readonly AddedLines[] = []): DiffContext {
   return {
     subject: input.digest, facts: read.facts, basePaths: read.basePaths, policy: input.policy, task: input.task, added,
-    headLinks: read.headLinks, testless: read.testless, modules: read.modules,
+    headLinks: read.headLinks, testless: read.testless, modules: read.modules, inlineTestEdits: read.inlineTestEdits,
   };
 }
 

@@ -1,7 +1,7 @@
 import { objectHeaders, withCatFile } from "./cat-file.js";
 import { WorkspaceError } from "./errors.js";
 import { gitOrThrow } from "./git.js";
-import type { AddedLines, DiffFact } from "./types.js";
+import type { AddedLines, DiffFact, Hunk } from "./types.js";
 
 // The lines a change adds, for the secret scan. Each file is diffed blob against blob with -U0, so
 // the path never appears on a command line or in the parsed output: odd names cannot confuse it.
@@ -54,12 +54,17 @@ export function splitLines(content: Buffer): Line[] {
 }
 
 async function diffBlobs(gitDir: string, oldBlob: string, newBlob: string): Promise<Line[]> {
+  return parseHunks(await blobPatch(gitDir, oldBlob, newBlob));
+}
+
+/** The -U0 patch of one blob against another, as text. */
+async function blobPatch(gitDir: string, oldBlob: string, newBlob: string): Promise<string> {
   const out = await gitOrThrow(
     gitDir,
     ["diff", "-U0", "--text", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", oldBlob, newBlob],
     `cannot diff blob ${oldBlob} with ${newBlob}`,
   );
-  return parseHunks(out.toString("utf8"));
+  return out.toString("utf8");
 }
 
 /** The '+' lines of a -U0 patch of one file, numbered by the hunk headers. */
@@ -81,4 +86,26 @@ export function parseHunks(patch: string): Line[] {
     }
   }
   return lines;
+}
+
+/** The hunks of one blob against another (-U0), base side numbered: what each changed (issue 22). */
+export async function blobHunks(gitDir: string, oldBlob: string, newBlob: string): Promise<Hunk[]> {
+  return parseOldHunks(await blobPatch(gitDir, oldBlob, newBlob));
+}
+
+/** The hunks of a -U0 patch of one file: `@@ -start,count +...` and the '+' lines of each. */
+export function parseOldHunks(patch: string): Hunk[] {
+  const hunks: Hunk[] = [];
+  let current: Hunk | null = null;
+  for (const row of patch.split("\n")) {
+    if (row.startsWith("@@")) {
+      const header = /^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@/.exec(row);
+      if (!header) throw new WorkspaceError(`unexpected hunk header in git diff: ${JSON.stringify(row)}`);
+      current = { oldStart: Number(header[1]), oldCount: header[2] === undefined ? 1 : Number(header[2]), added: [] };
+      hunks.push(current);
+    } else if (current !== null && row.startsWith("+")) {
+      current.added.push(row.slice(1));
+    }
+  }
+  return hunks;
 }

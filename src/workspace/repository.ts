@@ -1,4 +1,4 @@
-import { addedLines } from "./added-lines.js";
+import { addedLines, blobHunks } from "./added-lines.js";
 import { withCatFile } from "./cat-file.js";
 import { diffFacts, type DiffOptions } from "./diff.js";
 import { WorkspaceError } from "./errors.js";
@@ -8,7 +8,7 @@ import { assertSafeRef, ensureMirror, fetchInto, mirrorDirFor, withMirrorLock } 
 import { commitsAhead, type CommitsAhead } from "./history.js";
 import { GitExit, porcelain } from "./porcelain.js";
 import { entryAt, listTree } from "./tree.js";
-import { MODE_SYMLINK, type AddedLines, type DiffFact } from "./types.js";
+import { MODE_SYMLINK, type AddedLines, type DiffFact, type Hunk } from "./types.js";
 
 export interface Repository {
   /** The source as given (local path or URL). */
@@ -26,6 +26,8 @@ export interface Repository {
   symlinks(treeish: string): Promise<Map<string, string>>;
   diff(base: string, head: string, options?: DiffOptions): Promise<DiffFact[]>;
   addedLines(facts: DiffFact[], maxBytes: number): Promise<AddedLines[]>;
+  /** The -U0 hunks of one blob against another, numbered on the old side. */
+  hunks(oldBlob: string, newBlob: string): Promise<Hunk[]>;
   /** Writes a commit's tree, or a tree, into dest (absent or empty) without .git. */
   materialise(treeish: string, dest: string): Promise<void>;
   /** Every merge base of two commits, best first; empty when they share no history. */
@@ -140,6 +142,10 @@ class MirrorRepository implements Repository {
 
   addedLines(facts: DiffFact[], maxBytes: number): Promise<AddedLines[]> {
     return addedLines(this.mirrorDir, facts, maxBytes);
+  }
+
+  hunks(oldBlob: string, newBlob: string): Promise<Hunk[]> {
+    return blobHunks(this.mirrorDir, oldBlob, newBlob);
   }
 
   async materialise(treeish: string, dest: string): Promise<void> {

@@ -44,3 +44,11 @@ export interface AddedLines {
    */
   skipped?: string;
 }
+
+/** One hunk of a -U0 diff of a file: `oldCount` base lines from `oldStart` replaced by `added`. */
+export interface Hunk {
+  /** For a pure insertion (`oldCount` 0): the base line the new lines follow (0: the top). */
+  oldStart: number;
+  oldCount: number;
+  added: string[];
+}

@@ -75,3 +75,17 @@ describe("added lines", () => {
     expect(await opened.addedLines(facts, 1000)).toEqual([{ path: "conf", lines: [{ line: 1, text: "line one" }, { line: 2, text: "line two" }] }]);
   });
 });
+
+describe("hunks", () => {
+  it("numbers each hunk on the base side, pure insertions by the line they follow", async () => {
+    const repo = TestRepo.init();
+    const base = repo.commit({ "lib.rs": "a\nb\nc\nd\n" });
+    const head = repo.commit({ "lib.rs": "a\nB\nc\nnew\nd\n" });
+    const opened = await openRepository(repo.dir, tempDir());
+    const [fact] = await opened.diff(base, head);
+    expect(await opened.hunks(fact?.oldBlob ?? "", fact?.newBlob ?? "")).toEqual([
+      { oldStart: 2, oldCount: 1, added: ["B"] },
+      { oldStart: 3, oldCount: 0, added: ["new"] },
+    ]);
+  });
+});

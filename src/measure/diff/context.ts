@@ -2,6 +2,7 @@ import picomatch from "picomatch";
 import type { Policy, Task } from "../../policy/schema.js";
 import type { AddedLines, DiffFact } from "../../workspace/types.js";
 import type { FrozenHelper } from "./frozen-helpers.js";
+import type { InlineTestEdit } from "./inline-tests.js";
 
 /** Everything the three diff claims judge: plain data, read from git by src/workspace. */
 export interface DiffContext {
@@ -31,6 +32,11 @@ export interface DiffContext {
    * provenance record: frozen unless the policy releases them. Absent when no base run was recorded.
    */
   helpers?: readonly FrozenHelper[];
+  /**
+   * Edits to tests of the base that live inside source files (Rust `#[test]` fns and `#[cfg(test)]`
+   * modules, issue 22), found from the base blobs and the hunks: see ./inline-tests.ts.
+   */
+  inlineTestEdits?: readonly InlineTestEdit[];
 }
 
 /** Names that resolve to code outside the tree, which a module of the same name would replace. */

@@ -4,6 +4,7 @@ import { isNewOnHead, listed, plural, shown, type DiffContext } from "./context.
 import { frozenSet, newTestFiles, type FrozenSet } from "./frozen-set.js";
 import { helperWhy } from "./frozen-helpers.js";
 import { linksOf, resolveSymlink, throughLinks } from "./symlinks.js";
+import { assertMacroShadows } from "./assert-shadows.js";
 
 export const FROZEN_CLAIM = "diff.frozen";
 
@@ -11,7 +12,7 @@ export const FROZEN_CLAIM = "diff.frozen";
 export interface FrozenFinding {
   path: string;
   paths: string[];
-  kind: "added" | "modified" | "mode" | "deleted" | "renamed" | "copied" | "type-changed" | "symlink" | "case-shadow" | "new-test";
+  kind: "added" | "modified" | "mode" | "deleted" | "renamed" | "copied" | "type-changed" | "symlink" | "case-shadow" | "new-test" | "inline-test" | "assert-shadow";
   what: string;
 }
 
@@ -29,6 +30,19 @@ export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
     if (direct !== null) { findings.push(asHelper(direct, frozen)); continue; }
     const indirect = indirectChange(fact, frozen, newTests, ctx.policy.tests.allow_new, links);
     if (indirect !== null) findings.push(indirect);
+  }
+  // Tests of the base inside source files (issue 22): frozen like a test file, line by line, so new
+  // tests may still be added beside them. A path already reported whole is not reported again.
+  const reported = new Set(findings.flatMap((f) => f.paths));
+  for (const edit of ctx.inlineTestEdits ?? []) {
+    if (reported.has(edit.path)) continue;
+    findings.push({
+      path: edit.path, paths: [edit.path], kind: "inline-test",
+      what: `${edit.what}; tests on the base are frozen wherever they live: add new tests beside them instead`,
+    });
+  }
+  for (const shadow of assertMacroShadows(ctx.added)) {
+    if (!reported.has(shadow.path)) findings.push({ path: shadow.path, paths: [shadow.path], kind: "assert-shadow", what: shadow.what });
   }
   return findings;
 }
