@@ -23,7 +23,7 @@ judgedAsNewUser({
     const pkg = JSON.parse(git(repo, "show", "main:package.json")) as { devDependencies: Record<string, string> };
     expect(Object.keys(pkg.devDependencies).sort()).toEqual(["mocha", "mocha-junit-reporter"]);
     expect(git(repo, "ls-tree", "-r", "--name-only", "main").split("\n")).not.toContain("package-lock.json");
-    expect(written).toContain(`command: 'node "$RANEX_REPORTERS/mocha-run.cjs"'`);
+    expect(written).toContain(`command: 'node "$RANEX_REPORTERS/mocha-run.cjs" test/'`);
     expect(written).toContain("setup: 'npm install --no-audit --no-fund'");
     expect(written).not.toContain("npm ci");
     expect(written).not.toContain("does not declare");
