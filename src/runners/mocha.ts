@@ -7,11 +7,38 @@ import { join } from "node:path";
 import { detectNode, missingNote, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./node-package.js";
 import { fileWords, phrases, titleOf } from "../measure/canary-names.js";
 import { JS_TEST_FILE, testFilesIn } from "../measure/canary-place.js";
+import { quote } from "./tap-launch.js";
 import type { CanaryContext, Runner } from "./types.js";
 
 /** Whether a test command runs mocha through the gate's launcher, which takes the canary. */
 export function runsGateMocha(command: string): boolean {
   return /(?:^|\s)node\s+"?\$\{?RANEX_REPORTERS\}?\/mocha-run\.cjs"?(?:\s|$)/.test(command);
+}
+
+// mocha's options that name a reporter or watch: the launcher names its own reporter, and a run must end.
+const DROPPED_WITH_VALUE = /^(?:--reporter|-R|--reporter-options?|-O)$/;
+const DROPPED = /^(?:--reporter(?:-options?)?=|--watch$|-w$)/;
+
+/**
+ * What the owner's test script gives mocha (`mocha 'src/**\/*.spec.js' --timeout 5000`), for the
+ * launcher: its spec (without one, mocha's default ./test finds nothing there) and options, less
+ * the reporter and watch options. Empty when the script names nothing after mocha.
+ */
+export function mochaArgs(script: string): string[] {
+  const pattern = /(?:^|[\s/])mocha(?=\s|$)/;
+  const step = script.split(/\s*(?:&&|\|\||;)\s*/).find((s) => pattern.test(s)) ?? "";
+  const m = pattern.exec(step);
+  if (m === null) return [];
+  // A pipe into a pretty-printer or a redirect ends what mocha is given.
+  const own = step.slice(m.index + m[0].length).split(/\s(?:\|(?!\|)|>)/)[0] ?? "";
+  const words = (own.match(/'[^']*'|"[^"]*"|\S+/g) ?? []).map((w) => w.replace(/^(['"])(.*)\1$/, "$2"));
+  const args: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] as string;
+    if (DROPPED_WITH_VALUE.test(word)) i += 1;
+    else if (!DROPPED.test(word)) args.push(word);
+  }
+  return args;
 }
 
 // The family through mocha's own assertion path: a plain throw, node:assert strict and legacy equality,
@@ -63,7 +90,9 @@ export const mocha: Runner = {
   name: "mocha",
   runs: (command) => runsGateMocha(command) || /(?:^|[\s/;&|(])mocha(?:\s|$)/.test(command),
   detect: async (repo) => detectNode(repo, "mocha"),
-  command: (found) => ({ command: 'node "$RANEX_REPORTERS/mocha-run.cjs"', note: missingNote(found) }),
+  command: (found) => ({
+    command: ['node "$RANEX_REPORTERS/mocha-run.cjs"', ...mochaArgs(found.testScript ?? "").map(quote)].join(" "), note: missingNote(found),
+  }),
   async canary({ command, treeDir, values }) {
     if (!runsGateMocha(command)) return { note: "mocha: the canary is given through the gate's launcher only (node \"$RANEX_REPORTERS/mocha-run.cjs\")" };
     const file = await canaryPath(treeDir);

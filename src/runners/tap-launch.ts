@@ -30,7 +30,7 @@ export const TAP_SCRIPTED: Record<Exclude<TapDialect, "node-test">, { pattern: R
   tap: { pattern: /(?:^|[\s/])tap(?=\s|$)/, defaults: ["test/**/*.{js,cjs,mjs}", "**/*.test.{js,cjs,mjs}"] },
 };
 
-const quote = (word: string): string => (/^[\w./@=:-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+export const quote = (word: string): string => (/^[\w./@=:-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
 
 /**
  * The launcher command for `runner`, keeping the options and files the repository's test script gives

@@ -7,7 +7,7 @@ import { FIXTURES_DIR } from "../helpers/fixtures.js";
 import { git, tempDir } from "../helpers/git-repo.js";
 import { failingText, parseVerdict, runCli, type VerdictJson } from "./run-cli.js";
 
-// Go, Rust (cargo test and nextest), Maven and Gradle as a new user meets them (issue 22), one test file
+// Go, Rust (cargo test and nextest), Maven, Gradle and mocha as a new user meets them (issue 22), one test file
 // per ecosystem (ecosystem-*.test.ts): build the fixture repository, run `ranex
 // init` (which finds the toolchain, fills the dependency cache from the registry in its try, and
 // writes the policy), commit what it wrote UNMODIFIED, and judge three pull requests: an honest fix
@@ -15,8 +15,17 @@ import { failingText, parseVerdict, runCli, type VerdictJson } from "./run-cli.j
 // per ecosystem serve its three judgments: the dependencies are fetched once, as in production.
 const run = promisify(execFile);
 
+/** What `ranex init` left behind, before it is committed: what it printed, the policy it wrote, `git status`'s lines. */
+export interface InitSeen { repo: string; stdout: string; written: string; status: string[] }
+
 /** One ecosystem's fixture: its runner, the owner's red target, a frozen test file, the honest head's new test. */
-export interface EcosystemCase { name: string; runner: string; target: string; frozen: string; newTest: string }
+export interface EcosystemCase {
+  name: string; runner: string; target: string; frozen: string; newTest: string;
+  /** More flags for `ranex init` (`--add-deps`), and the files besides the policy it changes, committed with it. */
+  initArgs?: string[]; initChanges?: string[];
+  /** The ecosystem's own expectations of what init printed and wrote. */
+  initSaw?: (seen: InitSeen) => void;
+}
 
 async function build(name: string): Promise<string> {
   const dir = join(tempDir(`ranex-${name}-`), name);
@@ -26,8 +35,8 @@ async function build(name: string): Promise<string> {
 }
 
 /** Commits init's policy on main and replays every head on top of it, as PRs opened after it. */
-function commitPolicy(repo: string, heads: readonly string[]): void {
-  git(repo, "add", ".github/ranex.yml");
+function commitPolicy(repo: string, heads: readonly string[], changes: readonly string[]): void {
+  git(repo, "add", ".github/ranex.yml", ...changes);
   git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
   for (const head of heads) {
     git(repo, "checkout", "-q", head);
@@ -39,21 +48,23 @@ function commitPolicy(repo: string, heads: readonly string[]): void {
 const HEADS = ["honest", "edit-test", "no-fix"] as const;
 
 /** The four tests of one ecosystem; each ecosystem has a test file of its own, so the workers share them. */
-export function judgedAsNewUser({ name, runner, target, frozen, newTest }: EcosystemCase): void {
+export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArgs = [], initChanges = [], initSaw }: EcosystemCase): void {
   describe(`${name}: ranex init, then three pull requests`, () => {
     let repo: string;
     let data: string;
     let init: Awaited<ReturnType<typeof runCli>>;
     let written: string;
+    let status: string[];
     const judge = async (head: string): Promise<VerdictJson> =>
       parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", head, "--task", "mul", "--data-dir", data, "--json"], 1_200_000));
 
     beforeAll(async () => {
       repo = await build(name);
       data = tempDir("ranex-data-");
-      init = await runCli(["init", "--dir", repo, "--data-dir", data], 1_200_000);
+      init = await runCli(["init", "--dir", repo, ...initArgs, "--data-dir", data], 1_200_000);
       written = readFileSync(join(repo, ".github", "ranex.yml"), "utf8");
-      commitPolicy(repo, HEADS);
+      status = git(repo, "status", "--porcelain").split("\n").map((l) => l.trim()).filter((l) => l !== "").sort();
+      commitPolicy(repo, HEADS, initChanges);
     }, 1_500_000);
 
     it("init finds the runner, fills the dependency cache in its try, and reads the owner's red target", () => {
@@ -65,6 +76,7 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest }: Ecosy
       // The policy judged below is the one init wrote, byte for byte.
       expect(git(repo, "show", "main:.github/ranex.yml")).toBe(written.replace(/\n$/, ""));
       expect(written).toContain("setup_network: true");
+      initSaw?.({ repo, stdout: init.stdout, written, status });
     });
 
     it("an honest fix is a CANDIDATE, its runs using the cached dependencies and the canary failing as it must", async () => {

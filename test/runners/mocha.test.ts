@@ -7,6 +7,8 @@ import { runSuite } from "../../src/measure/run-suite.js";
 import type { SuiteRun } from "../../src/measure/report-types.js";
 import { FORGED_RESULTS, regressionClaim } from "../../src/measure/tests/regression.js";
 import { createSandbox } from "../../src/sandbox/index.js";
+import { mocha, mochaArgs } from "../../src/runners/mocha.js";
+import type { Detection } from "../../src/policy/detect.js";
 import { PROFILE } from "../sandbox/helpers.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { writeTree } from "../measure/tests/real-run.js";
@@ -89,5 +91,32 @@ describe("mocha's canary", () => {
     const plain = await run({ ...CALC, ...TESTS }, true, "node_modules/.bin/mocha --reporter mocha-junit-reporter");
     expect(plain.canary?.result).toBe("absent");
     expect(plain.canary?.notes).toEqual(["mocha: the canary is given through the gate's launcher only (node \"$RANEX_REPORTERS/mocha-run.cjs\")"]);
+  }, 120_000);
+});
+
+// Issue 22: the owner's test script names mocha's spec (`mocha 'src/**/*.spec.js'`); a launcher
+// command without it ran mocha's default ./test and found nothing.
+describe("the command init writes for mocha", () => {
+  const found = (testScript: string): Detection => ({
+    kind: "mocha", evidence: "package.json scripts.test runs mocha", install: null, runnerDeclared: true, reporterDeclared: true,
+    testDirs: [], pythonPath: [], checks: [], testScript,
+  });
+
+  it("gives the launcher the script's spec and options, less its reporter and watch options", () => {
+    expect(mochaArgs("mocha")).toEqual([]);
+    expect(mochaArgs("mocha test/")).toEqual(["test/"]);
+    expect(mochaArgs("nyc ./node_modules/.bin/mocha 'src/**/*.spec.js' --timeout 5000 -R dot --reporter-option x=1 --watch && eslint .")).toEqual(["src/**/*.spec.js", "--timeout", "5000"]);
+    expect(mochaArgs("mocha --reporter=spec \"test/a b.js\" | tee out.txt")).toEqual(["test/a b.js"]);
+    expect(mochaArgs("mocha-headless test/")).toEqual([]);
+    expect(mocha.command(found("mocha 'src/**/*.spec.js' --recursive"))?.command).toBe(`${MOCHA} 'src/**/*.spec.js' --recursive`);
+    expect(mocha.command(found("mocha"))?.command).toBe(MOCHA);
+  });
+
+  it("runs the tests a spec outside ./test names, the canary beside them", async () => {
+    const command = mocha.command(found("mocha 'src/**/*.spec.js'"))?.command ?? "";
+    const spec = { "src/calc.spec.js": (TESTS["test/calc.test.js"]).replace("'../src/calc'", "'./calc'") };
+    const head = await run({ ...CALC, ...spec }, true, command);
+    expect(head.report?.cases.map((c) => `${c.id} ${c.result}`)).toEqual(["src/calc.spec.js::calc adds passed"]);
+    expect(head.canary).toMatchObject({ runners: ["mocha"], result: "failed", othersRan: true });
   }, 120_000);
 });
