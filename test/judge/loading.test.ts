@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { judge, type Judgment } from "../../src/judge/judge.js";
-import type { ClaimResult } from "../../src/kernel/types.js";
 import { fixtureRepo, loadExpectations } from "../helpers/fixtures.js";
+import { claim, failing } from "../helpers/claims.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // Issue 19 on the python-src example (fixtures/repos/python-src.sh): the real judge, the real
@@ -18,15 +18,6 @@ async function judged(head: string): Promise<Judgment> {
   const want = expectations[head]!;
   return judge({ source: await fixtureRepo("python-src"), base: want.base ?? "main", head, task: want.task ?? null, dataDir });
 }
-
-function claim(judgment: Judgment, name: string): ClaimResult {
-  const found = judgment.verdict.claims.find((c) => c.name === name);
-  if (found === undefined) throw new Error(`no claim ${name}`);
-  return found;
-}
-
-const failing = (judgment: Judgment): string[] =>
-  judgment.verdict.claims.filter((c) => c.name !== "approval.independent" && c.status !== "pass").map((c) => c.name);
 
 describe("python-src: what changes how code is loaded", () => {
   it("keeps the honest head a CANDIDATE with diff.needed: only the fix is a mutant, the rest is not behaviour", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { judge, type Judgment } from "../../src/judge/judge.js";
-import type { ClaimResult } from "../../src/kernel/types.js";
 import { fixtureRepo, loadExpectations, type FixtureName } from "../helpers/fixtures.js";
+import { claim, failing } from "../helpers/claims.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // Issue 19, "test helpers the frozen tests import are frozen by default", with the real judge, the
@@ -16,15 +16,6 @@ async function judged(repo: FixtureName, head: string): Promise<Judgment> {
   const want = loadExpectations()[repo]![head]!;
   return judge({ source: await fixtureRepo(repo), base: want.base ?? "main", head, task: want.task ?? null, dataDir });
 }
-
-function claim(judgment: Judgment, name: string): ClaimResult {
-  const found = judgment.verdict.claims.find((c) => c.name === name);
-  if (found === undefined) throw new Error(`no claim ${name}`);
-  return found;
-}
-
-const failing = (judgment: Judgment): string[] =>
-  judgment.verdict.claims.filter((c) => c.name !== "approval.independent" && c.status !== "pass").map((c) => c.name);
 
 describe("pytest: a helper shipped in the package (src/shapes/testing.py::assert_close)", () => {
   it("fails a fix-less head that loosens the helper, naming it and why it is frozen", async () => {
