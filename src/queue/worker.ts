@@ -41,7 +41,12 @@ export function deliveryHandler(options: WorkerOptions): DeliveryHandler {
         return;
       }
       const intents = await options.queue.creatingOf(delivery.id);
-      if (intents.length > 0 && options.appId !== undefined) await settleUnrecorded(intents, options.appId, await octokit(), options.queue, clock, log);
+      // Not this try's verdict: a failure here is logged and the head judged anyway; a run it could
+      // not complete is left to the reconcile sweep, which completes whatever stays open.
+      if (intents.length > 0 && options.appId !== undefined) {
+        await settleUnrecorded(intents, options.appId, await octokit(), options.queue, clock, log)
+          .catch((err: unknown) => log.warn({ err: messageOf(err) }, "could not look for check runs an earlier try never recorded; the reconcile sweep completes any left open"));
+      }
     }
     const context: HandlingContext = { delivery: delivery.id, queue: options.queue, jobs: [] };
     let failure: unknown = null;
