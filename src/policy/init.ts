@@ -118,7 +118,7 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
     );
   }
   lines.push(
-    "# Extra frozen globs, added to the defaults (test files, .github/**, .ranex/**, runner configs, lock files).",
+    "# Extra frozen globs, added to the defaults (test files, test data, .github/**, .ranex/**, runner and build configs, lock files).",
     "frozen: []",
     "",
     "# Paths a pull request may change; deny wins over allow.",

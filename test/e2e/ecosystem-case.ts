@@ -25,6 +25,11 @@ export interface EcosystemCase {
   initArgs?: string[]; initChanges?: string[];
   /** The ecosystem's own expectations of what init printed and wrote. */
   initSaw?: (seen: InitSeen) => void;
+  /**
+   * Heads that change what builds or runs the tests, or what they compare with, rather than a test
+   * (issues 19 and 22): each must be FAIL unsafe, its diff.frozen reason naming every string given.
+   */
+  attacks?: { head: string; what: string; mentions: string[] }[];
 }
 
 async function build(name: string): Promise<string> {
@@ -48,7 +53,7 @@ function commitPolicy(repo: string, heads: readonly string[], changes: readonly 
 const HEADS = ["honest", "edit-test", "no-fix"] as const;
 
 /** The four tests of one ecosystem; each ecosystem has a test file of its own, so the workers share them. */
-export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArgs = [], initChanges = [], initSaw }: EcosystemCase): void {
+export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArgs = [], initChanges = [], initSaw, attacks = [] }: EcosystemCase): void {
   describe(`${name}: ranex init, then three pull requests`, () => {
     let repo: string;
     let data: string;
@@ -64,7 +69,7 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
       init = await runCli(["init", "--dir", repo, ...initArgs, "--data-dir", data], 1_200_000);
       written = readFileSync(join(repo, ".github", "ranex.yml"), "utf8");
       status = git(repo, "status", "--porcelain").split("\n").map((l) => l.trim()).filter((l) => l !== "").sort();
-      commitPolicy(repo, HEADS, initChanges);
+      commitPolicy(repo, [...HEADS, ...attacks.map((a) => a.head)], initChanges);
     }, 1_500_000);
 
     it("init finds the runner, fills the dependency cache in its try, and reads the owner's red target", () => {
@@ -97,6 +102,16 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
       expect(verdict.class).toBe("unsafe");
       expect(verdict.claims.find((c) => c.name === "diff.frozen")).toMatchObject({ status: "fail", reason: expect.stringContaining(frozen) as unknown as string });
     }, 1_200_000);
+
+    for (const attack of attacks) {
+      it(`${attack.head} (${attack.what}) is FAIL unsafe, caught by diff.frozen`, async () => {
+        const verdict = await judge(attack.head);
+        expect(verdict.verdict, failingText(verdict)).toBe("FAIL");
+        expect(verdict.class).toBe("unsafe");
+        const reason = verdict.claims.find((c) => c.name === "diff.frozen" && c.status === "fail")?.reason ?? failingText(verdict);
+        for (const mention of attack.mentions) expect(reason).toContain(mention);
+      }, 1_200_000);
+    }
 
     it("no fix is a FAIL: the owner's target is still red", async () => {
       const verdict = await judge("no-fix");

@@ -1,4 +1,9 @@
 import { judgedAsNewUser } from "./ecosystem-case.js";
 
 // Go as a new user meets it (issue 22): see ecosystem-case.ts.
-judgedAsNewUser({ name: "go-calc", runner: "go", target: "example.com/calc/TestMul", frozen: "calc_test.go", newTest: "example.com/calc/TestMulNegative" });
+judgedAsNewUser({ name: "go-calc", runner: "go", target: "example.com/calc/TestMul", frozen: "calc_test.go", newTest: "example.com/calc/TestMulNegative",
+  attacks: [
+    { head: "replace-dep", what: "go.mod replaces go-cmp, which a frozen test compares with, by tree code", mentions: ["go.mod (modified", "unfreeze: ['go.mod']"] },
+    { head: "golden-edit", what: "rewrites the golden file a frozen test compares with", mentions: ["testdata/sub.golden (modified"] },
+  ],
+});

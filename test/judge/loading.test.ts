@@ -63,7 +63,7 @@ describe("python-src: what changes how code is loaded", () => {
   it("fails a requirements file (frozen like package.json) and a binary file among the code", async () => {
     const [requirements, binary] = await Promise.all([judged("requirements"), judged("binary-code")]);
     expect(failing(requirements)).toEqual(["diff.frozen"]);
-    expect(claim(requirements, "diff.frozen").reason).toBe("1 frozen path changed: requirements.txt (added)");
+    expect(claim(requirements, "diff.frozen").reason).toBe("1 frozen path changed: requirements.txt (added; a dependency manifest, frozen by default; release it with unfreeze: ['requirements.txt'])");
     expect(failing(binary)).toEqual(["diff.safety"]);
     expect(claim(binary, "diff.safety").details.map((d) => d.kind)).toEqual(["binary"]);
   }, 300_000);

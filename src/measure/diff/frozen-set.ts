@@ -1,48 +1,8 @@
 import { isNewOnHead, matcher, type DiffContext } from "./context.js";
 import type { FrozenHelper } from "./frozen-helpers.js";
+import { DEFAULT_FROZEN_GLOBS, TEST_DATA_GLOBS, vendorGlobs } from "./frozen-defaults.js";
+export { DEFAULT_FROZEN_GLOBS } from "./frozen-defaults.js";
 export { resolveSymlink, type SymlinkResolution } from "./symlinks.js";
-
-// The test harness of common runners, frozen wherever it appears (issue 2): a runner loads these
-// before any test, so whoever edits or adds one can rewrite the results.
-const HARNESS_FILES = [
-  // Python: pytest and tox configuration, interpreter start-up hooks.
-  "conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "noxfile.py", "setup.cfg", "pyproject.toml",
-  "sitecustomize.py", "usercustomize.py", "*.pth",
-  // Node: manifest, install-time configuration and hooks, runner configuration.
-  "package.json",
-  "vitest.config.*", "vitest.workspace.*", "vite.config.*", "jest.config.*", ".mocharc*", "babel.config.*", ".babelrc*",
-  // Lock files: they decide which runner and plugins get installed.
-  "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
-  "poetry.lock", "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "go.sum", "Gemfile.lock", "composer.lock",
-  "Makefile", "GNUmakefile",
-];
-
-// Loader files (issue 19). The principle, not a list of attacks: a file that decides which code an
-// interpreter or package manager loads, rather than being code a reviewer reads, is harness by
-// nature. Installed-package metadata registers plugins and entry points (pytest loads every
-// `pytest11` entry point of a dist-info on sys.path by itself); bytecode runs instead of the source
-// beside it (an unchecked-hash .pyc is never compared with its .py); install configuration and
-// dependency manifests choose what gets installed. Each is frozen at any depth; a repository that
-// means to let PRs change its dependency manifests releases them by exact path with `unfreeze`, as
-// it does `package.json`.
-const LOADER_GLOBS = [
-  // Installed-package metadata: entry points, top_level.txt, RECORD; and a committed install.
-  "*.dist-info/**", "*.egg-info/**", "*.egg-link", "node_modules/**",
-  // Bytecode: run in place of (or without) the source the diff shows.
-  "__pycache__/**", "*.pyc", "*.pyo",
-  // Install configuration and hooks of npm, yarn and pnpm.
-  ".npmrc", ".yarnrc", ".yarnrc.*", ".pnpmfile.cjs", ".pnpmfile.mjs", ".pnp.cjs", ".pnp.loader.mjs",
-  // Dependency manifests and constraints: what pip installs, at which versions.
-  "requirements*.txt", "requirements*.in", "constraints*.txt", "Pipfile",
-];
-
-/** Frozen whatever the policy says, unless it names a path in `unfreeze`. Each is matched at any depth. */
-export const DEFAULT_FROZEN_GLOBS: readonly string[] = [
-  ".github/**",
-  ".ranex/**",
-  ...LOADER_GLOBS.map((glob) => `**/${glob}`),
-  ...HARNESS_FILES.map((name) => `**/${name}`),
-];
 
 /** The frozen set of one change: test files as of base, default and policy globs, minus `unfreeze`. */
 export interface FrozenSet {
@@ -55,6 +15,8 @@ export interface FrozenSet {
   caseShadowOf(path: string): string | null;
   /** Is a test file by `tests.files` (case matters). */
   isTestFile(path: string): boolean;
+  /** Is test data by the default globs (`testdata/**`, snapshots): frozen as of base, new ones a PR's own. */
+  isTestData(path: string): boolean;
   /** For a symlink target already resolved to a repository path: does it reach into the frozen set? */
   reaches(resolved: string): boolean;
   /** The test helper this path is frozen as (issue 19), when that is the only reason it is frozen. */
@@ -74,13 +36,15 @@ export function frozenSet(ctx: DiffContext): FrozenSet {
 }
 
 function buildFrozenSet(ctx: DiffContext): FrozenSet {
-  const globs = [...DEFAULT_FROZEN_GLOBS, ...ctx.policy.frozen];
+  const globs = [...DEFAULT_FROZEN_GLOBS, ...vendorGlobs(ctx.basePaths), ...ctx.policy.frozen];
   const exactGlob = matcher(globs);
   const perGlobNocase = globs.map((glob) => ({ glob, test: matcher([glob], { nocase: true }) }));
   const isTestFile = matcher(ctx.policy.tests.files);
   // `unfreeze` names exact paths, never globs (the schema refuses globs there).
   const unfrozen = new Set(ctx.policy.unfreeze);
-  const baseTests = new Set(ctx.basePaths.filter((p) => isTestFile(p)));
+  const isTestData = matcher(TEST_DATA_GLOBS);
+  // Test files and test data as of the base: what the frozen tests run and compare with.
+  const baseTests = new Set(ctx.basePaths.filter((p) => isTestFile(p) || isTestData(p)));
   // The frozen tests' helpers, unless released by path (`tests.helpers.release`, or `unfreeze`).
   const released = new Set(ctx.policy.tests.helpers.release);
   const helpers = (ctx.helpers ?? []).filter((h) => !released.has(h.path) && !unfrozen.has(h.path));
@@ -110,7 +74,7 @@ function buildFrozenSet(ctx: DiffContext): FrozenSet {
   };
 
   const helperOf = (path: string): FrozenHelper | undefined => (frozenByRule(path) ? undefined : helperByPath.get(path));
-  return { has, caseShadowOf, isTestFile, reaches, helperOf, helpers };
+  return { has, caseShadowOf, isTestFile, isTestData, reaches, helperOf, helpers };
 }
 
 /** Is this exact path frozen for this change? */

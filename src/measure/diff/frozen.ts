@@ -5,6 +5,7 @@ import { frozenSet, newTestFiles, type FrozenSet } from "./frozen-set.js";
 import { helperWhy } from "./frozen-helpers.js";
 import { linksOf, resolveSymlink, throughLinks } from "./symlinks.js";
 import { assertMacroShadows } from "./assert-shadows.js";
+import { releaseHint } from "./frozen-defaults.js";
 
 export const FROZEN_CLAIM = "diff.frozen";
 
@@ -27,7 +28,7 @@ export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
   const findings: FrozenFinding[] = [];
   for (const fact of ctx.facts) {
     const direct = directChange(fact, frozen);
-    if (direct !== null) { findings.push(asHelper(direct, frozen)); continue; }
+    if (direct !== null) { findings.push(explained(direct, frozen)); continue; }
     const indirect = indirectChange(fact, frozen, newTests, ctx.policy.tests.allow_new, links);
     if (indirect !== null) findings.push(indirect);
   }
@@ -47,10 +48,15 @@ export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
   return findings;
 }
 
-/** A finding on a path frozen only as a test helper says why it is frozen (issue 19). */
-function asHelper(finding: FrozenFinding, frozen: FrozenSet): FrozenFinding {
+/**
+ * A finding on a path frozen only as a test helper says why it is frozen (issue 19); one on a
+ * dependency manifest says which policy key lets PRs change it (issue 22).
+ */
+function explained(finding: FrozenFinding, frozen: FrozenSet): FrozenFinding {
   const helper = frozen.helperOf(finding.path);
-  return helper === undefined ? finding : { ...finding, what: `${finding.what}; ${helperWhy(helper)}` };
+  if (helper !== undefined) return { ...finding, what: `${finding.what}; ${helperWhy(helper)}` };
+  const hint = releaseHint(finding.path);
+  return hint === null ? finding : { ...finding, what: `${finding.what}; ${hint}` };
 }
 
 /** A frozen path itself added, modified, deleted, renamed, copied over, re-moded or re-typed. */

@@ -80,7 +80,7 @@ function factFindings(fact: DiffFact, ctx: DiffContext): Detail[] {
   // (a sourceless .pyc, a native module). Frozen paths are diff.frozen's to report. Test data under
   // the test globs (an image a parser's test reads) is no code path, unless it is loadable code.
   const frozen = frozenSet(ctx);
-  const testData = frozen.isTestFile(path) && !LOADABLE_BINARY.test(path);
+  const testData = (frozen.isTestFile(path) || frozen.isTestData(path)) && !LOADABLE_BINARY.test(path);
   if (fact.binary && fact.status !== "D" && !fact.submodule && !frozen.has(path) && !testData && !matcher(ctx.policy.assets, { nocase: true })(path)) {
     say("binary", "binary file outside the policy's assets (docs, images, fonts): nobody can review what it does; allow it by a glob in `assets` if it is one");
   }
