@@ -4,7 +4,7 @@ import { canonicalJson, sha256Hex, type Evidence } from "../kernel/index.js";
 import type { Policy, Task } from "../policy/schema.js";
 import { profileDigest } from "../sandbox/index.js";
 import type { SandboxProfile } from "../sandbox/types.js";
-import type { Repository } from "../workspace/index.js";
+import { SubmoduleError, type Repository } from "../workspace/index.js";
 import type { DiffFact } from "../workspace/types.js";
 import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
 import { flakyIds, stableClaim } from "../measure/tests/stable.js";
@@ -108,6 +108,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     } catch (err) {
       // A tree that cannot be written out safely (a `..` path, a write through a link) is a FAIL
       // with its reason, signed like any other, not a judgment that ends without a verdict.
+      // A submodule's message names it and why it cannot be had (issue 22): it is the reason itself.
+      if (err instanceof SubmoduleError) return unmeasured(input, `not measured: ${err.message}`);
       return unmeasured(input, `not measured: the trees could not be laid out safely: ${(err as Error).message}`);
     }
     if (cachedBase !== null) clock.record("base-cached", 0);

@@ -15,6 +15,7 @@ const HARNESS_FILES = [
   "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
   "poetry.lock", "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "go.sum", "Gemfile.lock", "composer.lock",
   "Makefile", "GNUmakefile",
+  ".gitmodules", // which repositories the gate fetches into the tree as submodules (issue 22)
 ];
 
 // Loader files (issue 19). The principle, not a list of attacks: a file that decides which code an
