@@ -4,7 +4,7 @@ import { canonicalJson, sha256Hex, type Evidence } from "../kernel/index.js";
 import type { Policy, Task } from "../policy/schema.js";
 import { profileDigest } from "../sandbox/index.js";
 import type { SandboxProfile } from "../sandbox/types.js";
-import { SubmoduleError, type Repository } from "../workspace/index.js";
+import type { Repository } from "../workspace/index.js";
 import type { DiffFact } from "../workspace/types.js";
 import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
 import { flakyIds, stableClaim } from "../measure/tests/stable.js";
@@ -77,6 +77,13 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     const names = oversized.slice(0, 3).map((f) => JSON.stringify(f.path)).join(", ");
     return unmeasured(input, `not measured: the change adds ${oversized.length === 1 ? "a file" : `${oversized.length} files`} over the size limit of ${policy.limits.file_bytes} bytes (${names}${oversized.length > 3 ? ", …" : ""}); see diff.safety`);
   }
+  // Submodules are fetched before any tree is written (issue 22): one that cannot be had is the
+  // reason, and no tree is left being laid out while a failed one's scratch is removed.
+  try {
+    await Promise.all([input.repo.submodules(input.base), input.repo.submodules(input.head)]);
+  } catch (err) {
+    return unmeasured(input, `not measured: ${(err as Error).message}`);
+  }
   const scratch = await judgeScratch();
   try {
     const key: BaseCacheKey = {
@@ -108,8 +115,6 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     } catch (err) {
       // A tree that cannot be written out safely (a `..` path, a write through a link) is a FAIL
       // with its reason, signed like any other, not a judgment that ends without a verdict.
-      // A submodule's message names it and why it cannot be had (issue 22): it is the reason itself.
-      if (err instanceof SubmoduleError) return unmeasured(input, `not measured: ${err.message}`);
       return unmeasured(input, `not measured: the trees could not be laid out safely: ${(err as Error).message}`);
     }
     if (cachedBase !== null) clock.record("base-cached", 0);
@@ -163,7 +168,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     // A measurer killed before its exit (superseded, aborted) left its trees mounted: swept first.
     await removeOrphanedScratch();
     unmountUnder(scratch);
-    await rm(scratch, { recursive: true, force: true });
+    // A tree still being written when another's failure ended the plan: retried, never a crash.
+    await rm(scratch, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

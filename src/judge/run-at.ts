@@ -71,6 +71,11 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
   const scratch = await mkdtemp(join(tmpdir(), "ranex-run-at-"));
   try {
     const t0 = Date.now();
+    // Submodules first (issue 22): one that cannot be had is said before any tree is laid out.
+    await repo.submodules(commit).catch((err: unknown) => {
+      if (err instanceof WorkspaceError) throw new CannotJudge(err.message);
+      throw err;
+    });
     const paths = (await repo.listFiles(commit)).filter((f) => f.mode !== MODE_GITLINK).map((f) => f.path);
     const frozenPaths = frozenPathsOf(paths, policy);
     const tree = join(scratch, "tree-head");
