@@ -1,8 +1,6 @@
-import { createHash } from "node:crypto";
-import { basename, join } from "node:path";
 import { WorkspaceError } from "./errors.js";
 import { gitOrThrow, lastLine, runGit, splitNul } from "./git.js";
-import { ensureMirror, withMirrorLock } from "./mirror.js";
+import { ensureMirror, mirrorDirFor, withMirrorLock } from "./mirror.js";
 import { resolveSubmoduleUrl, sameOwner, type SubmoduleAccess } from "./submodule-url.js";
 import { entryAt, listTree, unsafePathReason, type TreeEntry } from "./tree.js";
 import { MODE_GITLINK, MODE_SYMLINK } from "./types.js";
@@ -136,9 +134,7 @@ function checkDeclared(declared: readonly Declared[], entries: readonly TreeEntr
 
 /** The mirror holding `commit` from `location`: fetched once (only that commit, shallow), then reused. */
 async function fetchCommit(dataDir: string, location: string, commit: string, kind: "https" | "file", config: readonly string[]): Promise<string> {
-  const digest = createHash("sha256").update(location).digest("hex").slice(0, 16);
-  const name = basename(location.replace(/\/+$/, "")).replace(/\.git$/, "").replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "").slice(0, 40);
-  const dir = join(dataDir, "submodules", `${digest}-${name || "repo"}.git`);
+  const dir = mirrorDirFor(location, dataDir, "submodules");
   return withMirrorLock(dir, async () => {
     await ensureMirror(dir);
     if ((await runGit(dir, ["cat-file", "-e", `${commit}^{commit}`])).code === 0) return dir;
