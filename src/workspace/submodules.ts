@@ -69,7 +69,9 @@ async function resolveLevel(gitDir: string, tree: string, parent: string, prefix
     const resolved = resolveSubmoduleUrl(entry.url ?? "", parent, source.access);
     const url = entry.url ?? "";
     if (!resolved.ok) throw new SubmoduleError(`submodule ${shown(path)} (${shown(url)}): ${resolved.why}`);
-    const config = sameOwner(resolved.location, parent) ? source.gitConfig : [];
+    // Credentials only for the superproject's own owner, at every level: a nested submodule's parent
+    // is someone else's repository, and its owner is not the one the token was issued for.
+    const config = sameOwner(resolved.location, source.parent) ? source.gitConfig : [];
     const subDir = await fetchCommit(source.dataDir, resolved.location, link.object, resolved.kind, config)
       .catch((err: Error) => { throw new SubmoduleError(`submodule ${shown(path)}: commit ${link.object.slice(0, 12)} could not be fetched from ${url}: ${err.message}`); });
     const subTree = (await gitOrThrow(subDir, ["rev-parse", "--verify", `${link.object}^{tree}`], `submodule ${path}`)).toString("utf8").trim();
