@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { judge, type Judgment } from "../../src/judge/judge.js";
 import { codeHunks } from "../../src/judge/mutants.js";
@@ -11,8 +12,8 @@ import { tempDir } from "../helpers/git-repo.js";
 
 const local: SubmoduleAccess = { hosts: [], file: true, depth: 3 };
 
-async function judged(head: string, submodules: SubmoduleAccess = local): Promise<Judgment> {
-  return judge({ source: await fixtureRepo("python-submodule"), base: "main", head, task: null, dataDir: tempDir(), submodules });
+async function judged(head: string, submodules: SubmoduleAccess = local, base = "main"): Promise<Judgment> {
+  return judge({ source: await fixtureRepo("python-submodule"), base, head, task: null, dataDir: tempDir(), submodules });
 }
 
 function claim(j: Judgment, name: string) {
@@ -70,6 +71,18 @@ describe("judging a repository with submodules", () => {
     expect(j.verdict.verdict).toBe("FAIL");
     expect(text(j, "tests.regression")).toMatch(/^not measured: submodule "tests\/data": its files take 6\.0 MB, more than the 4\.0 MB .*\(sandbox\.tree_mb\)/);
   }, 60_000);
+
+  it("a submodule where the base has a link out of the tree lands in the head's own folder, never through the base's link", async () => {
+    // link-base: `vendor` -> /tmp; link-head: `vendor/extra` a submodule (the extra repository, neg.txt).
+    const j = await judged("link-head", local, "link-base");
+    expect(existsSync("/tmp/extra/cases/neg.txt")).toBe(false);
+    expect(j.verdict.verdict).toBe("FAIL");
+    expect(j.verdict.class).toBe("unsafe");
+    expect(text(j, "diff.frozen")).toContain(".gitmodules");
+    expect(text(j, "diff.safety")).toContain("vendor/extra: submodule added");
+    // Both trees were laid out and measured: the base with its link, the head with the submodule.
+    expect(claim(j, "tests.regression").status).toBe("pass");
+  }, 180_000);
 
   it.each([
     ["url-elsewhere", /^not measured: submodule "tests\/data": commit [0-9a-f]{12} could not be fetched from \.\.\/python-submodule-modules\/extra/],
