@@ -5,8 +5,8 @@ import {
 import { formatIssues, parsePolicy, parseTask, policyDigest, POLICY_PATH, taskPath } from "../policy/index.js";
 import type { Policy, Task } from "../policy/schema.js";
 import { profileDigest } from "../sandbox/index.js";
-import { openRepository, WorkspaceError, type Repository } from "../workspace/index.js";
-import type { DiffFact } from "../workspace/types.js";
+import { openRepository, WorkspaceError, type Repository, type SubmoduleAccess } from "../workspace/index.js";
+import { MODE_GITLINK, type DiffFact } from "../workspace/types.js";
 import { FROZEN_CLAIM, frozenClaim, frozenSet, newTestFiles } from "../measure/diff/index.js";
 import { testHelpersOf } from "./test-helpers.js";
 import { frozenPathsOn, testFilesOn } from "./frozen-paths.js";
@@ -36,6 +36,8 @@ export interface JudgeRequest {
   /** Extra `-c key=value` for fetching only (an installation token header); never reaches the measurer. */
   gitConfig?: string[];
   refs?: string[];
+  /** Where submodules may be fetched from; default: the operator's environment (docs/operations.md). */
+  submodules?: SubmoduleAccess;
   /** Aborting (a newer head superseded this one) ends the measuring process group and rejects. */
   signal?: AbortSignal;
   /**
@@ -71,7 +73,9 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   let repo: Repository;
   let change: Change;
   try {
-    repo = await clock.time("fetch", () => openRepository(request.source, request.dataDir, { gitConfig: request.gitConfig, refs: request.refs }));
+    repo = await clock.time("fetch", () => openRepository(request.source, request.dataDir, {
+      gitConfig: request.gitConfig, refs: request.refs, ...(request.submodules === undefined ? {} : { submodules: request.submodules }),
+    }));
     const base = await repo.resolveCommit(request.base);
     const head = await repo.resolveCommit(request.head);
     change = await clock.time("merge", () => resolveChange(repo, base, head, request.exactBase === true));
@@ -138,9 +142,10 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
       request.signal?.throwIfAborted();
       // The tests measure what would land (the merged tree) against the base tip; the new test
       // files are the pull request's own, from its merge-base diff.
-      const basePaths = (await repo.listFiles(base)).map((f) => f.path);
+      // A gitlink is a folder in the runs (its submodule's files), never a frozen file to bind read-only.
+      const basePaths = (await repo.listFiles(base)).filter((f) => f.mode !== MODE_GITLINK).map((f) => f.path);
       measured = measureTests({
-        repo, base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
+        repo: withSubmoduleLimit(repo, policy), base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
         facts, newFiles: newTestFiles(planning), frozenTestFiles: testFilesOn(basePaths, planning), frozenPaths: frozenPathsOn(basePaths, planning),
         runTests, signal: request.signal, own: { from: change.mergeBase, to: head },
         ...(sealed !== null && "input" in sealed ? { sealed: sealed.input } : {}),
@@ -171,6 +176,11 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
   const carried = carryBaseAhead(evidence, required, baseAheadDetails(base, head, change.ahead, ownPaths));
   const verdict = clock.timeSync("evaluate", () => evaluate(gate, carried, subject, null));
   return done(verdict, carried, facts, hunkTexts);
+}
+
+/** Submodules are held to the tree's own limit (`sandbox.tree_mb`), or the default when it names none. */
+export function withSubmoduleLimit(repo: Repository, policy: Policy): Repository {
+  return policy.sandbox.tree_mb === undefined ? repo : repo.withSubmoduleLimit(policy.sandbox.tree_mb * 1024 * 1024);
 }
 
 type Loaded =

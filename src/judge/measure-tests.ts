@@ -77,6 +77,13 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     const names = oversized.slice(0, 3).map((f) => JSON.stringify(f.path)).join(", ");
     return unmeasured(input, `not measured: the change adds ${oversized.length === 1 ? "a file" : `${oversized.length} files`} over the size limit of ${policy.limits.file_bytes} bytes (${names}${oversized.length > 3 ? ", …" : ""}); see diff.safety`);
   }
+  // Submodules are fetched before any tree is written (issue 22): one that cannot be had is the
+  // reason, and no tree is left being laid out while a failed one's scratch is removed.
+  try {
+    await Promise.all([input.repo.submodules(input.base), input.repo.submodules(input.head)]);
+  } catch (err) {
+    return unmeasured(input, `not measured: ${(err as Error).message}`);
+  }
   const scratch = await judgeScratch();
   try {
     const key: BaseCacheKey = {
@@ -161,7 +168,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     // A measurer killed before its exit (superseded, aborted) left its trees mounted: swept first.
     await removeOrphanedScratch();
     unmountUnder(scratch);
-    await rm(scratch, { recursive: true, force: true });
+    // A tree still being written when another's failure ended the plan: retried, never a crash.
+    await rm(scratch, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

@@ -50,8 +50,14 @@ export async function codeHunks(input: NeededInput): Promise<{ hunks: Hunk[]; sk
   const limit = input.policy.limits.file_bytes;
   const isAsset = matcher(input.policy.assets, { nocase: true });
   for (const fact of input.facts) {
-    if (fact.submodule || input.testFiles.has(fact.path) || input.frozenPaths.has(fact.path)) continue;
+    if (input.testFiles.has(fact.path) || input.frozenPaths.has(fact.path)) continue;
     const whole: Hunk = { path: fact.path, newStart: 1, oldStart: 1, newLines: [], oldLines: [], whole: "file" };
+    // A moved gitlink is code that runs (issue 22) without a line of it in the diff: no hunk can be
+    // put back to show a test needs it, so it is never passed silently.
+    if (fact.submodule) {
+      skipped.push({ hunk: whole, status: "not-checked", killedBy: [], why: "a submodule's commit changed: its code is not in the diff, so no mutant can check it" });
+      continue;
+    }
     if (isAsset(fact.path) && (fact.oldPath === null || isAsset(fact.oldPath))) {
       skipped.push({ hunk: whole, status: "not-behaviour", killedBy: [], why: "outside code: the policy's assets (docs, images, fonts)" });
       continue;

@@ -7,13 +7,14 @@ import type { RunResult } from "../sandbox/types.js";
 import type { MeasurePlan } from "../measure/plan.js";
 import type { SuiteRun } from "../measure/report-types.js";
 import { startMeasurer } from "../measure/spawn-measurer.js";
-import { openRepository, WorkspaceError, type Repository } from "../workspace/index.js";
+import { openRepository, WorkspaceError, type Repository, type SubmoduleAccess } from "../workspace/index.js";
+import { MODE_GITLINK } from "../workspace/types.js";
 import { planDependencies } from "./deps-plan.js";
 import { frozenPathsOf } from "./frozen-paths.js";
 import { testHelpersOf } from "./test-helpers.js";
 import type { FrozenHelper } from "../measure/diff/frozen-helpers.js";
 import { profileFor } from "./gate-for.js";
-import { CannotJudge } from "./judge.js";
+import { CannotJudge, withSubmoduleLimit } from "./judge.js";
 import { presentFrozen } from "./run-plan.js";
 import { unmountUnder } from "../sandbox/tree-limit.js";
 
@@ -32,6 +33,8 @@ export interface RunAtRequest {
   policy?: Policy;
   /** Also run the policy's checks (on a copy of the revision of their own, as a judgment does). */
   checks?: boolean;
+  /** Where submodules may be fetched from; default: the operator's environment. */
+  submodules?: SubmoduleAccess;
 }
 
 export interface RunAt {
@@ -54,7 +57,7 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
   let repo: Repository;
   let commit: string;
   try {
-    repo = await openRepository(request.source, request.dataDir);
+    repo = await openRepository(request.source, request.dataDir, request.submodules === undefined ? {} : { submodules: request.submodules });
     commit = await repo.resolveCommit(request.rev);
   } catch (err) {
     if (err instanceof WorkspaceError) throw new CannotJudge(err.message);
@@ -63,11 +66,17 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
   const policy = request.policy ?? await policyOn(repo, commit);
   if (policy.tests.command === undefined) throw new CannotJudge(`${POLICY_PATH} on ${commit.slice(0, 12)} has no tests.command: there is no suite to run`);
   const profile = profileFor(policy);
+  repo = withSubmoduleLimit(repo, policy);
   const measurer = startMeasurer();
   const scratch = await mkdtemp(join(tmpdir(), "ranex-run-at-"));
   try {
     const t0 = Date.now();
-    const paths = (await repo.listFiles(commit)).map((f) => f.path);
+    // Submodules first (issue 22): one that cannot be had is said before any tree is laid out.
+    await repo.submodules(commit).catch((err: unknown) => {
+      if (err instanceof WorkspaceError) throw new CannotJudge(err.message);
+      throw err;
+    });
+    const paths = (await repo.listFiles(commit)).filter((f) => f.mode !== MODE_GITLINK).map((f) => f.path);
     const frozenPaths = frozenPathsOf(paths, policy);
     const tree = join(scratch, "tree-head");
     const checksDir = join(scratch, "tree-checks");
@@ -77,7 +86,11 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
       // As in a judgment, the checks get a tree of their own: what they write never reaches the tests.
       withChecks ? repo.materialise(commit, checksDir) : Promise.resolve(),
       planDependencies({ repo, base: commit, policy, profile, dataDir: request.dataDir, scratch, frozenPaths }),
-    ]);
+    ]).catch((err: unknown) => {
+      // A submodule that cannot be had, or a tree that cannot be written safely: said, not a crash.
+      if (err instanceof WorkspaceError) throw new CannotJudge(err.message);
+      throw err;
+    });
     const materialiseMs = Date.now() - t0;
     const checks = withChecks ? policy.checks.map((c) => ({ name: c.name, run: c.run, timeout: c.timeout })) : [];
     const plan: MeasurePlan = {

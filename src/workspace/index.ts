@@ -6,3 +6,5 @@ export { unsafePathReason } from "./tree.js";
 export * from "./types.js";
 export type { MergeResult } from "./merge.js";
 export type { CommitsAhead, CommitSummary } from "./history.js";
+export { SubmoduleError, DEFAULT_SUBMODULE_BYTES, type Submodule } from "./submodules.js";
+export { submoduleAccess, type SubmoduleAccess } from "./submodule-url.js";

@@ -3,16 +3,18 @@ import { lstat, mkdir, open, readdir, symlink, type FileHandle } from "node:fs/p
 import { withCatFile } from "./cat-file.js";
 import { MAX_SYMLINK_TARGET } from "./diff.js";
 import { WorkspaceError } from "./errors.js";
+import type { Submodule } from "./submodules.js";
 import { listTree, unsafePathReason, type TreeEntry } from "./tree.js";
 
 // Writes a commit's tree into a directory for measurement: the exact committed bytes (no eol
 // conversion, filters, LFS smudge or export-subst; that is why neither `git archive` nor
-// `checkout-index` is used), exec bits from the mode, symlinks as symlinks, gitlinks as empty
-// directories, and no `.git`. Nothing is ever written through a symlink.
+// `checkout-index` is used), exec bits from the mode, symlinks as symlinks, gitlinks as directories
+// holding their submodule's tree when it is given (./submodules.ts resolves and fetches them first;
+// empty otherwise), and no `.git`. Nothing is ever written through a symlink.
 
 const FILE_MODES: Record<string, number> = { "100644": 0o644, "100664": 0o644, "100755": 0o755 };
 
-export async function materialise(gitDir: string, commit: string, dest: string): Promise<void> {
+export async function materialise(gitDir: string, commit: string, dest: string, submodules: readonly Submodule[] = []): Promise<void> {
   const entries = await listTree(gitDir, commit, true);
   // Refuse before writing anything, so a refused tree leaves no half-written directory behind.
   for (const entry of entries) {
@@ -27,12 +29,18 @@ export async function materialise(gitDir: string, commit: string, dest: string):
   }
   await prepareDestination(dest);
   const writer = new TreeWriter(Buffer.from(dest));
+  const gitlinks: { submodule: Submodule; target: Buffer }[] = [];
   await withCatFile(gitDir, async (batch) => {
     for (const entry of entries) {
       const target = await writer.parentFor(entry);
       if (entry.mode === "160000") {
         await create(entry, () => mkdir(target));
         writer.created.add(target.toString("latin1"));
+        const submodule = submodules.find((s) => s.path === entry.path);
+        if (submodule !== undefined && !Buffer.from(entry.path).equals(entry.rawPath)) {
+          throw new WorkspaceError(`cannot materialise submodule ${JSON.stringify(entry.path)}: its path is not UTF-8`);
+        }
+        if (submodule !== undefined) gitlinks.push({ submodule, target });
       } else if (entry.mode === "120000") {
         const { content } = await batch.readBuffer(entry.object, MAX_SYMLINK_TARGET, `the symlink target of ${entry.path}`);
         if (content.includes(0)) throw new WorkspaceError(`cannot materialise ${commit}: symlink ${JSON.stringify(entry.path)} has a NUL in its target`);
@@ -44,6 +52,11 @@ export async function materialise(gitDir: string, commit: string, dest: string):
       }
     }
   });
+  // Each into the folder this call just made for its gitlink (a crafted tree that also wrote into it
+  // makes it non-empty, and the submodule is refused): never through a path the tree could aim.
+  for (const { submodule, target } of gitlinks) {
+    await materialise(submodule.gitDir, submodule.tree, target.toString("utf8"), submodule.nested);
+  }
 }
 
 /** Runs a creating call; a name that already exists (a crafted tree with duplicates) is refused. */

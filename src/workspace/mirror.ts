@@ -19,13 +19,14 @@ export function fetchLocation(source: string): string {
   return resolve(source);
 }
 
-export function mirrorDirFor(source: string, dataDir: string): string {
+/** The mirror's folder under `dataDir/<folder>` (submodules keep theirs apart: shallow, one commit each). */
+export function mirrorDirFor(source: string, dataDir: string, folder = "mirrors"): string {
   const location = fetchLocation(source);
   const digest = createHash("sha256").update(location).digest("hex").slice(0, 16);
   // "https://host/org/app.git", "/src/app/.git" and "/src/app/" all name the mirror "app".
   const path = location.replace(/[?#].*$/, "").replace(/\/+$/, "").replace(/\/\.git$/, "");
   const name = basename(path).replace(/\.git$/, "").replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "").slice(0, 40);
-  return join(dataDir, "mirrors", `${digest}-${name || "repo"}.git`);
+  return join(dataDir, folder, `${digest}-${name || "repo"}.git`);
 }
 
 // In-process serialisation per mirror; across processes, git's own ref locks plus retries suffice.

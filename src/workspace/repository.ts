@@ -4,7 +4,9 @@ import { diffFacts, type DiffOptions } from "./diff.js";
 import { WorkspaceError } from "./errors.js";
 import { materialise } from "./materialise.js";
 import { mergeBases, mergeTree, type MergeResult } from "./merge.js";
-import { assertSafeRef, ensureMirror, fetchInto, mirrorDirFor, withMirrorLock } from "./mirror.js";
+import { assertSafeRef, ensureMirror, fetchInto, fetchLocation, mirrorDirFor, withMirrorLock } from "./mirror.js";
+import { DEFAULT_SUBMODULE_BYTES, resolveSubmodules, type Submodule, type SubmoduleSource } from "./submodules.js";
+import { submoduleAccess, type SubmoduleAccess } from "./submodule-url.js";
 import { commitsAhead, type CommitsAhead } from "./history.js";
 import { GitExit, porcelain } from "./porcelain.js";
 import { entryAt, listTree } from "./tree.js";
@@ -28,8 +30,15 @@ export interface Repository {
   addedLines(facts: DiffFact[], maxBytes: number): Promise<AddedLines[]>;
   /** The -U0 hunks of one blob against another, numbered on the old side. */
   hunks(oldBlob: string, newBlob: string): Promise<Hunk[]>;
-  /** Writes a commit's tree, or a tree, into dest (absent or empty) without .git. */
+  /** Writes a commit's tree, or a tree, into dest (absent or empty) without .git, its submodules filled. */
   materialise(treeish: string, dest: string): Promise<void>;
+  /**
+   * The submodules of a tree, fetched (once per tree) at the commits its gitlinks record; a
+   * SubmoduleError names the one that cannot be had and why.
+   */
+  submodules(treeish: string): Promise<Submodule[]>;
+  /** The same repository with every tree's submodules held to `bytes` together (the policy's `sandbox.tree_mb`). */
+  withSubmoduleLimit(bytes: number): Repository;
   /** Every merge base of two commits, best first; empty when they share no history. */
   mergeBases(base: string, head: string): Promise<string[]>;
   /** Head merged into base (`git merge-tree --write-tree`): the merged tree or the conflicting paths. */
@@ -43,6 +52,8 @@ export interface OpenOptions {
   gitConfig?: string[];
   /** Extra refs to fetch besides heads and tags, e.g. refs/pull/7/head. */
   refs?: string[];
+  /** Where submodules may come from; default: the operator's environment (`submoduleAccess`). */
+  submodules?: SubmoduleAccess;
 }
 
 const MAX_LINK_TARGET = 4096;
@@ -61,7 +72,10 @@ export async function openRepository(source: string, dataDir: string, options: O
     await ensureMirror(mirrorDir);
     await fetchInto(mirrorDir, source, [...BASE_REFSPECS, ...refs.map((r) => `+${r}:${r}`)], { gitConfig });
   });
-  return new MirrorRepository(source, mirrorDir, gitConfig);
+  const submodules: SubmoduleSource = {
+    dataDir, access: options.submodules ?? submoduleAccess(process.env), parent: fetchLocation(source), gitConfig, maxBytes: DEFAULT_SUBMODULE_BYTES,
+  };
+  return new MirrorRepository(source, mirrorDir, gitConfig, submodules);
 }
 
 class MirrorRepository implements Repository {
@@ -69,7 +83,26 @@ class MirrorRepository implements Repository {
     readonly source: string,
     readonly mirrorDir: string,
     private readonly gitConfig: readonly string[],
+    private readonly submoduleSource: SubmoduleSource,
   ) {}
+
+  /** A tree's submodules are resolved once per handle: every copy of the head shares one fetch. */
+  private readonly resolved = new Map<string, Promise<Submodule[]>>();
+
+  async submodules(treeish: string): Promise<Submodule[]> {
+    const tree = await this.tree(treeish);
+    let found = this.resolved.get(tree);
+    if (found === undefined) {
+      found = resolveSubmodules(this.mirrorDir, tree, this.submoduleSource);
+      found.catch(() => this.resolved.delete(tree));
+      this.resolved.set(tree, found);
+    }
+    return found;
+  }
+
+  withSubmoduleLimit(bytes: number): Repository {
+    return new MirrorRepository(this.source, this.mirrorDir, this.gitConfig, { ...this.submoduleSource, maxBytes: bytes });
+  }
 
   async resolveCommit(rev: string): Promise<string> {
     assertSafeRev(rev);
@@ -149,7 +182,8 @@ class MirrorRepository implements Repository {
   }
 
   async materialise(treeish: string, dest: string): Promise<void> {
-    await materialise(this.mirrorDir, await this.tree(treeish), dest);
+    const tree = await this.tree(treeish);
+    await materialise(this.mirrorDir, tree, dest, await this.submodules(tree));
   }
 
   async mergeBases(base: string, head: string): Promise<string[]> {

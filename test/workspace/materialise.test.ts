@@ -20,12 +20,16 @@ describe("materialise", () => {
       "odd/with spaces ✓.txt": "unicode\n",
       "odd/-leading-dash": "dash\n",
     });
-    const head = commitGitlink(repo, "deps/lib", sub);
-    const opened = await openRepository(repo.dir, tempDir());
+    const unlisted = commitGitlink(repo, "deps/lib", sub);
+    // The gitlink's URL: the repository itself (a local path, which this test's access allows).
+    const head = repo.commit({ ".gitmodules": `[submodule "lib"]\n\tpath = deps/lib\n\turl = ${repo.dir}\n` });
+    const opened = await openRepository(repo.dir, tempDir(), { submodules: { hosts: [], file: true, depth: 1 } });
+    // A gitlink no .gitmodules entry names has no URL: refused, never an empty folder (issue 22).
+    await expect(opened.materialise(unlisted, join(tempDir(), "unlisted"))).rejects.toThrow(/submodule "deps\/lib": no entry in \.gitmodules names it/);
     const dest = join(tempDir(), "tree");
     await opened.materialise(head, dest);
 
-    expect(readdirSync(dest).sort()).toEqual([".gitattributes", "deps", "lf.txt", "model.bin", "odd", "passwd", "run.sh", "version.txt"]);
+    expect(readdirSync(dest).sort()).toEqual([".gitattributes", ".gitmodules", "deps", "lf.txt", "model.bin", "odd", "passwd", "run.sh", "version.txt"]);
     expect(readFileSync(join(dest, "lf.txt"), "utf8")).toBe("one\ntwo\n"); // no CRLF conversion
     expect(readFileSync(join(dest, "model.bin"), "utf8")).toBe(LFS_POINTER); // no LFS smudge
     expect(readFileSync(join(dest, "version.txt"), "utf8")).toBe("$Format:%H$\n"); // no export-subst
@@ -35,9 +39,13 @@ describe("materialise", () => {
     expect(statSync(join(dest, "lf.txt")).mode & 0o777).toBe(0o644);
     expect(readFileSync(join(dest, "odd", "with spaces ✓.txt"), "utf8")).toBe("unicode\n");
     expect(readFileSync(join(dest, "odd", "-leading-dash"), "utf8")).toBe("dash\n");
+    // The gitlink holds its submodule's commit, written by the same rules (bytes, modes, links).
     expect(statSync(join(dest, "deps", "lib")).isDirectory()).toBe(true);
-    expect(readdirSync(join(dest, "deps", "lib"))).toEqual([]);
+    expect(readFileSync(join(dest, "deps", "lib", "model.bin"), "utf8")).toBe(LFS_POINTER);
+    expect(readlinkSync(join(dest, "deps", "lib", "passwd"))).toBe("/etc/passwd");
+    expect(statSync(join(dest, "deps", "lib", "run.sh")).mode & 0o777).toBe(0o755);
     expect(existsSync(join(dest, ".git"))).toBe(false);
+    expect(existsSync(join(dest, "deps", "lib", ".git"))).toBe(false);
   });
 
   it("streams many and large files through one reader", async () => {

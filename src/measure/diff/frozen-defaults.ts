@@ -23,6 +23,7 @@ const HARNESS_FILES = [
   "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
   "poetry.lock", "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "go.sum", "Gemfile.lock", "composer.lock",
   "Makefile", "GNUmakefile",
+  ".gitmodules", // which repositories the gate fetches into the tree as submodules (issue 22)
 ];
 
 // Loader files (issue 19): a file that decides which code an interpreter or package manager loads,
