@@ -72,3 +72,48 @@ describe("node:test: a helper module outside the test globs (support/near.js)", 
     expect(claim(unused, "diff.frozen").reason).toBe("2 changed paths, none frozen; 1 test helper of the frozen tests frozen too: support/near.js");
   }, 300_000);
 });
+
+describe("pytest: the helper first imported by the code under test (the package's __init__.py, on main-eager)", () => {
+  it("fails the fix-less head that loosens the helper, though the run's import event names __init__.py", async () => {
+    const judgment = await judged("python-helpers", "eager-loosen-helper");
+    expect(failing(judgment)).toEqual(["diff.frozen"]);
+    expect(judgment.verdict.class).toBe("unsafe");
+    expect(claim(judgment, "tests.red_green").status).toBe("pass");
+    expect(claim(judgment, "diff.frozen").details.map((d) => d.message)).toEqual([
+      "src/shapes/testing.py: modified; a test helper, frozen by default: tests/test_average.py and tests/test_stats.py import it and it asserts "
+      + "(line 6: assert abs(actual - expected) <= tol, f\"{actual!r} is not w…); release it with tests.helpers.release",
+    ]);
+  }, 300_000);
+
+  it("keeps CANDIDATEs for a module only the code under test imports, and for the helper the policy releases", async () => {
+    const [unused, released] = await Promise.all([
+      judged("python-helpers", "eager-unused-helper"), judged("python-helpers", "eager-helper-message-released"),
+    ]);
+    expect(failing(unused)).toEqual([]);
+    expect(unused.verdict.verdict).toBe("CANDIDATE");
+    expect(claim(unused, "diff.frozen").reason).toBe("2 changed paths, none frozen; 1 test helper of the frozen tests frozen too: src/shapes/testing.py");
+    expect(failing(released)).toEqual([]);
+    expect(released.verdict.verdict).toBe("CANDIDATE");
+    expect(claim(released, "diff.frozen").reason).toBe("2 changed paths, none frozen");
+  }, 300_000);
+});
+
+describe("node:test on ES modules: a helper the frozen tests import (support/near.js)", () => {
+  it("fails a fix-less head that loosens near(), naming the frozen tests that import it", async () => {
+    const judgment = await judged("node-esm-helpers", "loosen-helper");
+    expect(failing(judgment)).toEqual(["diff.frozen"]);
+    expect(judgment.verdict.class).toBe("unsafe");
+    expect(claim(judgment, "tests.red_green").status).toBe("pass");
+    expect(claim(judgment, "diff.frozen").details.map((d) => d.message)).toEqual([
+      "support/near.js: modified; a test helper, frozen by default: test/mean.test.js and test/median.test.js import it and it asserts "
+      + "(line 5: assert.ok(Math.abs(actual - expected) <= tol, `${actual} is…); release it with tests.helpers.release",
+    ]);
+  }, 300_000);
+
+  it("keeps the honest head and a change to a module only the code under test imports CANDIDATEs", async () => {
+    const [honest, unused] = await Promise.all([judged("node-esm-helpers", "honest"), judged("node-esm-helpers", "unused-helper")]);
+    expect(failing(honest)).toEqual([]);
+    expect(failing(unused)).toEqual([]);
+    expect(claim(unused, "diff.frozen").reason).toBe("2 changed paths, none frozen; 1 test helper of the frozen tests frozen too: support/near.js");
+  }, 300_000);
+});
