@@ -17,7 +17,7 @@ describe("ranex init on a src layout that ships its own test helper", () => {
     expect(init.code, init.stdout + init.stderr).toBe(0);
     expect(init.stdout).toContain(
       "test helpers frozen by default (the frozen tests import them and they assert; release one with tests.helpers.release): 1\n"
-      + "  src/shapes/testing.py: imported by tests/test_average.py; line 6: assert abs(actual - expected) <= tol, f\"{actual!r} is not w…\n",
+      + "  src/shapes/testing.py: imported by tests/test_average.py, tests/test_stats.py; line 6: assert abs(actual - expected) <= tol, f\"{actual!r} is not w…\n",
     );
     // The module that asserts but that no test imports is not listed.
     expect(init.stdout).not.toContain("src/shapes/checks.py");

@@ -25,7 +25,7 @@ describe("pytest: a helper shipped in the package (src/shapes/testing.py::assert
     // The target went green: only the helper's freezing tells this head from a fix.
     expect(claim(judgment, "tests.red_green").status).toBe("pass");
     expect(claim(judgment, "diff.frozen").details.map((d) => d.message)).toEqual([
-      "src/shapes/testing.py: modified; a test helper, frozen by default: tests/test_average.py imports it and it asserts "
+      "src/shapes/testing.py: modified; a test helper, frozen by default: tests/test_average.py and tests/test_stats.py import it and it asserts "
       + "(line 6: assert abs(actual - expected) <= tol, f\"{actual!r} is not w…); release it with tests.helpers.release",
     ]);
   }, 300_000);
