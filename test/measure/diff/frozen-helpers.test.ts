@@ -43,6 +43,36 @@ describe("importedByFrozen", () => {
     expect([...seen]).toEqual([["support/near.js", ["test/a.test.js", "test/b.test.js"]]]);
   });
 
+  it("joins the frozen files' own imports: a name through the record's module table, a path as it is", () => {
+    const paths = ["src/shapes/__init__.py", "src/shapes/testing.py", "src/shapes/stats.py", "tests/test_a.py", "test/b.test.js", "support/near.js", "src/x.js"];
+    const rec = {
+      ...record([{ name: "shapes.testing", by: "src/shapes/__init__.py" }], ["src/shapes/__init__.py", "src/shapes/testing.py"]),
+      modules: [{ name: "shapes", path: "src/shapes/__init__.py" }, { name: "shapes.testing", path: "src/shapes/testing.py" }],
+    };
+    const parsed = new Map([
+      ["tests/test_a.py", { names: ["shapes", "shapes.testing", "shapes.testing.assert_close", "os"], paths: [] }],
+      ["test/b.test.js", { names: [], paths: ["support/near.js"] }],
+      // An unfrozen file's imports say nothing.
+      ["src/x.js", { names: [], paths: ["support/near.js"] }],
+    ]);
+    expect([...importedByFrozen(rec, base(paths, ["tests/test_a.py", "test/b.test.js"]), parsed)]).toEqual([
+      ["src/shapes/__init__.py", ["tests/test_a.py"]],
+      ["src/shapes/testing.py", ["tests/test_a.py"]],
+      ["support/near.js", ["test/b.test.js"]],
+    ]);
+  });
+
+  it("reads the module table from the record relative to the tree, each pair once", () => {
+    const text = [
+      JSON.stringify({ k: "mod", n: "shapes.testing", p: "/work/src/shapes/testing.py", pid: 4 }),
+      JSON.stringify({ k: "mod", n: "shapes.testing", p: "/work/src/shapes/testing.py", pid: 5 }),
+      JSON.stringify({ k: "mod", n: "", p: "/work/src/x.py", pid: 5 }),
+    ].join("\n");
+    const parsed = parseRecord(text, "/work");
+    expect(parsed.modules).toEqual([{ name: "shapes.testing", path: "src/shapes/testing.py" }]);
+    expect(parsed.dropped).toBe(1);
+  });
+
   it("reads Node's import lines from the record relative to the tree", () => {
     const text = [
       JSON.stringify({ k: "imp", n: "/work/support/near.js", by: "/work/test/a.test.js", pid: 3 }),
