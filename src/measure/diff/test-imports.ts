@@ -61,12 +61,18 @@ function pythonImports(path: string, text: string, paths: ReadonlySet<string>): 
     const parts = name.split(".");
     for (let i = 1; i <= parts.length; i += 1) names.add(parts.slice(0, i).join("."));
   };
+  // `import numpy as np` then `np.testing.assert_allclose`: a submodule the package loads itself is
+  // reached as an attribute, with no import statement of its own. alias -> the module it names.
+  const aliases = new Map<string, string>();
   for (const statement of pythonStatements(text)) {
     const plain = /^import\s+(.+)$/.exec(statement);
     if (plain !== null) {
       for (const item of plain[1]!.split(",")) {
-        const name = item.trim().split(/\s+as\s+/)[0]!.trim();
-        if (DOTTED.test(name)) withParents(name);
+        const [name, alias] = item.trim().split(/\s+as\s+/).map((part) => part.trim()) as [string, string | undefined];
+        if (!DOTTED.test(name)) continue;
+        withParents(name);
+        if (alias !== undefined && /^[A-Za-z_]\w*$/.test(alias)) aliases.set(alias, name);
+        else aliases.set(name.split(".")[0]!, name.split(".")[0]!);
       }
       continue;
     }
@@ -82,6 +88,9 @@ function pythonImports(path: string, text: string, paths: ReadonlySet<string>): 
       continue;
     }
     for (const p of relativePython(path, dots.length, module, imported, paths)) found.add(p);
+  }
+  for (const [alias, module] of aliases) {
+    for (const match of text.matchAll(new RegExp(`(?<![\\w.])${alias}((?:\\.[A-Za-z_]\\w*)+)`, "g"))) withParents(module + match[1]!);
   }
   for (const match of text.matchAll(DYNAMIC)) if (DOTTED.test(match[2]!)) withParents(match[2]!);
   const plugins = PLUGINS.exec(text);

@@ -27,9 +27,14 @@ describe("Python import statements", () => {
     });
   });
 
+  it("follows attributes of an imported package: a submodule its __init__.py loads is reached as `np.testing`", () => {
+    const text = "import numpy as np\nimport shapes\n\ndef test_a():\n    np.testing.assert_allclose(1, 1)\n    shapes.testing.assert_close(shapes.stats.total([1]), 1)\n    x.np.other()\n";
+    expect(importsOf("tests/test_a.py", text, none).names).toEqual(["numpy", "numpy.testing", "numpy.testing.assert_allclose", "shapes", "shapes.stats", "shapes.stats.total", "shapes.testing", "shapes.testing.assert_close"]);
+  });
+
   it("takes literal names given to import_module, __import__, importorskip and pytest_plugins", () => {
     const text = 'import importlib\nnear = importlib.import_module("pkg.testing").near\npytest_plugins = ["pkg.fixtures", "other"]\nnp = pytest.importorskip("numpy")\n';
-    expect(importsOf("tests/conftest.py", text, none).names).toEqual(["importlib", "numpy", "other", "pkg", "pkg.fixtures", "pkg.testing"]);
+    expect(importsOf("tests/conftest.py", text, none).names).toEqual(["importlib", "importlib.import_module", "numpy", "other", "pkg", "pkg.fixtures", "pkg.testing"]);
   });
 
   it("resolves relative imports against the file's own folders, as the packages on the disk are", () => {
