@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertionIn, frozenHelpers, importedByFrozen } from "../../../src/measure/diff/frozen-helpers.js";
+import { assertionIn, frozenHelpers, helperWhy, importedByFrozen } from "../../../src/measure/diff/frozen-helpers.js";
 import { emptyRecord, parseRecord, type ProvenanceRecord } from "../../../src/measure/provenance/record.js";
 
 // The pure half of "test helpers the frozen tests import are frozen by default" (issue 19): which
@@ -98,6 +98,13 @@ describe("assertionIn", () => {
     expect(assertionIn("src/stats.py", "def average(xs):\n    raise NotImplementedError('todo')\n")).toBeNull();
     expect(assertionIn("src/stats.js", "function median() {\n  throw new Error('todo');\n}\n")).toBeNull();
     expect(assertionIn("src/data.json", "{\"assert\": 1}")).toBeNull();
+  });
+
+  it("says why a helper is frozen, naming one, two, or the first of more importers", () => {
+    const why = (importedBy: string[]): string => helperWhy({ path: "h.py", importedBy, asserts: "line 1: assert x" });
+    expect(why(["t1.py"])).toBe("a test helper, frozen by default: t1.py imports it and it asserts (line 1: assert x); release it with tests.helpers.release");
+    expect(why(["t1.py", "t2.py"])).toContain(": t1.py and t2.py import it and");
+    expect(why(["t1.py", "t2.py", "t3.py"])).toContain(": t1.py and 2 more frozen files import it and");
   });
 
   it("keeps only the imported modules that assert", () => {
