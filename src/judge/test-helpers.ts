@@ -4,39 +4,63 @@
 // (src/measure/diff/frozen-helpers.ts, test-imports.ts).
 import type { Repository } from "../workspace/index.js";
 import type { ProvenanceRecord } from "../measure/provenance/record.js";
-import { frozenHelpers, importedByFrozen, type FrozenHelper } from "../measure/diff/frozen-helpers.js";
+import { assertionIn, frozenHelpers, importedByFrozen, type FrozenHelper } from "../measure/diff/frozen-helpers.js";
 import { importsOf, readsImports, type FileImports } from "../measure/diff/test-imports.js";
 
-/** A helper bigger than this is not read (a generated module): it is not frozen as a helper. */
-const MAX_HELPER_BYTES = 512 * 1024;
-/** At most this many imported modules are read per base. */
-const MAX_HELPERS = 100;
-/** At most this many frozen files' import statements are read per base (docs/measurement.md says so). */
-const MAX_IMPORTERS = 2000;
+/** A file bigger than this is not read (a generated module): it is not frozen as a helper, nor are its imports read. */
+const MAX_FILE_BYTES = 512 * 1024;
+/**
+ * At most this many frozen files' import statements, and as many imported modules, are read per
+ * base (docs/measurement.md says so): the imported modules include the code under test the tests
+ * import, so a large repository has hundreds.
+ */
+const MAX_FILES = 2000;
+/** Files are read this many at a time, so at most this many texts are held at once. */
+const CHUNK = 100;
+
+/** What the frozen files import, as far as their text says, and where each module they name asserts. */
+export interface FrozenImports {
+  parsed: Map<string, FileImports>;
+  /** Module path -> where it asserts (null: it does not), for the modules read so far. */
+  asserts: Map<string, string | null>;
+}
+
+/** Reads `paths` of `commit` a chunk at a time, handing each text to `take`. */
+async function eachText(repo: Repository, commit: string, paths: readonly string[], take: (path: string, text: string) => void): Promise<void> {
+  for (let at = 0; at < paths.length; at += CHUNK) {
+    for (const [path, blob] of await repo.readBlobs(commit, paths.slice(at, at + CHUNK), MAX_FILE_BYTES)) take(path, blob.toString("utf8"));
+  }
+}
+
+/** Reads the modules not read yet and notes where each asserts. */
+async function readAsserts(repo: Repository, commit: string, paths: Iterable<string>, asserts: Map<string, string | null>): Promise<void> {
+  const unread = [...new Set(paths)].filter((p) => !asserts.has(p)).sort().slice(0, Math.max(0, MAX_FILES - asserts.size));
+  await eachText(repo, commit, unread, (path, text) => asserts.set(path, assertionIn(path, text)));
+}
 
 /**
- * The frozen files' own import statements (./test-imports.ts), read from the base: a judgment starts
- * this beside its runs, since it needs no record, so the helpers cost no wall time after them.
+ * The frozen files' own import statements (./test-imports.ts) and the modules they name by path,
+ * read from the base: a judgment starts this beside its runs, since it needs no record, so only the
+ * modules the record alone names are read after them.
  */
 export async function frozenImportsOf(
   repo: Repository, commit: string, basePaths: readonly string[], isFrozen: (path: string) => boolean,
-): Promise<Map<string, FileImports>> {
+): Promise<FrozenImports> {
   const paths = new Set(basePaths);
-  const importers = basePaths.filter((p) => isFrozen(p) && readsImports(p)).sort().slice(0, MAX_IMPORTERS);
+  const importers = basePaths.filter((p) => isFrozen(p) && readsImports(p)).sort().slice(0, MAX_FILES);
   const parsed = new Map<string, FileImports>();
-  for (const [path, blob] of await repo.readBlobs(commit, importers, MAX_HELPER_BYTES)) {
-    parsed.set(path, importsOf(path, blob.toString("utf8"), paths));
-  }
-  return parsed;
+  await eachText(repo, commit, importers, (path, text) => parsed.set(path, importsOf(path, text, paths)));
+  const asserts = new Map<string, string | null>();
+  await readAsserts(repo, commit, [...parsed.values()].flatMap((i) => i.paths).filter((p) => !isFrozen(p)), asserts);
+  return { parsed, asserts };
 }
 
 export async function testHelpersOf(
   repo: Repository, commit: string, record: ProvenanceRecord, basePaths: readonly string[], isFrozen: (path: string) => boolean,
-  frozenImports?: Promise<ReadonlyMap<string, FileImports>>,
+  frozenImports?: Promise<FrozenImports>,
 ): Promise<FrozenHelper[]> {
-  const parsed = await (frozenImports ?? frozenImportsOf(repo, commit, basePaths, isFrozen));
+  const { parsed, asserts } = await (frozenImports ?? frozenImportsOf(repo, commit, basePaths, isFrozen));
   const imported = importedByFrozen(record, { paths: new Set(basePaths), isFrozen }, parsed);
-  const blobs = await repo.readBlobs(commit, [...imported.keys()].slice(0, MAX_HELPERS), MAX_HELPER_BYTES);
-  const texts = new Map([...blobs].map(([path, blob]) => [path, blob.toString("utf8")]));
-  return frozenHelpers(imported, texts);
+  await readAsserts(repo, commit, imported.keys(), asserts);
+  return frozenHelpers(imported, asserts);
 }

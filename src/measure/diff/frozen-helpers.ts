@@ -119,13 +119,15 @@ export function assertionIn(path: string, text: string): string | null {
   return null;
 }
 
-/** The frozen helpers: imported by frozen files in the base run, and asserting on the base. */
-export function frozenHelpers(imported: ReadonlyMap<string, readonly string[]>, texts: ReadonlyMap<string, string>): FrozenHelper[] {
+/**
+ * The frozen helpers: imported by frozen files, and asserting on the base. `asserts` holds where each
+ * module read asserts (assertionIn), null where it does not; a module not read is no helper.
+ */
+export function frozenHelpers(imported: ReadonlyMap<string, readonly string[]>, asserts: ReadonlyMap<string, string | null>): FrozenHelper[] {
   const helpers: FrozenHelper[] = [];
   for (const [path, importedBy] of imported) {
-    const text = texts.get(path);
-    const asserts = text === undefined ? null : assertionIn(path, text);
-    if (asserts !== null) helpers.push({ path, importedBy: [...importedBy], asserts });
+    const where = asserts.get(path) ?? null;
+    if (where !== null) helpers.push({ path, importedBy: [...importedBy], asserts: where });
   }
   return helpers;
 }

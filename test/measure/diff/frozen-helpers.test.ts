@@ -110,6 +110,7 @@ describe("assertionIn", () => {
   it("keeps only the imported modules that assert", () => {
     const imported = new Map([["a.py", ["t.py"]], ["b.py", ["t.py"]], ["c.py", ["t.py"]]]);
     const texts = new Map([["a.py", "assert 1\n"], ["b.py", "x = 1\n"]]);
-    expect(frozenHelpers(imported, texts)).toEqual([{ path: "a.py", importedBy: ["t.py"], asserts: "line 1: assert 1" }]);
+    const asserts = new Map([...texts].map(([path, text]) => [path, assertionIn(path, text)]));
+    expect(frozenHelpers(imported, asserts)).toEqual([{ path: "a.py", importedBy: ["t.py"], asserts: "line 1: assert 1" }]);
   });
 });
