@@ -34,8 +34,8 @@ export interface HelperBase {
  * dotted name, Node the resolved file), and the frozen files' own import statements (`parsed`,
  * ./test-imports.ts), which name a helper whoever loaded it first and whatever loader ran it (ES
  * modules, jest's and vitest's own). A Python name is resolved with the record's module table (the
- * name each tree module was loaded as); a record without one (cached before it) falls back to the
- * code files that ran (`shapes.testing` is `src/shapes/testing.py` under PYTHONPATH=src).
+ * name each tree module was loaded as); a name it lacks falls back to the code files that ran
+ * (`shapes.testing` is `src/shapes/testing.py` under PYTHONPATH=src).
  */
 export function importedByFrozen(
   record: ProvenanceRecord, base: HelperBase, parsed: ReadonlyMap<string, FileImports> = new Map(),
@@ -61,15 +61,12 @@ export function importedByFrozen(
 }
 
 function nameResolver(record: ProvenanceRecord, paths: ReadonlySet<string>): (name: string) => string[] {
+  const table = new Map<string, string[]>();
   // Records cached before the module table have none.
-  const modules = record.modules ?? [];
-  if (modules.length > 0) {
-    const table = new Map<string, string[]>();
-    for (const { name, path } of modules) table.set(name, [...table.get(name) ?? [], path]);
-    return (name) => (paths.has(name) ? [name] : table.get(name) ?? []);
-  }
+  for (const { name, path } of record.modules ?? []) table.set(name, [...table.get(name) ?? [], path]);
   const ran = record.code.map((c) => c.path).filter((p) => paths.has(p));
-  return (name) => modulePaths(name, ran, paths);
+  // A name the table lacks (a process whose lines ran out before its exit) falls back to the code files that ran.
+  return (name) => (paths.has(name) ? [name] : table.get(name) ?? modulePaths(name, ran, paths));
 }
 
 function modulePaths(name: string, ran: readonly string[], paths: ReadonlySet<string>): string[] {
