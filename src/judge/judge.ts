@@ -8,7 +8,7 @@ import { profileDigest } from "../sandbox/index.js";
 import { openRepository, WorkspaceError, type Repository, type SubmoduleAccess } from "../workspace/index.js";
 import { MODE_GITLINK, type DiffFact } from "../workspace/types.js";
 import { FROZEN_CLAIM, frozenClaim, frozenSet, newTestFiles } from "../measure/diff/index.js";
-import { testHelpersOf } from "./test-helpers.js";
+import { frozenImportsOf, testHelpersOf } from "./test-helpers.js";
 import { frozenPathsOn, testFilesOn } from "./frozen-paths.js";
 import { measureTests, measurementFailed, type Measured } from "./measure-tests.js";
 import type { HunkText } from "../measure/needed/hunk-text.js";
@@ -135,6 +135,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
       return { own: own.evidence, others };
     });
     let measured: Promise<Measured> = Promise.resolve({ evidence: [], hunkTexts: [] });
+    let frozenImports: ReturnType<typeof frozenImportsOf> | undefined;
     if (measuring && !merge.clean) {
       const reason = conflictReason(change, merge.conflicts);
       measured = Promise.resolve({ evidence: withConflictDetails(measurementFailed({ runTests, task, policy, digest }, reason), merge.conflicts), hunkTexts: [] });
@@ -144,6 +145,10 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
       // files are the pull request's own, from its merge-base diff.
       // A gitlink is a folder in the runs (its submodule's files), never a frozen file to bind read-only.
       const basePaths = (await repo.listFiles(base)).filter((f) => f.mode !== MODE_GITLINK).map((f) => f.path);
+      // What the frozen files import, for their helpers (issue 19), is read from the base while the
+      // runs go on; an error surfaces where the helpers are judged.
+      frozenImports = frozenImportsOf(repo, base, planning.basePaths, (p) => frozenSet(planning).has(p));
+      frozenImports.catch(() => undefined);
       measured = measureTests({
         repo: withSubmoduleLimit(repo, policy), base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
         facts, newFiles: newTestFiles(planning), frozenTestFiles: testFilesOn(basePaths, planning), frozenPaths: frozenPathsOn(basePaths, planning),
@@ -159,7 +164,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
     // with them once that run is in (the diff claims do not wait for the runs).
     const baseRecord = tests.value.baseRecord;
     const helpers = baseRecord === undefined ? [] : await clock.time("helpers", () => testHelpersOf(
-      repo, base, baseRecord, planning.basePaths, (p) => frozenSet(planning).has(p),
+      repo, base, baseRecord, planning.basePaths, (p) => frozenSet(planning).has(p), frozenImports,
     ));
     const withHelpers = helpers.length === 0 ? own.value.own
       : own.value.own.map((e) => (e.claim === FROZEN_CLAIM ? frozenClaim({ ...planning, helpers }) : e));

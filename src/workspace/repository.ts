@@ -23,6 +23,8 @@ export interface Repository {
   treeOf(treeish: string): Promise<string>;
   /** The file's exact bytes on a commit or tree; null when the path is absent there. */
   readBlob(treeish: string, path: string, maxBytes: number): Promise<Buffer | null>;
+  /** Many regular files of one tree at once (one git process): missing, links and larger files left out. */
+  readBlobs(treeish: string, paths: readonly string[], maxBytes: number): Promise<Map<string, Buffer>>;
   listFiles(treeish: string): Promise<{ path: string; mode: string; blob: string }[]>;
   /** Every symlink of a tree, path -> target (read from the link's blob; one cat-file for all). */
   symlinks(treeish: string): Promise<Map<string, string>>;
@@ -137,6 +139,24 @@ class MirrorRepository implements Repository {
       throw new WorkspaceError(`${path} on ${sha} is ${entry.size ?? "of unknown size"} bytes, more than the limit of ${maxBytes}`);
     }
     return withCatFile(this.mirrorDir, async (batch) => (await batch.readBuffer(entry.object, maxBytes, path)).content);
+  }
+
+  /**
+   * Many regular files of one tree, through one `git cat-file --batch`: path -> content. Paths the
+   * tree lacks, links, and files larger than `maxBytes` are left out (the caller says what that means).
+   */
+  async readBlobs(treeish: string, paths: readonly string[], maxBytes: number): Promise<Map<string, Buffer>> {
+    const wanted = new Set(paths);
+    const entries = (await this.listFiles(treeish)).filter((f) => wanted.has(f.path) && f.mode.startsWith("100"));
+    const found = new Map<string, Buffer>();
+    if (entries.length === 0) return found;
+    await withCatFile(this.mirrorDir, async (batch) => {
+      for (const entry of entries) {
+        const read = await batch.readBuffer(entry.blob, maxBytes, entry.path).catch(() => null);
+        if (read !== null) found.set(entry.path, read.content);
+      }
+    });
+    return found;
   }
 
   async symlinks(treeish: string): Promise<Map<string, string>> {

@@ -21,6 +21,15 @@ describe("reading a commit", () => {
     expect((await opened.readBlob(head, ".github/ranex.yml", 100))?.toString("utf8")).toBe("version: 2\n");
   });
 
+  it("reads many blobs of one tree at once, leaving out what is absent or larger than the limit", async () => {
+    const repo = TestRepo.init();
+    const head = repo.commit({ "a.py": "import b\n", "dir/b.js": "b\n", "big.txt": "x".repeat(200), "a*.txt": "star\n" });
+    const opened = await openRepository(repo.dir, tempDir());
+    const read = await opened.readBlobs(head, ["a.py", "dir/b.js", "big.txt", "missing.txt", "a?.txt", "a*.txt"], 100);
+    expect([...read].map(([path, blob]) => [path, blob.toString("utf8")]).sort()).toEqual([["a*.txt", "star\n"], ["a.py", "import b\n"], ["dir/b.js", "b\n"]]);
+    expect((await opened.readBlobs(head, [], 100)).size).toBe(0);
+  });
+
   it("returns null for an absent path and takes odd names literally", async () => {
     const repo = TestRepo.init();
     const head = repo.commit({ "a*.txt": "star\n", ":(glob)x": "magic\n", "-dash": "dash\n" });

@@ -3,11 +3,13 @@
 // `assert_close`, `support/near.js` with `near`) is part of the target: loosening it turns a red
 // target green without touching a single test file. Which modules the frozen tests import is read
 // from the base run's provenance record (src/measure/provenance: the Python audit hook's `import`
-// events, the Node preload's `require` resolutions, each with the tree file that asked); whether a
+// events, the Node preload's `require` resolutions, each with the tree file that asked) and from the
+// frozen files' own import statements (./test-imports.ts); whether a
 // module asserts is read from its text on the base (below), because the code under test is imported
 // by the same tests and must stay free to change. Pure: the caller reads the record and the texts.
 
 import type { ProvenanceRecord } from "../provenance/record.js";
+import type { FileImports } from "./test-imports.js";
 
 /** A module frozen because frozen tests import it and it asserts. */
 export interface FrozenHelper {
@@ -27,25 +29,44 @@ export interface HelperBase {
 }
 
 /**
- * Modules of the base, outside the frozen set, that a frozen file imported in the recorded run:
- * path -> its frozen importers. Python records a module's dotted name (resolved against the code
- * files that ran: `shapes.testing` is `src/shapes/testing.py` under PYTHONPATH=src); Node records
- * the resolved file. A module first imported by other code is not seen here (the import event fires
- * once per process), which docs/measurement.md says.
+ * Modules of the base, outside the frozen set, that a frozen file imports: path -> its frozen
+ * importers. Two sources, joined: the record's imports whose importer is frozen (Python a module's
+ * dotted name, Node the resolved file), and the frozen files' own import statements (`parsed`,
+ * ./test-imports.ts), which name a helper whoever loaded it first and whatever loader ran it (ES
+ * modules, jest's and vitest's own). A Python name is resolved with the record's module table (the
+ * name each tree module was loaded as); a name it lacks falls back to the code files that ran
+ * (`shapes.testing` is `src/shapes/testing.py` under PYTHONPATH=src).
  */
-export function importedByFrozen(record: ProvenanceRecord, base: HelperBase): Map<string, string[]> {
-  const ran = record.code.map((c) => c.path).filter((p) => base.paths.has(p));
+export function importedByFrozen(
+  record: ProvenanceRecord, base: HelperBase, parsed: ReadonlyMap<string, FileImports> = new Map(),
+): Map<string, string[]> {
+  const resolve = nameResolver(record, base.paths);
   const found = new Map<string, Set<string>>();
+  const add = (path: string, by: string): void => {
+    if (path === by || !base.paths.has(path) || base.isFrozen(path)) return;
+    const importers = found.get(path) ?? new Set<string>();
+    importers.add(by);
+    found.set(path, importers);
+  };
   for (const { name, by } of record.imports) {
     if (!base.paths.has(by) || !base.isFrozen(by)) continue;
-    for (const path of modulePaths(name, ran, base.paths)) {
-      if (path === by || base.isFrozen(path)) continue;
-      const importers = found.get(path) ?? new Set<string>();
-      importers.add(by);
-      found.set(path, importers);
-    }
+    for (const path of resolve(name)) add(path, by);
+  }
+  for (const [by, imports] of parsed) {
+    if (!base.paths.has(by) || !base.isFrozen(by)) continue;
+    for (const name of imports.names) for (const path of resolve(name)) add(path, by);
+    for (const path of imports.paths) add(path, by);
   }
   return new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, by]) => [path, [...by].sort()]));
+}
+
+function nameResolver(record: ProvenanceRecord, paths: ReadonlySet<string>): (name: string) => string[] {
+  const table = new Map<string, string[]>();
+  // Records cached before the module table have none.
+  for (const { name, path } of record.modules ?? []) table.set(name, [...table.get(name) ?? [], path]);
+  const ran = record.code.map((c) => c.path).filter((p) => paths.has(p));
+  // A name the table lacks (a process whose lines ran out before its exit) falls back to the code files that ran.
+  return (name) => (paths.has(name) ? [name] : table.get(name) ?? modulePaths(name, ran, paths));
 }
 
 function modulePaths(name: string, ran: readonly string[], paths: ReadonlySet<string>): string[] {
@@ -95,13 +116,15 @@ export function assertionIn(path: string, text: string): string | null {
   return null;
 }
 
-/** The frozen helpers: imported by frozen files in the base run, and asserting on the base. */
-export function frozenHelpers(imported: ReadonlyMap<string, readonly string[]>, texts: ReadonlyMap<string, string>): FrozenHelper[] {
+/**
+ * The frozen helpers: imported by frozen files, and asserting on the base. `asserts` holds where each
+ * module read asserts (assertionIn), null where it does not; a module not read is no helper.
+ */
+export function frozenHelpers(imported: ReadonlyMap<string, readonly string[]>, asserts: ReadonlyMap<string, string | null>): FrozenHelper[] {
   const helpers: FrozenHelper[] = [];
   for (const [path, importedBy] of imported) {
-    const text = texts.get(path);
-    const asserts = text === undefined ? null : assertionIn(path, text);
-    if (asserts !== null) helpers.push({ path, importedBy: [...importedBy], asserts });
+    const where = asserts.get(path) ?? null;
+    if (where !== null) helpers.push({ path, importedBy: [...importedBy], asserts: where });
   }
   return helpers;
 }

@@ -39,6 +39,8 @@ export interface ProvenanceRecord {
   metadata: string[];
   /** Which tree file imported which module: a Python module name, or for Node the tree file it resolved (for the frozen test helpers). */
   imports: { name: string; by: string }[];
+  /** Tree modules by the name they were loaded as (Python's `sys.modules` at exit): `shapes.testing` -> `src/shapes/testing.py`. */
+  modules: { name: string; path: string }[];
   events: RecordedEvent[];
   /** Lines beyond the bounds, or unreadable: counted, not kept. */
   dropped: number;
@@ -46,10 +48,10 @@ export interface ProvenanceRecord {
   bytes: number;
 }
 
-export const RECORD_LIMITS = { processes: 50, code: 400, metadata: 50, imports: 400, events: 100, lineBytes: 4096 } as const;
+export const RECORD_LIMITS = { processes: 50, code: 400, metadata: 50, imports: 400, modules: 1000, events: 100, lineBytes: 4096 } as const;
 
 export function emptyRecord(): ProvenanceRecord {
-  return { processes: [], code: [], metadata: [], imports: [], events: [], dropped: 0, bytes: 0 };
+  return { processes: [], code: [], metadata: [], imports: [], modules: [], events: [], dropped: 0, bytes: 0 };
 }
 
 /**
@@ -123,6 +125,15 @@ export function parseRecord(text: string, treeRoot: string, bytes = Buffer.byteL
           record.imports.push({ name, by });
           kept = true;
         } else kept = seen.has(`imp:${name}:${by}`);
+        break;
+      }
+      case "mod": {
+        const name = typeof entry.n === "string" ? entry.n : "";
+        const path = relative(entry.p);
+        if (name !== "" && path !== "" && once(`mod:${name}:${path}`) && record.modules.length < RECORD_LIMITS.modules) {
+          record.modules.push({ name, path });
+          kept = true;
+        } else kept = seen.has(`mod:${name}:${path}`);
         break;
       }
       case "tamper": {

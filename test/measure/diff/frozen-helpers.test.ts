@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertionIn, frozenHelpers, importedByFrozen } from "../../../src/measure/diff/frozen-helpers.js";
+import { assertionIn, frozenHelpers, helperWhy, importedByFrozen } from "../../../src/measure/diff/frozen-helpers.js";
 import { emptyRecord, parseRecord, type ProvenanceRecord } from "../../../src/measure/provenance/record.js";
 
 // The pure half of "test helpers the frozen tests import are frozen by default" (issue 19): which
@@ -43,6 +43,38 @@ describe("importedByFrozen", () => {
     expect([...seen]).toEqual([["support/near.js", ["test/a.test.js", "test/b.test.js"]]]);
   });
 
+  it("joins the frozen files' own imports: a name through the record's module table, a path as it is", () => {
+    const paths = ["src/shapes/__init__.py", "src/shapes/testing.py", "src/shapes/stats.py", "tests/test_a.py", "test/b.test.js", "support/near.js", "src/x.js"];
+    const rec = {
+      ...record([{ name: "shapes.testing", by: "src/shapes/__init__.py" }], ["src/shapes/__init__.py", "src/shapes/testing.py", "src/shapes/stats.py"]),
+      modules: [{ name: "shapes", path: "src/shapes/__init__.py" }, { name: "shapes.testing", path: "src/shapes/testing.py" }],
+    };
+    const parsed = new Map([
+      // shapes.stats is not in the table (its process ran out of lines before exit): found among the code files that ran.
+      ["tests/test_a.py", { names: ["shapes", "shapes.stats", "shapes.testing", "shapes.testing.assert_close", "os"], paths: [] }],
+      ["test/b.test.js", { names: [], paths: ["support/near.js"] }],
+      // An unfrozen file's imports say nothing.
+      ["src/x.js", { names: [], paths: ["support/near.js"] }],
+    ]);
+    expect([...importedByFrozen(rec, base(paths, ["tests/test_a.py", "test/b.test.js"]), parsed)]).toEqual([
+      ["src/shapes/__init__.py", ["tests/test_a.py"]],
+      ["src/shapes/stats.py", ["tests/test_a.py"]],
+      ["src/shapes/testing.py", ["tests/test_a.py"]],
+      ["support/near.js", ["test/b.test.js"]],
+    ]);
+  });
+
+  it("reads the module table from the record relative to the tree, each pair once", () => {
+    const text = [
+      JSON.stringify({ k: "mod", n: "shapes.testing", p: "/work/src/shapes/testing.py", pid: 4 }),
+      JSON.stringify({ k: "mod", n: "shapes.testing", p: "/work/src/shapes/testing.py", pid: 5 }),
+      JSON.stringify({ k: "mod", n: "", p: "/work/src/x.py", pid: 5 }),
+    ].join("\n");
+    const parsed = parseRecord(text, "/work");
+    expect(parsed.modules).toEqual([{ name: "shapes.testing", path: "src/shapes/testing.py" }]);
+    expect(parsed.dropped).toBe(1);
+  });
+
   it("reads Node's import lines from the record relative to the tree", () => {
     const text = [
       JSON.stringify({ k: "imp", n: "/work/support/near.js", by: "/work/test/a.test.js", pid: 3 }),
@@ -70,9 +102,17 @@ describe("assertionIn", () => {
     expect(assertionIn("src/data.json", "{\"assert\": 1}")).toBeNull();
   });
 
+  it("says why a helper is frozen, naming one, two, or the first of more importers", () => {
+    const why = (importedBy: string[]): string => helperWhy({ path: "h.py", importedBy, asserts: "line 1: assert x" });
+    expect(why(["t1.py"])).toBe("a test helper, frozen by default: t1.py imports it and it asserts (line 1: assert x); release it with tests.helpers.release");
+    expect(why(["t1.py", "t2.py"])).toContain(": t1.py and t2.py import it and");
+    expect(why(["t1.py", "t2.py", "t3.py"])).toContain(": t1.py and 2 more frozen files import it and");
+  });
+
   it("keeps only the imported modules that assert", () => {
     const imported = new Map([["a.py", ["t.py"]], ["b.py", ["t.py"]], ["c.py", ["t.py"]]]);
     const texts = new Map([["a.py", "assert 1\n"], ["b.py", "x = 1\n"]]);
-    expect(frozenHelpers(imported, texts)).toEqual([{ path: "a.py", importedBy: ["t.py"], asserts: "line 1: assert 1" }]);
+    const asserts = new Map([...texts].map(([path, text]) => [path, assertionIn(path, text)]));
+    expect(frozenHelpers(imported, asserts)).toEqual([{ path: "a.py", importedBy: ["t.py"], asserts: "line 1: assert 1" }]);
   });
 });

@@ -31,6 +31,8 @@ describe("the provenance record of a real run", () => {
     expect(record?.processes).toEqual([expect.objectContaining({ lang: "python", ended: true })]);
     expect(record?.code.map((c) => c.path).sort()).toEqual(["src/__init__.py", "src/calc.py", "tests/test_calc.py"]);
     expect(record?.imports).toContainEqual({ name: "src.calc", by: "tests/test_calc.py" });
+    // The module table: each tree module under the name it was loaded as (the frozen tests' import statements resolve with it).
+    expect(record?.modules).toEqual(expect.arrayContaining([{ name: "src", path: "src/__init__.py" }, { name: "src.calc", path: "src/calc.py" }]));
     expect(provenanceFindings(run, CONTEXT).problems).toEqual([]);
   });
 
