@@ -186,6 +186,9 @@ for (const pattern of patterns) {
 const canary = process.env.RANEX_TAP_CANARY;
 delete process.env.RANEX_TAP_CANARY;
 const selected = selection();
+// Read: no test code needs to know that it runs as a selection.
+delete process.env.RANEX_SELECT_FILE;
+delete process.env.RANEX_SELECT_PATTERN;
 const runs = [...new Set(files)].filter((f) => selected === null || selected.has(f));
 if (canary !== undefined && canary !== "") runs.push(relative(process.cwd(), canary).split(sep).join("/"));
 

@@ -15,8 +15,8 @@ import { failingText, parseVerdict, runCli, type VerdictJson } from "./run-cli.j
 // per ecosystem serve its three judgments: the dependencies are fetched once, as in production.
 const run = promisify(execFile);
 
-/** What `ranex init` left behind, before it is committed: what it printed, the policy it wrote, `git status`'s lines. */
-export interface InitSeen { repo: string; stdout: string; written: string; status: string[] }
+/** What `ranex init` left behind, before it is committed: what it printed, the policy it wrote, `git status`'s lines, its data folder. */
+export interface InitSeen { repo: string; stdout: string; written: string; status: string[]; data: string }
 
 /** One ecosystem's fixture: its runner, the owner's red target, a frozen test file, the honest head's new test. */
 export interface EcosystemCase {
@@ -25,6 +25,10 @@ export interface EcosystemCase {
   initArgs?: string[]; initChanges?: string[];
   /** The ecosystem's own expectations of what init printed and wrote. */
   initSaw?: (seen: InitSeen) => void;
+  /** The runner selects tests: the honest head's repeats (tests.stable) must not lose their selection. */
+  selects?: boolean;
+  /** More tests of the ecosystem on the same init (after the policy is committed, the heads replayed on it). */
+  more?: (seen: () => InitSeen) => void;
 }
 
 async function build(name: string): Promise<string> {
@@ -48,7 +52,7 @@ function commitPolicy(repo: string, heads: readonly string[], changes: readonly 
 const HEADS = ["honest", "edit-test", "no-fix"] as const;
 
 /** The four tests of one ecosystem; each ecosystem has a test file of its own, so the workers share them. */
-export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArgs = [], initChanges = [], initSaw }: EcosystemCase): void {
+export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArgs = [], initChanges = [], initSaw, selects = false, more }: EcosystemCase): void {
   describe(`${name}: ranex init, then three pull requests`, () => {
     let repo: string;
     let data: string;
@@ -76,7 +80,7 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
       // The policy judged below is the one init wrote, byte for byte.
       expect(git(repo, "show", "main:.github/ranex.yml")).toBe(written.replace(/\n$/, ""));
       expect(written).toContain("setup_network: true");
-      initSaw?.({ repo, stdout: init.stdout, written, status });
+      initSaw?.({ repo, stdout: init.stdout, written, status, data });
     });
 
     it("an honest fix is a CANDIDATE, its runs using the cached dependencies and the canary failing as it must", async () => {
@@ -89,6 +93,8 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
       expect(regression?.details.filter((d) => d.kind === "canary")).toEqual([]);
       const runs = (verdict as unknown as { runs: { run: string; setup?: string }[] }).runs.filter((r) => !r.run.startsWith("check:"));
       for (const r of runs) expect(r.setup, r.run).toMatch(/^dependencies from cache \(installed once in [\d.]+ s/);
+      // A selection that did not take effect would say so here (the repeats then ran the whole suite).
+      if (selects) expect(verdict.claims.find((c) => c.name === "tests.stable")?.details.filter((d) => d.kind === "selection-lost")).toEqual([]);
     }, 1_200_000);
 
     it("a weakened frozen test is FAIL unsafe, caught by diff.frozen", async () => {
@@ -103,5 +109,7 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
       expect(verdict.verdict).toBe("FAIL");
       expect(verdict.claims.find((c) => c.name === "tests.red_green")).toMatchObject({ status: "fail", reason: expect.stringContaining(target) as unknown as string });
     }, 1_200_000);
+
+    more?.(() => ({ repo, stdout: init.stdout, written, status, data }));
   });
 }
