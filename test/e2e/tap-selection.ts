@@ -21,7 +21,8 @@ async function repeatOf(seen: InitSeen, head: string, ids: readonly string[]) {
   const tree = join(tempDir("ranex-tap-select-"), "tree");
   git(seen.repo, "worktree", "add", "-q", "--detach", tree, head);
   const scratch = tempDir("ranex-tap-select-report-");
-  const listFile = join(scratch, "select.txt");
+  // In the run's report folder, which the run sees (as a repeat's list is).
+  const listFile = join(scratch, "report", "select.txt");
   const selection = selectionFor(tests, ids, listFile, "bwrap");
   if (selection === null) throw new Error(`no selection for ${tests.command ?? "(no command)"}`);
   const keys = readdirSync(join(seen.data, "deps"));
