@@ -2,7 +2,8 @@
 // a test's file is the subtest it sits in (ava's own titles prefix a file's name only when it runs
 // several). Read by tap-report.ts: every point is a test; ava's crash points (an uncaught error, a
 // file that exited) make the file a load error. The canary fails through t.is, t.deepEqual and a
-// plain throw, and passes t.is.
+// plain throw, and passes t.is. Selection: the launcher runs only the selected tests' files, with
+// `--match=<title>` for each selected title.
 import { detectNode, NODE_KEY_FILES } from "./node-package.js";
 import { CHECKSUM_JS, launcherCommand, launcherRunner, launcherSelection, TAP_READER, tapCanaries, TAP_SCRIPTED } from "./tap-launch.js";
 import type { Runner } from "./types.js";

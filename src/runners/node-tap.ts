@@ -2,6 +2,7 @@
 // (reporters/tap-run.cjs), one process per test file. Read by tap-report.ts: every subtest is a test,
 // the points inside it are its assertions; assertions outside any subtest are the file's
 // `(top level)` test. The canary fails through t.equal, t.same and a plain throw, and passes t.equal.
+// Selection: the launcher runs only the selected tests' files, with `--grep` on their top-level subtests.
 import { detectNode, NODE_KEY_FILES } from "./node-package.js";
 import { CHECKSUM_JS, launcherCommand, launcherRunner, launcherSelection, TAP_READER, tapCanaries, TAP_SCRIPTED } from "./tap-launch.js";
 import type { Runner } from "./types.js";

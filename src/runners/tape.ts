@@ -1,6 +1,7 @@
 // tape: TAP through the gate's launcher (reporters/tap-run.cjs), one process per test file, read by
 // tap-report.ts (a `# name` comment opens a test, its points are the assertions). The canary is a
 // test file of tape's own: it fails through tape's t.equal, t.deepEqual and t.ok, and passes t.equal.
+// Selection: the launcher runs only the selected tests' files, whole (tape has no name filter).
 import { detectNode, NODE_KEY_FILES } from "./node-package.js";
 import { CHECKSUM_JS, launcherCommand, launcherRunner, launcherSelection, TAP_READER, tapCanaries, TAP_SCRIPTED } from "./tap-launch.js";
 import type { Runner } from "./types.js";
