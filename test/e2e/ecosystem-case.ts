@@ -7,8 +7,9 @@ import { FIXTURES_DIR } from "../helpers/fixtures.js";
 import { git, tempDir } from "../helpers/git-repo.js";
 import { failingText, parseVerdict, runCli, type VerdictJson } from "./run-cli.js";
 
-// Go, Rust (cargo test and nextest), Maven, Gradle and mocha as a new user meets them (issue 22), one test file
-// per ecosystem (ecosystem-*.test.ts): build the fixture repository, run `ranex
+// Go, Rust (cargo test and nextest), Maven, Gradle, mocha and the TAP runners (tape, ava, node-tap) as
+// a new user meets them (issue 22), one test file per ecosystem (ecosystem-*.test.ts, mocha.test.ts,
+// tap.test.ts, ava.test.ts, node-tap.test.ts): build the fixture repository, run `ranex
 // init` (which finds the toolchain, fills the dependency cache from the registry in its try, and
 // writes the policy), commit what it wrote UNMODIFIED, and judge three pull requests: an honest fix
 // (CANDIDATE), a weakened frozen test (FAIL unsafe) and no fix (FAIL). One init and one data folder
