@@ -20,6 +20,14 @@
 // Globs are expanded here (quote them: `**` means any folders, whatever the shell). The canary
 // (RANEX_TAP_CANARY, a test file the gate wrote in the tree) runs as one more file, through the same
 // runner and options; the variable is removed before any runner starts, so no test code sees it.
+//
+// Selection (tests.stable's repeats, diff.needed's mutants): $RANEX_SELECT_FILE lists ids
+// `<file>::<name>`, one a line. Only the listed files among those the patterns match run, and in each
+// the runner is told the names where it can: `node --test --test-name-pattern`, ava `--match`,
+// node-tap `--grep` (top-level subtests). tape has no name filter: its listed files run whole. The
+// document then says `# ranex select: ...` on its third line, and the reader leaves out the tests
+// the runner skipped for the filter (they did not run), so a selected test the filter missed is
+// absent from the report and the gate does not read the run as the selection's outcomes.
 "use strict";
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, like the other launchers */
 const { spawnSync } = require("node:child_process");
@@ -114,6 +122,55 @@ function walk(dir = ".", found = []) {
   return found;
 }
 
+/**
+ * The listed ids as a map from file to the names in it (a copy's `#<n>` suffix, the gate's own for a
+ * shared id, also taken off), or null when nothing is selected.
+ */
+function selection() {
+  const list = process.env.RANEX_SELECT_FILE;
+  if (list === undefined || list === "") return null;
+  const ids = readFileSync(list, "utf8").split("\n").filter((line) => line.includes("::"));
+  if (ids.length === 0) return null;
+  const byFile = new Map();
+  for (const id of ids) {
+    const file = id.slice(0, id.indexOf("::"));
+    const name = id.slice(id.indexOf("::") + 2);
+    const names = byFile.get(file) ?? [];
+    names.push(name, ...(/#\d+$/.test(name) ? [name.replace(/#\d+$/, "")] : []));
+    byFile.set(file, names);
+  }
+  return byFile;
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const exactly = (words) => `^(?:${[...new Set(words)].sort().map(escape).join("|")})$`;
+
+/**
+ * How each runner is told the names, from the ids' names (nested parts joined by `::`). A filter
+ * may let more run (a parent's other subtests), never less; the report shows what ran.
+ */
+const NAME_FILTER = {
+  // Node 20 matches each test's own name (a parent that matches runs all of its subtests), later
+  // Node the names joined by spaces: both are in the pattern.
+  "node-test": { flag: /^--test-name-pattern\b/, args: (names) => [`--test-name-pattern=${exactly(names.flatMap((n) => [...n.split("::"), n.split("::").join(" ")]))}`] },
+  // ava's patterns are globs on titles: `*` matches itself too; a leading `!` would negate, so a
+  // file with such a title runs whole.
+  ava: { flag: /^(?:--match\b|-m$)/, args: (names) => (names.some((n) => n.startsWith("!")) ? [] : [...new Set(names)].map((n) => `--match=${n}`)) },
+  // node-tap's --grep is a level of subtests each: the first level only, so a subtest runs whole.
+  tap: { flag: /^(?:--grep\b|-g$)/, args: (names) => [`--grep=${exactly(names.map((n) => n.split("::")[0]))}`] },
+};
+
+/** Whether the command's own options already filter by name (then the gate's filter stays out: files only). */
+function ownFilter() {
+  const filter = NAME_FILTER[runner];
+  return filter !== undefined && options.some((o) => filter.flag.test(o));
+}
+
+function nameFilter(names) {
+  const filter = NAME_FILTER[runner];
+  return filter === undefined || names.length === 0 || ownFilter() ? [] : filter.args(names);
+}
+
 let all = null;
 const files = [];
 for (const pattern of patterns) {
@@ -128,7 +185,11 @@ for (const pattern of patterns) {
 }
 const canary = process.env.RANEX_TAP_CANARY;
 delete process.env.RANEX_TAP_CANARY;
-const runs = [...new Set(files)];
+const selected = selection();
+// Read: no test code needs to know that it runs as a selection.
+delete process.env.RANEX_SELECT_FILE;
+delete process.env.RANEX_SELECT_PATTERN;
+const runs = [...new Set(files)].filter((f) => selected === null || selected.has(f));
 if (canary !== undefined && canary !== "") runs.push(relative(process.cwd(), canary).split(sep).join("/"));
 
 // A child's "Bail out!" would stop a TAP reader at the whole document; it stays that file's alone.
@@ -139,10 +200,13 @@ const firstError = (text) => text.split("\n").map((l) => l.trim()).find((l) => /
 
 const base = RUNNERS[runner]();
 const out = ["TAP version 14", `# ranex tap-run: ${runner}`];
+if (selected !== null) out.push(`# ranex select: by file${NAME_FILTER[runner] === undefined ? ` (${runner} cannot select by name)` : ownFilter() ? " (the command filters names itself)" : " and name"}`);
 let failed = patterns.length === 0 || runs.length === 0;
 if (runs.length === 0) out.push(`# no test files matched: ${patterns.join(" ")}`);
 runs.forEach((file, i) => {
-  const child = spawnSync(process.execPath, [...base, ...options, file], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env: process.env });
+  // The canary is no listed file: it runs whole.
+  const names = selected?.get(file) ?? [];
+  const child = spawnSync(process.execPath, [...base, ...options, ...nameFilter(names), file], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env: process.env });
   const stdout = child.stdout ?? "";
   const stderr = child.stderr ?? "";
   process.stderr.write(stderr);

@@ -190,7 +190,7 @@ function selectionText(selection: MutantSelection | undefined): string | undefin
   const count = selection.files.length;
   const what = count === 0 ? "the watched tests, by name (the report names no file)"
     : `the ${count === 1 ? "test file" : `${count} test files`} holding a watched test (${listed(selection.files, 5)})`;
-  const through = selection.how === "tests.select" ? "the policy's tests.select" : "the gate's pytest plugin";
+  const through = selection.how === "tests.select" ? "the policy's tests.select" : selection.how === "pytest plugin" ? "the gate's pytest plugin" : selection.how;
   return `each mutant first ran the selected tests: ${what}, ${selection.ids.length} of the suite's ${selection.suiteCases} test cases, through ${through}; a mutant they did not kill then ran the full suite`;
 }
 

@@ -39,7 +39,7 @@ type Timed = { run: SuiteRun; cut: false; unproven: string | null } | { run: Sui
 function choose(plan: MeasurePlan, runs: Partial<Record<RunName, SuiteRun>>): Chosen | { why: string } {
   const needed = plan.needed!;
   const of = needed.mutants[0]?.of;
-  if (needed.selectionTree === null) return { why: "the runner cannot select tests (it is not pytest, and the policy has no tests.select)" };
+  if (needed.selectionTree === null) return { why: "the runner cannot select tests with this command, and the policy has no tests.select" };
   const reference = of === undefined ? undefined : runs[of];
   if (reference?.report == null || runs.head === undefined || runs.base === undefined) return { why: "the reference run has no report" };
   const targets = collectTargets(needed.taskTargets, needed.newFiles, runs.head, runs["head+new"] ?? null);

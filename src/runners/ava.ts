@@ -2,9 +2,10 @@
 // a test's file is the subtest it sits in (ava's own titles prefix a file's name only when it runs
 // several). Read by tap-report.ts: every point is a test; ava's crash points (an uncaught error, a
 // file that exited) make the file a load error. The canary fails through t.is, t.deepEqual and a
-// plain throw, and passes t.is.
-import { detectNode, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./node-package.js";
-import { CHECKSUM_JS, launcherCommand, launcherRunner, TAP_READER, tapCanaries, TAP_SCRIPTED } from "./tap-launch.js";
+// plain throw, and passes t.is. Selection: the launcher runs only the selected tests' files, with
+// `--match=<title>` for each selected title.
+import { detectNode, NODE_KEY_FILES } from "./node-package.js";
+import { CHECKSUM_JS, launcherCommand, launcherRunner, launcherSelection, TAP_READER, tapCanaries, TAP_SCRIPTED } from "./tap-launch.js";
 import type { Runner } from "./types.js";
 
 export const ava: Runner = {
@@ -31,8 +32,7 @@ test(${q(pass)}, (t) => { t.is(checksum(${q(v.word)}), ${v.right}); });
 `;
     },
   }),
-  select: () => null,
-  canSelect: () => false,
-  repeatNote: WHOLE_SUITE_NOTE,
+  ...launcherSelection("ava", "the TAP launcher, by file and ava --match"),
+  repeatNote: "ava repeats only the targets (the gate's TAP launcher selects their files, and their titles with --match).",
   deps: { keyFiles: NODE_KEY_FILES },
 };

@@ -2,8 +2,9 @@
 // (reporters/tap-run.cjs), one process per test file. Read by tap-report.ts: every subtest is a test,
 // the points inside it are its assertions; assertions outside any subtest are the file's
 // `(top level)` test. The canary fails through t.equal, t.same and a plain throw, and passes t.equal.
-import { detectNode, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./node-package.js";
-import { CHECKSUM_JS, launcherCommand, launcherRunner, TAP_READER, tapCanaries, TAP_SCRIPTED } from "./tap-launch.js";
+// Selection: the launcher runs only the selected tests' files, with `--grep` on their top-level subtests.
+import { detectNode, NODE_KEY_FILES } from "./node-package.js";
+import { CHECKSUM_JS, launcherCommand, launcherRunner, launcherSelection, TAP_READER, tapCanaries, TAP_SCRIPTED } from "./tap-launch.js";
 import type { Runner } from "./types.js";
 
 export const nodeTap: Runner = {
@@ -29,8 +30,7 @@ t.test(${q(pass)}, async (t) => { t.equal(checksum(${q(v.word)}), ${v.right}); }
 `;
     },
   }),
-  select: () => null,
-  canSelect: () => false,
-  repeatNote: WHOLE_SUITE_NOTE,
+  ...launcherSelection("tap", "the TAP launcher, by file and node-tap --grep"),
+  repeatNote: "node-tap repeats only the targets (the gate's TAP launcher selects their files, and their top-level subtests with --grep).",
   deps: { keyFiles: NODE_KEY_FILES },
 };

@@ -4,7 +4,7 @@
 // the same preload serves.
 import { nodeTestCanaries } from "./canary-node.js";
 import { detectNode, missingNote, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./node-package.js";
-import { launcherRunner } from "./tap-launch.js";
+import { launcherRunner, launcherSelection } from "./tap-launch.js";
 import type { Runner } from "./types.js";
 
 export const nodeTest: Runner = {
@@ -14,8 +14,8 @@ export const nodeTest: Runner = {
   detect: async (repo) => detectNode(repo, "node-test"),
   command: (found) => ({ command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT"', note: missingNote(found) }),
   canary: nodeTestCanaries,
-  select: () => null,
-  canSelect: () => false,
+  // Only through the launcher (by file, and by name with --test-name-pattern): node:test's JUnit names no file.
+  ...launcherSelection("node-test", "the TAP launcher, by file and node --test-name-pattern"),
   repeatNote: WHOLE_SUITE_NOTE,
   deps: { keyFiles: NODE_KEY_FILES },
 };

@@ -4,14 +4,15 @@
 // command `ranex init` writes for it, from the files the repository's own test script names; the
 // reader (tap-report.ts); and the canary family, a test file written beside the tree's tests that
 // the launcher runs as one more file through the same runner (RANEX_TAP_CANARY, which the launcher
-// removes before any runner starts).
+// removes before any runner starts); and the selection, which the launcher reads from
+// $RANEX_SELECT_FILE itself (by file, and by name where the runner can).
 import { lstat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { besideTestFile, JS_TEST_FILE } from "../measure/canary-place.js";
 import { fileWords, phrases, titleOf } from "../measure/canary-names.js";
 import type { Detection } from "../policy/detect.js";
 import { claimsTap, parseTap, type TapDialect } from "./tap-report.js";
-import type { CanaryContext, CanaryResult, ReportReader } from "./types.js";
+import type { CanaryContext, CanaryResult, ReportReader, Runner } from "./types.js";
 
 export const TAP_READER: ReportReader = { format: "TAP", claims: claimsTap, parse: (text, resolve) => parseTap(text, resolve) };
 
@@ -20,6 +21,18 @@ const LAUNCHER = /(?:^|\s)node\s+"?\$\{?RANEX_REPORTERS\}?\/tap-run\.cjs"?\s+([\
 /** Which runner a command gives the gate's TAP launcher, or null when it does not run the launcher. */
 export function launcherRunner(command: string): string | null {
   return LAUNCHER.exec(command)?.[1] ?? null;
+}
+
+/**
+ * Selection through the launcher: the command is unchanged, the launcher reads the ids from
+ * $RANEX_SELECT_FILE and runs only their files, telling the runner their names where it can
+ * (reporters/tap-run.cjs). A selected run proves itself by its report: every selected id must be in
+ * it (src/measure/select.ts), and the tests the name filter skipped are left out of it
+ * (tap-report.ts), so a test the filter missed is absent, never an outcome.
+ */
+export function launcherSelection(runner: TapDialect, how: string): Pick<Runner, "select" | "canSelect"> {
+  const canSelect = (command: string): boolean => launcherRunner(command) === runner;
+  return { canSelect, select: ({ command, common }) => (canSelect(command) ? { command, env: common, how } : null) };
 }
 
 /** What a runner's words look like in a test script, and the files it runs when the script names none. */

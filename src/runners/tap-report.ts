@@ -10,6 +10,9 @@
 //   JUnit suites are (`test/x.test.js::outer::inner`).
 // - node-tap: a subtest is a test, the points inside it its assertions; a point outside any subtest
 //   is an assertion of the file's `(top level)` test.
+// In a selected run (the launcher's `# ranex select:` line) the tests the runner skipped for the
+// launcher's name filter did not run, and are no tests of the run: a selected test the filter missed
+// is then absent, which the gate never reads as the selection's outcome (src/measure/select.ts).
 // A file is a load error, never a pass, when its run exited non-zero with no test failing, when it
 // has no plan or ran a number of points other than planned, when it bailed out, or when the runner
 // reported a crash (ava's uncaught errors, node's and node-tap's failed processes).
@@ -112,7 +115,32 @@ function streamError(events: readonly Event[]): string | null {
 }
 
 /** Cases where every point is a test (ava, node --test) or every subtest is one (node-tap); crashes apart. */
-function treeCases(events: readonly Event[], dialect: TapDialect, path: string[], crashes: string[]): TestCaseResult[] {
+/**
+ * Whether the runner skipped a point for the launcher's name filter (a selected run): not run, so no
+ * test of the run. node --test says `test name does not match pattern`, node-tap `filter: /…/`; ava
+ * and tape print nothing for what they leave out.
+ */
+function filteredOut(point: Point, dialect: TapDialect): boolean {
+  if (typeof point.skip !== "string") return false;
+  return dialect === "node-test" ? point.skip === "test name does not match pattern" : dialect === "tap" && point.skip.startsWith("filter: /");
+}
+
+/** Whether every point of a subtest was left out by the name filter (a suite whose tests were not selected). */
+function allFilteredOut(events: readonly Event[], dialect: TapDialect): boolean {
+  const all = steps(events);
+  return all.length > 0 && all.every(({ point, child }) => filteredOut(point, dialect) || (child !== null && allFilteredOut(child, dialect)));
+}
+
+interface TreeRead {
+  dialect: TapDialect;
+  /** What the runner reported as crashes, filled in. */
+  crashes: string[];
+  /** A selected run (`# ranex select:`): what the name filter skipped is left out. */
+  selecting: boolean;
+}
+
+function treeCases(events: readonly Event[], read: TreeRead, path: string[]): TestCaseResult[] {
+  const { dialect, crashes } = read;
   const cases: TestCaseResult[] = [];
   let looseFailed: Point | null = null;
   let loose = 0;
@@ -121,8 +149,9 @@ function treeCases(events: readonly Event[], dialect: TapDialect, path: string[]
       crashes.push(messageOf(point) ?? point.name);
       continue;
     }
+    if (read.selecting && (filteredOut(point, dialect) || (child !== null && point.ok && allFilteredOut(child, dialect)))) continue;
     const name = point.name.trim() === "" ? "(unnamed)" : point.name.trim();
-    const inner = child === null ? [] : treeCases(child, dialect, [...path, name], crashes);
+    const inner = child === null ? [] : treeCases(child, read, [...path, name]);
     if (dialect === "tap" && child === null && point.skip === false && point.todo === false) {
       loose += 1; // node-tap: an assertion of the enclosing test
       if (!point.ok) looseFailed ??= point;
@@ -175,12 +204,12 @@ function tapeCases(events: readonly Event[]): TestCaseResult[] {
   return cases;
 }
 
-function readFile(file: string, top: Point, child: Event[] | null, dialect: TapDialect): FileRead {
+function readFile(file: string, top: Point, child: Event[] | null, dialect: TapDialect, selecting: boolean): FileRead {
   const events = child ?? [];
   const crashes: string[] = [];
   // node-tap wraps the file it ran in a subtest named after it: the tests are inside.
   const own = dialect === "tap" ? unwrap(events, file) : events;
-  const cases = dialect === "tape" ? tapeCases(own) : treeCases(own, dialect, [], crashes);
+  const cases = dialect === "tape" ? tapeCases(own) : treeCases(own, { dialect, crashes, selecting }, []);
   const failedTests = cases.some((c) => c.result === "failed");
   const exit = typeof top.diag?.exit === "string" ? top.diag.exit : null;
   const stderr = typeof top.diag?.stderr === "string" && top.diag.stderr !== "" ? top.diag.stderr : null;
@@ -207,6 +236,8 @@ export function parseTap(text: string, resolve: ResolveFile): TestReport {
     throw new Error("bare TAP names no test file: run the runner through the gate's launcher, node \"$RANEX_REPORTERS/tap-run.cjs\" <runner> <files>");
   }
   const dialect = header[1] as TapDialect;
+  // The launcher's own line (the top level is its alone: every line a runner prints is indented).
+  const selecting = text.slice(header[0].length).startsWith("# ranex select: ");
   const events = Parser.parse(text) as Event[];
   const notes = new Set<string>();
   const byId = new Map<string, TestCaseResult>();
@@ -216,7 +247,7 @@ export function parseTap(text: string, resolve: ResolveFile): TestReport {
     const file = point.name.trim();
     const inTree = resolve(file);
     if (!inTree) notes.add(`file ${file} named by the launcher is not in the tree`);
-    const read = readFile(file, point, child, dialect);
+    const read = readFile(file, point, child, dialect, selecting);
     if (read.error !== null) loadErrors.set(file, read.error);
     for (const c of read.cases) {
       const id = `${file}::${c.name}`;

@@ -1,8 +1,9 @@
 // tape: TAP through the gate's launcher (reporters/tap-run.cjs), one process per test file, read by
 // tap-report.ts (a `# name` comment opens a test, its points are the assertions). The canary is a
 // test file of tape's own: it fails through tape's t.equal, t.deepEqual and t.ok, and passes t.equal.
-import { detectNode, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./node-package.js";
-import { CHECKSUM_JS, launcherCommand, launcherRunner, TAP_READER, tapCanaries, TAP_SCRIPTED } from "./tap-launch.js";
+// Selection: the launcher runs only the selected tests' files, whole (tape has no name filter).
+import { detectNode, NODE_KEY_FILES } from "./node-package.js";
+import { CHECKSUM_JS, launcherCommand, launcherRunner, launcherSelection, TAP_READER, tapCanaries, TAP_SCRIPTED } from "./tap-launch.js";
 import type { Runner } from "./types.js";
 
 export const tape: Runner = {
@@ -25,8 +26,7 @@ test(${q(pass)}, (t) => { t.equal(checksum(${q(v.word)}), ${v.right}); t.end(); 
 `;
     },
   }),
-  select: () => null,
-  canSelect: () => false,
-  repeatNote: WHOLE_SUITE_NOTE,
+  ...launcherSelection("tape", "the TAP launcher, by file (tape cannot select by name)"),
+  repeatNote: "tape repeats only the targets' test files, whole (the gate's TAP launcher selects them; tape cannot select by name).",
   deps: { keyFiles: NODE_KEY_FILES },
 };

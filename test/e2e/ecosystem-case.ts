@@ -7,16 +7,17 @@ import { FIXTURES_DIR } from "../helpers/fixtures.js";
 import { git, tempDir } from "../helpers/git-repo.js";
 import { failingText, parseVerdict, runCli, type VerdictJson } from "./run-cli.js";
 
-// Go, Rust (cargo test and nextest), Maven, Gradle and mocha as a new user meets them (issue 22), one test file
-// per ecosystem (ecosystem-*.test.ts): build the fixture repository, run `ranex
+// Go, Rust (cargo test and nextest), Maven, Gradle, mocha and the TAP runners (tape, ava, node-tap) as
+// a new user meets them (issue 22), one test file per ecosystem (ecosystem-*.test.ts, mocha.test.ts,
+// tap.test.ts, ava.test.ts, node-tap.test.ts): build the fixture repository, run `ranex
 // init` (which finds the toolchain, fills the dependency cache from the registry in its try, and
 // writes the policy), commit what it wrote UNMODIFIED, and judge three pull requests: an honest fix
 // (CANDIDATE), a weakened frozen test (FAIL unsafe) and no fix (FAIL). One init and one data folder
 // per ecosystem serve its three judgments: the dependencies are fetched once, as in production.
 const run = promisify(execFile);
 
-/** What `ranex init` left behind, before it is committed: what it printed, the policy it wrote, `git status`'s lines. */
-export interface InitSeen { repo: string; stdout: string; written: string; status: string[] }
+/** What `ranex init` left behind, before it is committed: what it printed, the policy it wrote, `git status`'s lines, its data folder. */
+export interface InitSeen { repo: string; stdout: string; written: string; status: string[]; data: string }
 
 /** One ecosystem's fixture: its runner, the owner's red target, a frozen test file, the honest head's new test. */
 export interface EcosystemCase {
@@ -30,6 +31,10 @@ export interface EcosystemCase {
    * (issues 19 and 22): each must be FAIL unsafe, its diff.frozen reason naming every string given.
    */
   attacks?: { head: string; what: string; mentions: string[] }[];
+  /** The runner selects tests: the honest head's repeats (tests.stable) must not lose their selection. */
+  selects?: boolean;
+  /** More tests of the ecosystem on the same init (after the policy is committed, the heads replayed on it). */
+  more?: (seen: () => InitSeen) => void;
 }
 
 async function build(name: string): Promise<string> {
@@ -53,7 +58,7 @@ function commitPolicy(repo: string, heads: readonly string[], changes: readonly 
 const HEADS = ["honest", "edit-test", "no-fix"] as const;
 
 /** The four tests of one ecosystem; each ecosystem has a test file of its own, so the workers share them. */
-export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArgs = [], initChanges = [], initSaw, attacks = [] }: EcosystemCase): void {
+export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArgs = [], initChanges = [], initSaw, attacks = [], selects = false, more }: EcosystemCase): void {
   describe(`${name}: ranex init, then three pull requests`, () => {
     let repo: string;
     let data: string;
@@ -81,7 +86,7 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
       // The policy judged below is the one init wrote, byte for byte.
       expect(git(repo, "show", "main:.github/ranex.yml")).toBe(written.replace(/\n$/, ""));
       expect(written).toContain("setup_network: true");
-      initSaw?.({ repo, stdout: init.stdout, written, status });
+      initSaw?.({ repo, stdout: init.stdout, written, status, data });
     });
 
     it("an honest fix is a CANDIDATE, its runs using the cached dependencies and the canary failing as it must", async () => {
@@ -94,6 +99,8 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
       expect(regression?.details.filter((d) => d.kind === "canary")).toEqual([]);
       const runs = (verdict as unknown as { runs: { run: string; setup?: string }[] }).runs.filter((r) => !r.run.startsWith("check:"));
       for (const r of runs) expect(r.setup, r.run).toMatch(/^dependencies from cache \(installed once in [\d.]+ s/);
+      // A selection that did not take effect would say so here (the repeats then ran the whole suite).
+      if (selects) expect(verdict.claims.find((c) => c.name === "tests.stable")?.details.filter((d) => d.kind === "selection-lost")).toEqual([]);
     }, 1_200_000);
 
     it("a weakened frozen test is FAIL unsafe, caught by diff.frozen", async () => {
@@ -118,5 +125,7 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
       expect(verdict.verdict).toBe("FAIL");
       expect(verdict.claims.find((c) => c.name === "tests.red_green")).toMatchObject({ status: "fail", reason: expect.stringContaining(target) as unknown as string });
     }, 1_200_000);
+
+    more?.(() => ({ repo, stdout: init.stdout, written, status, data }));
   });
 }

@@ -64,7 +64,7 @@ describe("diff.needed with a runner that cannot select (node --test, no tests.se
     const judgment = await judged("node-calc", "unneeded-mul");
     expect(failing(judgment)).toEqual(["diff.needed: hunks no test needs: src/calc.js:5"]);
     const claim = needed(judgment);
-    expect(claim.details[0]?.message).toBe("each mutant ran the full suite: the runner cannot select tests (it is not pytest, and the policy has no tests.select)");
+    expect(claim.details[0]?.message).toBe("each mutant ran the full suite: the runner cannot select tests with this command, and the policy has no tests.select");
     const killed = claim.details.find((d) => d.kind === "needed");
     expect(killed?.message).toMatch(/^src\/calc\.js:13-17: needed by .*mul multiplies two numbers/);
     expect(claim.details).toContainEqual({ kind: "unneeded", path: "src/calc.js", line: 5, message: "src/calc.js:5: no test changes its outcome without this change" });

@@ -75,6 +75,25 @@ describe("the TAP reader on real runners' output", () => {
     expect(report.loadErrorMessages).toEqual([{ file: "nodetest/broken.test.js", message: "Error: Cannot find module './does-not-exist.js'" }]);
   });
 
+  it("a selected run (the launcher's `# ranex select:` line) leaves out what the runner's name filter skipped: it did not run", () => {
+    // node-tap --grep: the filtered subtests are skipped `filter: /…/`; a parent selected runs its subtests.
+    expect(outcomes(captured("node-tap-select"))).toEqual([
+      ["nodetap/calc.test.js::muls", "failed", "nodetap/calc.test.js"],
+      ["nodetap/calc.test.js::outer::inner", "passed", "nodetap/calc.test.js"],
+    ]);
+    // The same points in a run of the whole suite are skipped tests (a command that filters itself).
+    const whole = readFileSync(join(FIXTURES, "node-tap-select.tap"), "utf8").replace(/^# ranex select: .*\n/m, "");
+    expect(parseTap(whole, treeResolver(join(FIXTURES, "src"))).cases.filter((c) => c.result === "skipped").map((c) => c.id)).toEqual([
+      "nodetap/calc.test.js::adds", "nodetap/calc.test.js::skipped one", "nodetap/calc.test.js::todo one",
+    ]);
+    // ava --match prints nothing for what it leaves out; the broken file was not listed, so not run.
+    const ava = captured("ava-select");
+    expect(outcomes(ava)).toEqual([["ava/calc.test.mjs::skipped one", "skipped", "ava/calc.test.mjs"], ["ava/calc.test.mjs::muls", "failed", "ava/calc.test.mjs"]]);
+    expect(ava.loadErrors).toEqual([]);
+    // tape has no name filter: the listed file runs whole.
+    expect(outcomes(captured("tape-select")).map(([id]) => id)).toEqual(outcomes(captured("tape")).map(([id]) => id).filter((id) => String(id).startsWith("tape/calc.test.js")));
+  });
+
   it("refuses bare TAP: it names no file", () => {
     expect(() => parseTap("TAP version 13\nok 1 - adds\n1..1\n", () => true)).toThrow(/bare TAP names no test file/);
   });

@@ -5,6 +5,7 @@ import { runnersOf } from "../../src/measure/canary.js";
 import { detectTestRunner } from "../../src/policy/detect.js";
 import { renderStarter, testCommand } from "../../src/policy/init.js";
 import { parsePolicy } from "../../src/policy/index.js";
+import { canSelect, selectionFor } from "../../src/measure/select.js";
 import { readerFor } from "../../src/runners/index.js";
 import { tempDir } from "../helpers/git-repo.js";
 
@@ -66,5 +67,20 @@ describe("ranex init for TAP runners", () => {
     // node --test through the launcher keeps node:test's preload canary.
     expect(runnersOf(`node "$RANEX_REPORTERS/tap-run.cjs" node-test 'test/*.test.js'`)).toEqual(["node:test"]);
     expect(readerFor(`node "$RANEX_REPORTERS/tap-run.cjs" tape x.js`, "TAP version 14\n# ranex tap-run: tape\n1..0\n")?.format).toBe("TAP");
+  });
+
+  it("selects through the launcher: the command unchanged, the ids in $RANEX_SELECT_FILE; a runner run without it cannot select", () => {
+    const how = (runner: string) => {
+      const command = `node "$RANEX_REPORTERS/tap-run.cjs" ${runner} 'test/*.js'`;
+      const selection = selectionFor({ command }, ["test/a.js::adds"], "/report/select.txt", "bwrap");
+      expect(selection?.command).toBe(command);
+      expect(selection?.env).toMatchObject({ RANEX_SELECT_FILE: "/report/select.txt" });
+      return selection?.how;
+    };
+    expect(["tape", "ava", "tap", "node-test"].map(how)).toEqual([
+      "the TAP launcher, by file (tape cannot select by name)", "the TAP launcher, by file and ava --match",
+      "the TAP launcher, by file and node-tap --grep", "the TAP launcher, by file and node --test-name-pattern",
+    ]);
+    for (const command of ["tape test/*.js", "ava --tap > \"$RANEX_REPORT\"", "tap test/*.js"]) expect(canSelect({ command }), command).toBe(false);
   });
 });

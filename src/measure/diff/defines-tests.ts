@@ -7,8 +7,9 @@
 const DEFINITIONS: readonly { suffix: RegExp; test: RegExp }[] = [
   // pytest: test functions and Test classes; unittest: TestCase subclasses.
   { suffix: /\.py$/, test: /^[ \t]*(?:async[ \t]+)?def[ \t]+test|^[ \t]*class[ \t]+Test|^[ \t]*class[ \t]+\w+[ \t]*\([^)]*TestCase/m },
-  // node:test, jest, vitest, mocha, ava, tap: a call of test/it/describe/suite (with .only, .each, ...).
-  { suffix: /\.(?:[cm]?[jt]sx?)$/, test: /(?<![\w$.])(?:test|it|describe|suite|context|specify|bench|Deno\.test)\s*(?:\.\s*[\w$]+\s*(?:\([^)]*\)\s*)?)*(?:`[^`]*`\s*)?\(/ },
+  // node:test, jest, vitest, mocha, ava, tape, tap: a call of test/it/describe/suite (with .only,
+  // .each, ...); node-tap's subtests are also `t.test(...)` or `tap.test(...)` on the root test.
+  { suffix: /\.(?:[cm]?[jt]sx?)$/, test: /(?<![\w$.])(?:test|it|describe|suite|context|specify|bench|Deno\.test|t\s*\.\s*test|tap\s*\.\s*test)\s*(?:\.\s*[\w$]+\s*(?:\([^)]*\)\s*)?)*(?:`[^`]*`\s*)?\(/ },
   // go test: Test, Benchmark, Fuzz and Example functions.
   { suffix: /_test\.go$/, test: /^func[ \t]+(?:Test|Benchmark|Fuzz|Example)\w*[ \t]*\(/m },
 ];

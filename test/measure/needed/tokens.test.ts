@@ -62,6 +62,10 @@ describe("does a new file named like a test define one", () => {
     expect(definesNoTest("src/x.test.js", "test('adds', () => {});\n")).toBe(false);
     expect(definesNoTest("src/x.spec.ts", "describe.each([1])('x', () => {});\n")).toBe(false);
     expect(definesNoTest("src/x.test.ts", "it.only(`works`, async () => {});\n")).toBe(false);
+    // node-tap: subtests of the root test (a file that was read as defining none was left out of the new-test runs).
+    expect(definesNoTest("test/x.js", "const t = require('tap');\nt.test('muls', async (t) => { t.equal(1, 1); });\n")).toBe(false);
+    expect(definesNoTest("test/x.js", "import tap from 'tap';\ntap.test('muls', async (t) => {});\n")).toBe(false);
+    expect(definesNoTest("test/x.js", "exports.check = (t) => t.testing;\nfoo.t.test = 1;\n")).toBe(true);
     expect(definesNoTest("pkg/x_test.go", "package pkg\nfunc helper() {}\n")).toBe(true);
     expect(definesNoTest("pkg/x_test.go", "package pkg\nfunc TestX(t *testing.T) {}\n")).toBe(false);
     // Not source: a fixture under tests/ stays a test file.
