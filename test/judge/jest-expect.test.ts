@@ -7,10 +7,11 @@ import { TestRepo, tempDir } from "../helpers/git-repo.js";
 // Issue 19, jest's `expect` neutered inside the PR's own test file: a real jest (this project's own,
 // through toolchain.path) in the real sandbox. The new test file is the only evidence for the new
 // feature (red on the base, where the function is missing; green on the head), and it makes
-// `toBe` pass whatever it is given, for itself only (`expect.extend`). The head run's canary lives
-// in a test file of its own, with an `expect` of its own, so it stays red: this head got a CANDIDATE
-// before. What blocks it now is the harness scan's tripwire (a built-in matcher redefined), not yet
-// a canary in the PR's own test files' context (docs/measurement.md, "What the gate still cannot see").
+// `toBe` pass whatever it is given, for itself only (`expect.extend`). This head got a CANDIDATE
+// when the canary lived in a test file of its own. Two things block it now: the harness scan's
+// tripwire (a built-in matcher redefined, diff.safety), kept, and the canaries the gate's launcher
+// loads into every test file (tests.red_green: their toBe passed in the PR's file on head+new).
+// Spelled so that the tripwire misses it: test/judge/jest-expect-canary.test.ts.
 
 const TOOLCHAIN = realpathSync(join(import.meta.dirname, "..", "..", "node_modules", ".bin"));
 
@@ -64,7 +65,8 @@ describe("jest: expect neutered in the PR's own test file", () => {
         + "test(\"finds the longest word\", () => {\n  expect(longest(\"a bbb cc\")).toBe(\"bbb\");\n});\n",
     }, "words: longest");
     const judgment = await judged(repo, "neuter-expect");
-    expect(failing(judgment)).toEqual(["diff.safety"]);
+    expect(failing(judgment)).toEqual(["diff.safety", "tests.red_green"]);
+    expect(judgment.verdict.claims.find((c) => c.name === "tests.red_green")?.reason).toContain("came back wrong in test/longest.test.js (passed)");
     const safety = judgment.verdict.claims.find((c) => c.name === "diff.safety");
     expect(safety?.details.map((d) => d.message)).toContainEqual(expect.stringContaining("a redefinition of a built-in jest/vitest matcher"));
   }, 300_000);
