@@ -17,7 +17,8 @@
 // - the gate's canaries run inside every test file (src/runners/canary-jest.ts): the setup file
 //   $RANEX_JEST_SETUP names is added to jest's setupFilesAfterEnv after the configuration's own (the
 //   flag replaces the configuration's list, so the launcher reads it first). The variable is removed
-//   before jest starts, so no test sees it. A configuration of several projects gets no canaries
+//   before jest starts, so no test sees it. Every file then has failing tests, so a configured
+//   `bail` is turned off (it would stop after the first file). A configuration of several projects gets no canaries
 //   (each project's list would be replaced by one), which the launcher says on stderr.
 "use strict";
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: jest is loaded by require.resolve */
@@ -58,12 +59,14 @@ async function canaryArgs() {
     const cli = require.resolve("jest-cli", { paths: [dirname(jest)] });
     const { readConfigs } = require(require.resolve("jest-config", { paths: [dirname(cli)] }));
     const argv = await require(jest).buildArgv(args);
-    const { configs } = await readConfigs(argv, argv.projects ?? [process.cwd()]);
+    const { configs, globalConfig } = await readConfigs(argv, argv.projects ?? [process.cwd()]);
     if (configs.length !== 1) {
       process.stderr.write(`ranex: jest runs ${configs.length} projects: the gate's canaries are not added to their test files\n`);
       return [];
     }
-    return [...configs[0].setupFilesAfterEnv, canarySetup].map((file) => `--setupFilesAfterEnv=${file}`);
+    // Every file now fails (its must-fail canaries): a configured `bail` would stop after the first.
+    const bail = globalConfig.bail > 0 && !args.some((arg) => /^--(?:no-)?bail\b|^-b$/.test(arg)) ? ["--no-bail"] : [];
+    return [...bail, ...[...configs[0].setupFilesAfterEnv, canarySetup].map((file) => `--setupFilesAfterEnv=${file}`)];
   } catch (err) {
     process.stderr.write(`ranex: jest's configuration could not be read, so the gate's canaries are not added: ${err instanceof Error ? err.message : String(err)}\n`);
     return [];

@@ -95,6 +95,19 @@ describe("jest's canaries inside every test file", () => {
     expect(plain.members.some((m) => m.inEachFile === true)).toBe(false);
   });
 
+  it("a configured bail is turned off: every file fails its must-fail canaries, and every file still runs", async () => {
+    const dir = repository({
+      "jest.config.js": "module.exports = { bail: 1, maxWorkers: 1 };\n",
+      "test/a.test.js": 'test("a", () => expect(1).toBe(1));\n',
+      "test/b.test.js": 'test("b", () => expect(1).toBe(1));\n',
+    });
+    const gate = join(dir, ".gate");
+    const placed = await placeCanary(LAUNCHED, dir, gate, gate);
+    const { report, outcome } = stripCanary(run(dir, placed.env), placed);
+    expect(report.cases.map((c) => c.id).sort()).toEqual(["test/a.test.js::a", "test/b.test.js::b"]);
+    expect(outcome.members?.map((m) => m.inEachFile?.files)).toEqual([2, 2, 2, 2]);
+  }, 60_000);
+
   it("a launcher that cannot read the configuration runs jest without them and says so", () => {
     const dir = repository({ "jest.config.js": "throw new Error('broken config');\n", "test/a.test.js": 'test("a", () => expect(1).toBe(1));\n' });
     let stderr = "";
