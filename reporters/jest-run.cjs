@@ -14,7 +14,7 @@
 //   ids, `<file>::<full name>`, one a line, in $RANEX_SELECT_FILE. Only those files run
 //   (--runTestsByPath), and in them only the tests whose full name (describe titles and title joined
 //   by spaces, what jest's --testNamePattern is matched against) is exactly one listed;
-// - the gate's canaries run inside every test file (src/runners/canary-jest.ts): the setup file
+// - the gate's canaries run inside every test file (src/runners/canary-in-file.ts): the setup file
 //   $RANEX_JEST_SETUP names is added to jest's setupFilesAfterEnv after the configuration's own (the
 //   flag replaces the configuration's list, so the launcher reads it first). The variable is removed
 //   before jest starts, so no test sees it. Every file then has failing tests, so a configured

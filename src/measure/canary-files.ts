@@ -1,4 +1,4 @@
-// The canaries that run inside every test file (jest's setup-file family, src/runners/canary-jest.ts)
+// The canaries that run inside every test file (jest's setup-file family, src/runners/canary-in-file.ts)
 // are judged file by file: the worst outcome across files would let one file's honest red hide
 // another's forged green, and a file where they went missing would not show at all.
 import type { CanaryMember } from "../runners/types.js";

@@ -84,7 +84,7 @@ describe("jest: expect neutered in the PR's own test file", () => {
 
 // The same, spelled so that the tripwire above does not see it: a matcher name built at run time, and
 // `Reflect.set` on jest's matcher registry. Each got a CANDIDATE with the task undone before the gate
-// loaded its canaries into every test file (src/runners/canary-jest.ts); now the canaries of the file
+// loaded its canaries into every test file (src/runners/canary-in-file.ts); now the canaries of the file
 // where `expect` was neutered come back wrong and the run is not believed.
 const reasonOf = (judgment: Judgment, claim: string): string => judgment.verdict.claims.find((c) => c.name === claim)?.reason ?? "";
 

@@ -11,7 +11,7 @@ import { REPORTERS_DIR } from "../../src/measure/reporters.js";
 import { canaryFindings, FORGED_RESULTS } from "../../src/measure/tests/canary-findings.js";
 import type { SuiteRun } from "../../src/measure/report-types.js";
 
-// jest's canaries inside every test file (src/runners/canary-jest.ts), through the gate's real launcher
+// jest's canaries inside every test file (src/runners/canary-in-file.ts), through the gate's real launcher
 // and this project's real jest, outside the sandbox: where they run, what they see, how they are read.
 const LAUNCHED = 'node "$RANEX_REPORTERS/jest-run.cjs"';
 
