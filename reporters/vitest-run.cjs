@@ -7,6 +7,7 @@
 //   for it). The variable is removed before vitest starts, so no test sees it. A configuration with
 //   projects of its own gets no canaries (only the root project's files would), which it says on stderr.
 "use strict";
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, like the other launchers: vitest is found by require.resolve */
 const { pathToFileURL } = require("node:url");
 const { cleanArgv, findOrExit } = require("./find-package.cjs");
 
