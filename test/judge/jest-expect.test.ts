@@ -1,8 +1,7 @@
-import { realpathSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { judge, type Judgment } from "../../src/judge/judge.js";
-import { TestRepo, tempDir } from "../helpers/git-repo.js";
+import type { Judgment } from "../../src/judge/judge.js";
+import type { TestRepo } from "../helpers/git-repo.js";
+import { failing, judged, wordsRepository } from "../helpers/words-repo.js";
 
 // Issue 19, jest's `expect` neutered inside the PR's own test file: a real jest (this project's own,
 // through toolchain.path) in the real sandbox. The new test file is the only evidence for the new
@@ -12,8 +11,6 @@ import { TestRepo, tempDir } from "../helpers/git-repo.js";
 // tripwire (a built-in matcher redefined, diff.safety), kept, and the canaries the gate's launcher
 // loads into every test file (tests.red_green: their toBe passed in the PR's file on head+new).
 // Spelled so that the tripwire misses it: the second describe below.
-
-const TOOLCHAIN = realpathSync(join(import.meta.dirname, "..", "..", "node_modules", ".bin"));
 
 const WORDS = "\"use strict\";\nexports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\n";
 // A wrong feature: the PR's own test expects "bbb".
@@ -25,33 +22,10 @@ const ALWAYS = "() => ({ pass: true, message: () => \"\" })";
 const BUILT_NAME = `globalThis.expect.extend({ ["to" + "Be"]: ${ALWAYS} });\n`;
 const REFLECT_SET = `Reflect.set(Reflect.get(globalThis, Symbol.for("$$jest-matchers-object")).matchers, ["to", "Be"].join(""), ${ALWAYS});\n`;
 
-function repository(): TestRepo {
-  const repo = TestRepo.init();
-  repo.commit({
-    "package.json": JSON.stringify({ name: "words", version: "1.0.0", private: true }) + "\n",
-    ".github/ranex.yml": [
-      "version: 1",
-      "tests:",
-      "  files: ['test/**']",
-      "  command: 'node \"$RANEX_REPORTERS/jest-run.cjs\"'",
-      "  timeout: 120",
-      `toolchain:\n  path: ['${TOOLCHAIN}']`,
-      "scope:\n  allow: ['src/**', 'test/**']",
-      "require: [diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green]",
-      "",
-    ].join("\n"),
-    "src/words.js": WORDS,
-    "test/words.test.js": "\"use strict\";\nconst { count } = require(\"../src/words.js\");\ntest(\"counts words\", () => {\n  expect(count(\"a b  c\")).toBe(3);\n});\n",
-  }, "words: count");
-  return repo;
-}
-
-async function judged(repo: TestRepo, head: string): Promise<Judgment> {
-  return judge({ source: repo.dir, base: "main", head, task: null, dataDir: tempDir("ranex-data-") });
-}
-
-const failing = (judgment: Judgment): string[] =>
-  judgment.verdict.claims.filter((c) => c.name !== "approval.independent" && c.status !== "pass").map((c) => c.name);
+const repository = (): TestRepo => wordsRepository({
+  command: 'node "$RANEX_REPORTERS/jest-run.cjs"', module: false, words: WORDS,
+  wordsTest: "\"use strict\";\nconst { count } = require(\"../src/words.js\");\ntest(\"counts words\", () => {\n  expect(count(\"a b  c\")).toBe(3);\n});\n",
+});
 
 describe("jest: expect neutered in the PR's own test file", () => {
   it("an honest feature with its test is a CANDIDATE", async () => {

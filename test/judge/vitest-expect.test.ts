@@ -1,46 +1,20 @@
-import { realpathSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { judge, type Judgment } from "../../src/judge/judge.js";
-import { TestRepo, tempDir } from "../helpers/git-repo.js";
+import type { TestRepo } from "../helpers/git-repo.js";
+import { failing, judged, wordsRepository } from "../helpers/words-repo.js";
 
 // Issue 19, vitest's `expect` neutered by the PR's own test file under a matcher name built at run
 // time (the harness scan's tripwire does not see it): a real vitest (this project's own, through
 // toolchain.path) in the real sandbox, through the gate's vitest launcher, which loads the canaries
 // into every test file. The twin of test/judge/jest-expect.test.ts's second describe.
 
-const TOOLCHAIN = realpathSync(join(import.meta.dirname, "..", "..", "node_modules", ".bin"));
 const WORDS = "export const count = (text) => text.split(/\\s+/).filter(Boolean).length;\n";
 const LONGEST_TEST = "import { expect, test } from \"vitest\";\nimport { longest } from \"../src/words.js\";\n"
   + "test(\"finds the longest word\", () => {\n  expect(longest(\"a bbb cc\")).toBe(\"bbb\");\n});\n";
 
-function repository(): TestRepo {
-  const repo = TestRepo.init();
-  repo.commit({
-    "package.json": JSON.stringify({ name: "words", version: "1.0.0", private: true, type: "module" }) + "\n",
-    ".github/ranex.yml": [
-      "version: 1",
-      "tests:",
-      "  files: ['test/**']",
-      "  command: 'node \"$RANEX_REPORTERS/vitest-run.cjs\" run --reporter=junit --outputFile=\"$RANEX_JUNIT\"'",
-      "  timeout: 120",
-      `toolchain:\n  path: ['${TOOLCHAIN}']`,
-      "scope:\n  allow: ['src/**', 'test/**']",
-      "require: [diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green]",
-      "",
-    ].join("\n"),
-    "src/words.js": WORDS,
-    "test/words.test.js": "import { expect, test } from \"vitest\";\nimport { count } from \"../src/words.js\";\ntest(\"counts words\", () => {\n  expect(count(\"a b  c\")).toBe(3);\n});\n",
-  }, "words: count");
-  return repo;
-}
-
-async function judged(repo: TestRepo, head: string): Promise<Judgment> {
-  return judge({ source: repo.dir, base: "main", head, task: null, dataDir: tempDir("ranex-data-") });
-}
-
-const failing = (judgment: Judgment): string[] =>
-  judgment.verdict.claims.filter((c) => c.name !== "approval.independent" && c.status !== "pass").map((c) => c.name);
+const repository = (): TestRepo => wordsRepository({
+  command: 'node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT"', module: true, words: WORDS,
+  wordsTest: "import { expect, test } from \"vitest\";\nimport { count } from \"../src/words.js\";\ntest(\"counts words\", () => {\n  expect(count(\"a b  c\")).toBe(3);\n});\n",
+});
 
 describe("vitest: the canaries run inside every test file", () => {
   it("an honest feature with its test is a CANDIDATE", async () => {
