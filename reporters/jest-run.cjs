@@ -13,10 +13,20 @@
 // - the gate can run only some tests (tests.stable's repeats, diff.needed's mutants): it lists their
 //   ids, `<file>::<full name>`, one a line, in $RANEX_SELECT_FILE. Only those files run
 //   (--runTestsByPath), and in them only the tests whose full name (describe titles and title joined
-//   by spaces, what jest's --testNamePattern is matched against) is exactly one listed.
+//   by spaces, what jest's --testNamePattern is matched against) is exactly one listed;
+// - the gate's canaries run inside every test file (src/runners/canary-in-file.ts): the setup file
+//   $RANEX_JEST_SETUP names is added to jest's setupFilesAfterEnv after the configuration's own (the
+//   flag replaces the configuration's list, so the launcher reads it first). The variable is removed
+//   before jest starts, so no test sees it. Every file then has failing tests, so a configured
+//   `bail` is turned off (it would stop after the first file). A configuration of several projects gets no canaries
+//   (each project's list would be replaced by one), which the launcher says on stderr.
 "use strict";
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: jest is loaded by require.resolve */
+const { dirname } = require("node:path");
 const { cleanArgv, findOrExit } = require("./find-package.cjs");
+
+const canarySetup = process.env.RANEX_JEST_SETUP;
+delete process.env.RANEX_JEST_SETUP;
 
 const [jest, junit] = findOrExit(["jest", "jest-junit"]);
 process.env.JEST_JUNIT_OUTPUT_FILE = process.env.RANEX_JUNIT;
@@ -41,7 +51,29 @@ function selection() {
   const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   return [`--testNamePattern=^(?:${names.map(escape).join("|")})$`, "--runTestsByPath", ...files];
 }
-require(jest).run(args).catch((err) => {
+
+/** The arguments that add the gate's setup file after the configuration's own; none when not asked or not possible. */
+async function canaryArgs() {
+  if (canarySetup === undefined || canarySetup === "") return [];
+  try {
+    const cli = require.resolve("jest-cli", { paths: [dirname(jest)] });
+    const { readConfigs } = require(require.resolve("jest-config", { paths: [dirname(cli)] }));
+    const argv = await require(jest).buildArgv(args);
+    const { configs, globalConfig } = await readConfigs(argv, argv.projects ?? [process.cwd()]);
+    if (configs.length !== 1) {
+      process.stderr.write(`ranex: jest runs ${configs.length} projects: the gate's canaries are not added to their test files\n`);
+      return [];
+    }
+    // Every file now fails (its must-fail canaries): a configured `bail` would stop after the first.
+    const bail = globalConfig.bail > 0 && !args.some((arg) => /^--(?:no-)?bail\b|^-b$/.test(arg)) ? ["--no-bail"] : [];
+    return [...bail, ...[...configs[0].setupFilesAfterEnv, canarySetup].map((file) => `--setupFilesAfterEnv=${file}`)];
+  } catch (err) {
+    process.stderr.write(`ranex: jest's configuration could not be read, so the gate's canaries are not added: ${err instanceof Error ? err.message : String(err)}\n`);
+    return [];
+  }
+}
+
+canaryArgs().then((setup) => require(jest).run([...setup, ...args])).catch((err) => {
   process.stderr.write(`ranex: jest failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

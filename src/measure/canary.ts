@@ -7,8 +7,9 @@
 // there is no prefix, no fixed environment variable, no fixed file name to look for.
 import { mkdir } from "node:fs/promises";
 import { CANARY_RUNNERS, canaryLabel, runnersIn } from "../runners/index.js";
-import type { CanaryMember } from "../runners/types.js";
+import type { CanaryContext, CanaryMember, CanaryResult, Runner } from "../runners/types.js";
 import type { CaseResult, CanaryOutcome, TestReport } from "./report-types.js";
+import { inEachFile } from "./canary-files.js";
 import { phrases, salt } from "./canary-names.js";
 
 export type { CanaryMember } from "../runners/types.js";
@@ -42,25 +43,49 @@ export function checksum(text: string): number {
 }
 
 /**
- * Gives each runner `command` names its canary family, the way its module says (src/runners): pytest,
- * vitest and jest a test file beside one of the tree's own test files; node:test a preload
+ * Gives each runner `command` names its canary family, the way its module says (src/runners): pytest
+ * and vitest a test file beside one of the tree's own test files; jest through the gate's launcher a
+ * setup file loaded into every test file (a test file without it); node:test a preload
  * (`seenAs/node/…`, on NODE_OPTIONS) that registers them in the first test file's process; go,
  * cargo and maven a test file of their language. `hostDir` is the gate's read-only folder of the run.
  */
 export async function placeCanary(command: string, treeDir: string, hostDir: string, seenAs: string): Promise<PlacedCanary> {
-  const placed: PlacedCanary = { name: "", runners: [], members: [], treeFiles: [], env: {}, notes: [] };
   const runners = runnersIn(command);
   if (runners.length === 0) {
-    placed.notes.push(`the test command names no runner the gate can give a canary to (${CANARY_RUNNERS})`);
-    return placed;
+    return { ...emptyPlaced(), notes: [`the test command names no runner the gate can give a canary to (${CANARY_RUNNERS})`] };
   }
-  // The gate's folder of the run: preloads and launcher files go there (node:test, mocha).
+  return place(runners.map((runner) => ({ runner, give: (ctx: CanaryContext) => runner.canary(ctx) })), command, treeDir, hostDir, seenAs);
+}
+
+/**
+ * The canaries that run inside every test file (jest's, through the gate's launcher), for a run that
+ * carries no canary of its own: the base and the PR's own runs, where a new test file (or what it
+ * imports) could neuter `expect` for itself. Null when the command's runners have none.
+ */
+export async function placeFileCanary(command: string, treeDir: string, hostDir: string, seenAs: string): Promise<PlacedCanary | null> {
+  const givers = runnersIn(command).flatMap((runner) => {
+    const fileCanary = runner.fileCanary;
+    return fileCanary === undefined ? [] : [{ runner, give: (ctx: CanaryContext) => fileCanary(ctx) }];
+  });
+  if (givers.length === 0) return null;
+  const placed = await place(givers, command, treeDir, hostDir, seenAs);
+  return placed.members.length === 0 ? null : placed;
+}
+
+const emptyPlaced = (): PlacedCanary => ({ name: "", runners: [], members: [], treeFiles: [], env: {}, notes: [] });
+
+type Giver = { runner: Runner; give: (ctx: CanaryContext) => Promise<CanaryResult> | null };
+
+async function place(givers: Giver[], command: string, treeDir: string, hostDir: string, seenAs: string): Promise<PlacedCanary> {
+  const placed = emptyPlaced();
+  // The gate's folder of the run: preloads and launcher files go there (node:test, mocha, jest).
   await mkdir(hostDir, { recursive: true });
   const word = phrases(1)[0]?.join("") ?? "value";
   const right = checksum(word);
   const values = { word, right, wrong: right + salt() };
-  for (const runner of runners) {
-    const given = await runner.canary({ command, treeDir, hostDir, seenAs, values });
+  for (const { runner, give } of givers) {
+    const given = await give({ command, treeDir, hostDir, seenAs, values });
+    if (given === null) continue;
     if ("note" in given) {
       placed.notes.push(given.note);
       continue;
@@ -90,12 +115,12 @@ export function stripCanary(report: TestReport, canary: Placed): { report: TestR
   const mine = report.cases.filter(isCanary);
   const others = report.cases.filter((c) => !mine.includes(c));
   const fileFailed = report.loadErrors.some((file) => files.has(file));
-  const members = canary.members.map((member) => {
+  const members = canary.members.map(({ inEachFile: everyFile, ...member }) => {
     let result: CaseResult | "absent" = fileFailed ? "errored" : "absent";
     for (const c of mine.filter((m) => m.name === member.name)) {
       if (result === "absent" || RANK[c.result] > RANK[result]) result = c.result;
     }
-    return { ...member, result };
+    return { ...member, result, ...(everyFile === true ? { inEachFile: inEachFile(member, mine, others) } : {}) };
   });
   const mustFail = members.filter((m) => m.expect === "fail");
   let result: CanaryOutcome["result"] = "absent";

@@ -80,7 +80,20 @@ export interface CanaryOutcome {
   othersRan: boolean;
   notes: string[];
   /** Each canary of the family: its name, the assertion path it goes through, what it must do, what it did. */
-  members?: { name: string; via: string; expect: "fail" | "pass"; result: CaseResult | "absent" }[];
+  members?: CanaryMemberOutcome[];
+}
+
+/** One canary of the family and what it did (for one inside every test file: the worst of them). */
+export interface CanaryMemberOutcome {
+  name: string;
+  via: string;
+  expect: "fail" | "pass";
+  result: CaseResult | "absent";
+  /**
+   * A canary that runs inside every test file: in how many files it was reported, and the files
+   * where its outcome was wrong (at most 10 named, `wrongCount` counts them all).
+   */
+  inEachFile?: { files: number; wrong: { file: string; result: CaseResult | "absent" }[]; wrongCount: number };
 }
 
 /** One run of the suite on one tree. */

@@ -5,7 +5,7 @@ import type { Sandbox } from "../sandbox/index.js";
 import { readJunitReport } from "./junit-read.js";
 import { nodeReporterFor, reportersDirFor } from "./reporters.js";
 import type { RunName, SuiteRun } from "./report-types.js";
-import { placeCanary, stripCanary } from "./canary.js";
+import { placeCanary, placeFileCanary, stripCanary } from "./canary.js";
 import { placeProvenance, type PlacedProvenance } from "./provenance/place.js";
 import { emptyRecord, parseRecord } from "./provenance/record.js";
 import type { RunProvenance } from "./provenance/judge.js";
@@ -72,7 +72,10 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   if (gateDir !== undefined) await mkdir(gateDir, { recursive: true });
   const inSandbox = sandbox.profile.backend === "bwrap";
   const seenAs = gateDir === undefined ? "" : inSandbox ? GATE_MOUNT : gateDir;
-  const canary = spec.canaryDir === undefined ? null : await placeCanary(spec.command, spec.treeDir, spec.canaryDir, seenAs);
+  // The canary run gets the whole family; every other main run the canaries that run inside each test
+  // file (jest's), where the PR's own test files could neuter `expect` for themselves.
+  const canary = spec.canaryDir !== undefined ? await placeCanary(spec.command, spec.treeDir, spec.canaryDir, seenAs)
+    : spec.recordDir !== undefined ? await placeFileCanary(spec.command, spec.treeDir, spec.recordDir, seenAs) : null;
   const provenance = gateDir === undefined ? null
     : await placeProvenance(spec.command, gateDir, seenAs, inSandbox ? SANDBOX_TREE : spec.treeDir);
   const gateEnv = mergedEnv(spec.env ?? {}, canary?.env ?? {}, provenance);

@@ -1,6 +1,8 @@
 // jest: through the gate's launcher (reporters/jest-run.cjs: jest-junit with file attributes, a
-// clean process.argv), which also selects from $RANEX_SELECT_FILE; the canary is a test file.
+// clean process.argv), which also selects from $RANEX_SELECT_FILE and loads the canaries into every
+// test file (./canary-in-file.ts); a jest command without the launcher gets a canary test file instead.
 import { detectNode, missingNote, NODE_KEY_FILES } from "./node-package.js";
+import { inFileCanaries } from "./canary-in-file.js";
 import { expectCanaries } from "./test-file-canary.js";
 import type { Runner } from "./types.js";
 
@@ -15,7 +17,8 @@ export const jest: Runner = {
   runs: (command) => /\bjest\b/.test(command) && !/\bvitest\b/.test(command),
   detect: async (repo) => detectNode(repo, "jest"),
   command: (found) => ({ command: 'node "$RANEX_REPORTERS/jest-run.cjs"', note: missingNote(found) }),
-  canary: (ctx) => expectCanaries("jest", ctx),
+  canary: (ctx) => (runsGateJest(ctx.command) ? inFileCanaries("jest", ctx) : expectCanaries("jest", ctx)),
+  fileCanary: (ctx) => (runsGateJest(ctx.command) ? inFileCanaries("jest", ctx) : null),
   select: ({ command, common }) => (runsGateJest(command) ? { command, env: common, how: "jest launcher" } : null),
   canSelect: runsGateJest,
   repeatNote: "jest repeats only the targets (the gate selects them).",

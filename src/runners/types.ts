@@ -63,6 +63,8 @@ export interface CanaryMember {
   name: string;
   via: string;
   expect: "fail" | "pass";
+  /** Registered inside every test file of the run (jest's setupFilesAfterEnv): judged file by file. */
+  inEachFile?: true;
 }
 
 export type CanaryResult =
@@ -103,6 +105,12 @@ export interface Runner {
   junitIds?(report: TestReport, tree: { treeDir: string; resolve: ResolveFile }): TestReport;
   /** Gives the run its canary family (tests that must fail through the runner's assertions, one that must pass), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
+  /**
+   * The canaries that run inside every test file (a setup file the runner loads into each), for the
+   * runs that carry no canary of their own (the base and the PR's own runs); absent or null when
+   * this runner or command has none. The canary run gets them from canary().
+   */
+  fileCanary?(ctx: CanaryContext): Promise<CanaryResult> | null;
   /** How to run only some ids, or null (the whole suite is run). */
   select(ctx: SelectContext): Selection | null;
   /** Whether select() can ever answer for this command (without ids at hand). */

@@ -4,6 +4,7 @@ import type { Detail, Evidence } from "../../kernel/types.js";
 import type { SuiteRun, Target, TestReport } from "../report-types.js";
 import { resolveCase } from "./outcomes.js";
 import { suiteRunFact } from "../run-report.js";
+import { canaryFindings } from "./canary-findings.js";
 import {
   casesById, disagreement, fileOfId, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
 } from "./run-facts.js";
@@ -34,14 +35,20 @@ export function redGreenClaim(subject: string, runs: TargetRuns, targets: readon
     ...Object.fromEntries(all.map((r) => [r.label, suiteMeta(r)])), targets: targets.map((t) => t.id),
   };
   const unsafe = violations(...(targets.length === 0 ? all : used));
-  const extra = { ...(unsafe.length > 0 ? { unsafe: true } : {}), runs: all.map(suiteRunFact) };
+  // The PR's own runs green is read from (the head run's canaries are tests.regression's), when their canaries came back wrong (the PR's own test file, or what
+  // it imports, neutering `expect` in head+new): what they report did not happen (issue 19).
+  const canaryDetails: Detail[] = [];
+  const forged = targets.length === 0 ? [] : [...new Set(targets.map(greenRun))].filter((r) => r !== head)
+    .map((r) => canaryFindings(r, canaryDetails)).filter((p): p is string => p !== null);
+  const extra = { ...(unsafe.length > 0 || forged.length > 0 ? { unsafe: true } : {}), runs: all.map(suiteRunFact) };
   if (targets.length === 0) {
     const loads = [...new Set([...head.report?.loadErrors ?? [], ...runs.headNew?.report?.loadErrors ?? []])];
     const note = loads.length > 0 ? ` (test files that failed to load on head: ${listed(loads)})` : "";
     return { claim: CLAIM, subject, outcome: "absent", reason: NO_TARGETS_REASON + note, details: [], meta, ...extra };
   }
-  const details: Detail[] = selfAuthored(targets, runs.headNew ?? head);
+  const details: Detail[] = [...selfAuthored(targets, runs.headNew ?? head), ...(forged.length > 0 ? canaryDetails : [])];
   const runFailure = [
+    ...forged,
     ...unsafe.map((v) => `the sandbox reported a violation (${v})`),
     ...used.map(runProblem).filter((p): p is string => p !== null),
     // A report that contradicts its own exit status may be forged: targets read from it prove nothing.

@@ -8,6 +8,9 @@ import {
 import { anyRed, copiesWord, countCopies, isShared, lostCopies } from "./outcomes.js";
 import { suiteRunFact } from "../run-report.js";
 import { provenanceFindings, type ProvenanceContext } from "../provenance/judge.js";
+import { canaryFindings } from "./canary-findings.js";
+
+export { FORGED_RESULTS } from "./canary-findings.js";
 
 const CLAIM = "tests.regression";
 
@@ -94,41 +97,6 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
     }
   }
   return usable ? report : null;
-}
-
-export const FORGED_RESULTS = "the test run reported results that did not happen";
-
-/**
- * The canary is a test that must fail. Reported passed, or skipped while other tests ran, the report
- * (or the runner) is not telling what happened: unsafe. Not collected at all is only a note: runners
- * and commands the gate cannot give it to still get judged.
- */
-function canaryFindings(run: SuiteRun, details: Detail[]): string | null {
-  const canary = run.canary;
-  if (canary === undefined) return null;
-  for (const note of canary.notes) details.push({ kind: "canary", message: `no canary: ${note}` });
-  const members = canary.members ?? [{ name: canary.name, via: "a plain raise", expect: "fail" as const, result: canary.result }];
-  const present = members.filter((m) => m.result !== "absent");
-  const wrong: string[] = [];
-  for (const m of members) {
-    if (m.expect === "fail" && (m.result === "passed" || (m.result === "skipped" && canary.othersRan))) {
-      wrong.push(`${m.name} (fails through ${m.via}) was reported ${m.result}`);
-    } else if (m.expect === "pass" && (m.result === "failed" || m.result === "errored" || (m.result === "skipped" && canary.othersRan))) {
-      wrong.push(`${m.name} (passes through ${m.via}) was reported ${m.result}`);
-    } else if (m.result === "absent" && present.length > 0) {
-      // The family is collected together: one missing while the others ran was taken out.
-      wrong.push(`${m.name} (through ${m.via}) was not reported while the other canaries were`);
-    }
-  }
-  if (wrong.length > 0) {
-    const what = `${FORGED_RESULTS}: the gate's canaries came back wrong on ${run.label}: ${wrong.join("; ")}`;
-    details.push({ kind: "canary", message: what });
-    return what;
-  }
-  if (present.length === 0 && canary.runners.length > 0 && run.report !== null) {
-    details.push({ kind: "canary", message: `the canaries given to ${canary.runners.join(", ")} were not collected (a test selection or configuration can leave them out); their absence proves nothing either way` });
-  }
-  return null;
 }
 
 function compare(
