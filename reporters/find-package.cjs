@@ -17,7 +17,8 @@ function findOrExit(names) {
       return null;
     }
   });
-  const missing = names.filter((_, i) => found[i] === null).map((name) => name.replace(/\/lib\/.*$/, ""));
+  // Name the package, not the subpath asked for (`vitest/node` -> vitest, `@scope/pkg/lib/x` -> @scope/pkg).
+  const missing = names.filter((_, i) => found[i] === null).map((name) => /^(?:@[^/]+\/)?[^/]+/.exec(name)?.[0] ?? name);
   if (missing.length > 0) {
     process.stderr.write(`ranex: ${missing.join(" and ")} cannot be found from ${searchFrom.join(", ")}: add ${missing.join(" ")} to devDependencies (npm install --save-dev ${missing.join(" ")}) or name a node_modules/.bin holding them in toolchain.path\n`);
     process.exit(1);

@@ -19,6 +19,8 @@ export interface Detection {
   install: string | null;
   /** The runner's package is declared by the repository (else it must come from the toolchain). */
   runnerDeclared: boolean;
+  /** The version range package.json gives the runner's package (`^4.0.0`), when it declares one. */
+  runnerRange?: string;
   /** The JUnit reporter the runner needs (jest-junit, mocha-junit-reporter) is declared. */
   reporterDeclared: boolean;
   /** Folders holding the tests (pytest is given them when its config names no testpaths). */

@@ -83,9 +83,25 @@ export function detectNode(repo: RepoView, name: RunnerName): Found | null {
     testScript: expandedTest(repo.pkg),
     evidence: node.evidence, install: installCommand(repo.pkg, repo.files),
     runnerDeclared: name === "node-test" || hasDep(repo.pkg, name),
+    ...(declaredRange(repo.pkg, name) === undefined ? {} : { runnerRange: declaredRange(repo.pkg, name) }),
     reporterDeclared: reporter === undefined || hasDep(repo.pkg, reporter),
     checks: nodeChecks(repo.pkg, repo.files),
   };
+}
+
+function declaredRange(pkg: PackageJson, name: string): string | undefined {
+  return pkg.devDependencies?.[name] ?? pkg.dependencies?.[name];
+}
+
+/**
+ * Whether every version a declared range allows is at least `major.minor`: `^4.0.2`, `~3.2.0`,
+ * `>=3.1`, `4` yes; `^3.0.0`, `*`, `latest`, a URL or a workspace link no (unknown is never enough).
+ */
+export function rangeAtLeast(range: string | undefined, major: number, minor: number): boolean {
+  const floor = /^\s*(?:\^|~|>=|=)?\s*v?(\d+)(?:\.(\d+|x|\*))?/.exec(range ?? "");
+  if (floor === null || /\|\||\s-\s|</.test(range ?? "")) return false;
+  const [floorMajor, floorMinor] = [Number(floor[1]), /^\d+$/.test(floor[2] ?? "") ? Number(floor[2]) : 0];
+  return floorMajor > major || (floorMajor === major && floorMinor >= minor);
 }
 
 /** The packages the runner needs that package.json does not declare (what `--add-deps` installs). */

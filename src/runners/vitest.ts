@@ -2,7 +2,7 @@
 // (reporters/vitest-run.cjs) the canaries run inside every test file (./canary-in-file.ts); a vitest
 // command without the launcher gets a canary test file instead.
 import { inFileCanaries } from "./canary-in-file.js";
-import { detectNode, missingNote, NODE_KEY_FILES, nodeBin, WHOLE_SUITE_NOTE } from "./node-package.js";
+import { detectNode, missingNote, NODE_KEY_FILES, nodeBin, rangeAtLeast, WHOLE_SUITE_NOTE } from "./node-package.js";
 import { expectCanaries } from "./test-file-canary.js";
 import type { Runner } from "./types.js";
 
@@ -15,9 +15,16 @@ export const vitest: Runner = {
   name: "vitest",
   runs: (command) => /\bvitest\b/.test(command),
   detect: async (repo) => detectNode(repo, "vitest"),
-  // Vitest's JUnit classname is the test file's path, which is how the gate finds the file.
-  // Not yet the gate's launcher (reporters/vitest-run.cjs), which a policy can name itself.
-  command: (found) => ({ command: `${nodeBin(found, "vitest")} run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests`, note: missingNote(found) }),
+  // Vitest's JUnit classname is the test file's path, which is how the gate finds the file. The
+  // gate's launcher needs vitest's `configureVitest` plugin hook (3.1 and later): init writes it when
+  // package.json pins vitest at 3.1 or later, and vitest's own command otherwise (the canary is then a
+  // test file of its own, which cannot see what a file does to its own `expect`).
+  command: (found) => ({
+    command: found.runnerDeclared && found.install !== null && rangeAtLeast(found.runnerRange, 3, 1)
+      ? `node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests`
+      : `${nodeBin(found, "vitest")} run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests`,
+    note: missingNote(found),
+  }),
   canary: (ctx) => (runsGateVitest(ctx.command) ? inFileCanaries("vitest", ctx) : expectCanaries("vitest", ctx)),
   fileCanary: (ctx) => (runsGateVitest(ctx.command) ? inFileCanaries("vitest", ctx) : null),
   select: () => null,

@@ -28,12 +28,22 @@ async function validStarter(dir: string) {
 const pkg = (body: object) => JSON.stringify(body);
 
 describe("starterPolicy detects the runner and validates", () => {
+  it("vitest older than 3.1 (no configureVitest hook for the launcher) keeps vitest's own command", async () => {
+    for (const range of ["^1.6.0", "~3.0.9", "*"]) {
+      const { policy } = await validStarter(repoWith({
+        "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: range } }), "package-lock.json": "{}",
+      }));
+      expect(policy.tests.command).toBe('node_modules/.bin/vitest run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
+    }
+  });
+
   it("vitest from the test script, with npm ci for a lock file and a typecheck check", async () => {
     const { policy } = await validStarter(repoWith({
       "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "4" } }),
       "package-lock.json": "{}", "tsconfig.json": "{}",
     }));
-    expect(policy.tests.command).toBe('node_modules/.bin/vitest run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
+    // vitest 3.1 or later declared: the gate's launcher, whose canaries run inside every test file (issue 19).
+    expect(policy.tests.command).toBe('node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
     expect(policy.tests.setup).toBe("npm ci --no-audit --no-fund");
     // Detected checks are written only once `ranex init` has seen them pass on HEAD.
     expect(policy.checks).toEqual([{ name: "typecheck", run: "npx --no-install tsc --noEmit", timeout: 300 }]);
