@@ -171,6 +171,36 @@ function provenanceCost(plain: number[], recorded: number[], cpu: Record<"off" |
   return `provenance record: ${wall}; ${cpuText}  [median of ${plain.length} rounds; ${noise}]`;
 }
 
+/**
+ * valgrind's callgrind in front of the suite's command, following every process it starts, each
+ * writing its count beside the run's report (%q{RANEX_REPORT}: the report's path in the sandbox, which
+ * is the host's). Null without valgrind: the record's cost is then said in time only.
+ */
+const VALGRIND = process.env.RANEX_BENCH_INSTRUCTIONS === "0" || !existsSync("/usr/bin/valgrind") ? null
+  : "/usr/bin/valgrind --tool=callgrind --callgrind-out-file=/dev/null --trace-children=yes --log-file=%q{RANEX_REPORT}.callgrind.%p";
+
+/** The instructions all the run's processes executed, from their callgrind logs; null when none counted. */
+function countedInstructions(reportDir: string): number | null {
+  let total = 0;
+  let found = false;
+  for (const name of existsSync(reportDir) ? readdirSync(reportDir) : []) {
+    if (!name.includes(".callgrind.")) continue;
+    const collected = /Collected : (\d+)/.exec(readFileSync(join(reportDir, name), "utf8"));
+    if (collected !== null) {
+      total += Number(collected[1]);
+      found = true;
+    }
+  }
+  return found ? total : null;
+}
+
+function instructionsCost(off: number | null, on: number | null): string {
+  if (off === null || on === null) return "instructions not counted (valgrind wrote no count)";
+  const share = (on - off) / off;
+  return `provenance record, instructions (callgrind, every process of the run; THE FIGURE THAT DECIDES, the machine's load does not move it): `
+    + `${(off / 1e6).toFixed(1)} M without, ${(on / 1e6).toFixed(1)} M with: ${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)} % (target <= 5 %: ${share <= 0.05 ? "met" : "MISSED"})`;
+}
+
 for (const c of cases) {
   if (only.length > 0 && !only.some((word) => `${c.repo}@${c.head}`.includes(word))) continue;
   const work = mkdtempSync(join(tmpdir(), "ranex-bench-"));
@@ -248,6 +278,22 @@ for (const c of cases) {
         }
       }
       console.log(`${c.repo}@${c.head}: ${provenanceCost(plain, recorded, cpu)}; ${seen}`);
+      // What decides: the instructions every process of the run executes (valgrind's callgrind), one
+      // run each way; they do not move with the machine's load as time does (±0.1 % between runs).
+      if (VALGRIND !== null) {
+        const counted: Record<"off" | "on", number | null> = { off: null, on: null };
+        for (const withRecord of [false, true]) {
+          const tree = join(work, `count-${withRecord ? "on" : "off"}`);
+          await repo.materialise(head, tree);
+          const reportDir = join(work, `count-report-${withRecord ? "on" : "off"}`);
+          await runSuite(sandbox, {
+            label: "head", treeDir: tree, readonly: [], reportDir, ...(withRecord ? { recordDir: join(work, "count-gate") } : {}),
+            setup: undefined, command: `${VALGRIND} ${policy.tests.command ?? "true"}`, setupNetwork: false, timeout: 1800,
+          });
+          counted[withRecord ? "on" : "off"] = countedInstructions(reportDir);
+        }
+        console.log(`${c.repo}@${c.head}: ${instructionsCost(counted.off, counted.on)}`);
+      }
     }
     if (provenanceOnly) continue;
 
