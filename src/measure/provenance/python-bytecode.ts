@@ -10,6 +10,7 @@
 // virtual environment's or uv's Python of another version) or it does not match.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,6 +76,8 @@ export function compileSitecustomize(source: string, seenAs: string): Promise<Co
 
 async function build(source: string, seenAs: string): Promise<Compiled> {
   const dir = await mkdtemp(join(tmpdir(), "ranex-pyc-"));
+  // The runs have their copies: the folder leaves with the measuring process.
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, "sitecustomize.py");
   await writeFile(file, source);
   const files = new Set<string>();
