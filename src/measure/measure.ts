@@ -4,7 +4,7 @@ import type { RunResult } from "../sandbox/types.js";
 import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
 import type { SuiteRun } from "./report-types.js";
 import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.js";
-import { runSuite } from "./run-suite.js";
+import { prepareRecordedRuns, runSuite } from "./run-suite.js";
 import { earlyRepeatJobs, runRepeats, type RepeatsDone } from "./repeats.js";
 import { runMutants } from "./mutants.js";
 import { decidedFailure } from "./decided.js";
@@ -38,8 +38,12 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
 
   // The setup runs once (or not at all, on a cache hit) before any run; every run then skips its own.
   const tests = plan.policy.tests;
-  // The runs' provenance records need FIFOs (./provenance/fifos.ts): made now, beside the setup.
-  if (plan.runs.some((r) => r.cached === null) && recordsCommand(tests.command ?? "")) prepareFifos(plan.scratchDir);
+  // The runs' provenance records need FIFOs (./provenance/fifos.ts) and Python's hook compiled
+  // (./provenance/python-bytecode.ts): made now, beside the setup.
+  if (plan.runs.some((r) => r.cached === null) && recordsCommand(tests.command ?? "")) {
+    prepareFifos(plan.scratchDir);
+    prepareRecordedRuns(sandbox, tests.command ?? "");
+  }
   let deps: PreparedDependencies | undefined;
   if (plan.deps !== undefined && tests.setup !== undefined && plan.runs.some((r) => r.cached === null)) {
     const { deps: depsPlan } = plan;

@@ -6,7 +6,7 @@ import { readJunitReport } from "./junit-read.js";
 import { nodeReporterFor, reportersDirFor } from "./reporters.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import { placeCanary, placeFileCanary, stripCanary } from "./canary.js";
-import { placeProvenance, type PlacedProvenance } from "./provenance/place.js";
+import { placeProvenance, prepareProvenance, type PlacedProvenance } from "./provenance/place.js";
 import { emptyRecord, parseRecord } from "./provenance/record.js";
 import type { RunProvenance } from "./provenance/judge.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
@@ -111,6 +111,14 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
 /** Where the run's gate folder is mounted in the sandbox, and where the tree is. */
 const GATE_MOUNT = "/opt/ranex/run";
 const SANDBOX_TREE = "/work";
+
+/**
+ * Starts what every recorded run of `command` in this sandbox shares (Python's hook compiled ahead),
+ * without waiting. In the sandbox each run sees its gate folder and tree at the same paths.
+ */
+export function prepareRecordedRuns(sandbox: Sandbox, command: string): void {
+  if (sandbox.profile.backend === "bwrap") prepareProvenance(command, GATE_MOUNT, SANDBOX_TREE);
+}
 
 /** PYTHONPATH and NODE_OPTIONS as the run gets them: the gate's entries first, the selection's kept. */
 function mergedEnv(own: Record<string, string>, canary: Record<string, string>, provenance: PlacedProvenance | null): Record<string, string> {

@@ -1,11 +1,13 @@
 // Gives a run its provenance record: the FIFO (./pipe.ts) and the hooks for the runtimes its command
 // starts, all in the run's own gate folder, mounted read-only. Python gets a `sitecustomize` on
-// PYTHONPATH; Node a preload on NODE_OPTIONS. A command that sets either itself (without extending
-// it) keeps the hook out: a note, not a failure, since the command is the owner's policy.
+// PYTHONPATH (it loads the hook compiled ahead: ./python-bytecode.ts); Node a preload on NODE_OPTIONS.
+// A command that sets either itself (without extending it) keeps the hook out: a note, not a
+// failure, since the command is the owner's policy.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { openRecordPipe, type RecordPipe } from "./pipe.js";
 import { nodePreloadSource } from "./node-hook.js";
+import { compileSitecustomize, placeSitecustomize } from "./python-bytecode.js";
 import { pythonHookSource } from "./python-hook.js";
 
 export interface PlacedProvenance {
@@ -25,6 +27,14 @@ export function recordsCommand(command: string): boolean {
   return RUNS_PYTHON.test(command) || RUNS_NODE.test(command);
 }
 
+/**
+ * Starts compiling Python's hook for runs whose gate folder the sandbox sees as `seenAs` and whose
+ * tree as `treeRoot` (./python-bytecode.ts), without waiting: the first run then finds it done.
+ */
+export function prepareProvenance(command: string, seenAs: string, treeRoot: string): void {
+  if (RUNS_PYTHON.test(command)) void compileSitecustomize(pythonHookSource(`${seenAs}/record`, treeRoot), `${seenAs}/py/sitecustomize.py`);
+}
+
 export async function placeProvenance(command: string, hostDir: string, seenAs: string, treeRoot: string): Promise<PlacedProvenance> {
   const placed: PlacedProvenance = { placed: [], notes: [], pythonPath: null, nodeOptions: null, pipe: null };
   const python = RUNS_PYTHON.test(command);
@@ -36,8 +46,9 @@ export async function placeProvenance(command: string, hostDir: string, seenAs: 
     if (/\bPYTHONPATH\b/.test(command) && !/\$\{?PYTHONPATH\b/.test(command)) {
       placed.notes.push("the command sets PYTHONPATH itself, so Python's hook (a sitecustomize on it) was not added");
     } else {
-      await mkdir(join(hostDir, "py"), { recursive: true });
-      await writeFile(join(hostDir, "py", "sitecustomize.py"), pythonHookSource(fifo, treeRoot));
+      const py = join(hostDir, "py");
+      await mkdir(py, { recursive: true });
+      await placeSitecustomize(py, pythonHookSource(fifo, treeRoot), `${seenAs}/py/sitecustomize.py`);
       placed.pythonPath = `${seenAs}/py`;
       placed.placed.push("python");
     }

@@ -23,11 +23,11 @@ export const WATCHED_MODULES: readonly string[] = [
 export function pythonHookSource(fifo: string, treeRoot: string): string {
   return `# Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
 def _ranex_provenance():
+    FIFO = ${JSON.stringify(fifo)}
+    TREE = ${JSON.stringify(treeRoot.replace(/\/+$/, ""))} + "/"
     import sys
     import posix
     from _json import encode_basestring_ascii as quote
-    FIFO = ${JSON.stringify(fifo)}
-    TREE = ${JSON.stringify(treeRoot.replace(/\/+$/, ""))} + "/"
     try:
         fd = posix.open(FIFO, posix.O_WRONLY | posix.O_APPEND | posix.O_CLOEXEC)
     except OSError:
@@ -177,31 +177,55 @@ def _ranex_provenance():
     counter = [0]
 
     helper_files = {}
+    # Frames of the last walk that found no tree code, bottom up, and their places in that list: from
+    # each of them up, the first frame that is not a helper is not the tree's. A frame that is not a
+    # generator's or a coroutine's runs once, without a pause, so while it is on the stack (the next
+    # walk reaches it from the frame that asks) every frame above it is the one the last walk saw:
+    # that walk stops there. The runner reads tracebacks all the time from deep in the same stack, and
+    # each step of a walk costs a call of this hook (frame.f_code is audited). Frames are keys by
+    # identity (never id(), which is audited too), held only until the next walk replaces them.
+    clean = [[], {}]
+    RESUMABLE = 0x20 | 0x80 | 0x100 | 0x200  # CO_GENERATOR, CO_COROUTINE, CO_ITERABLE_COROUTINE, CO_ASYNC_GENERATOR
 
-    def direct_caller(frame):
-        # Who asked, past the helpers that set attributes for a caller (mock, the runner's monkeypatch).
-        # The runner reads tracebacks all the time: each file is classified once, not per frame.
+    def blamed(frame):
+        # The tree file and line of who asked: the first frame, walking up past the helpers that set
+        # attributes for a caller (mock, the runner's monkeypatch, inspect), or None when it is not the tree's.
+        chain, known = clean
+        walked = []
+        rest = []
         while frame is not None:
-            name = frame.f_code.co_filename
+            at = known.get(frame)
+            if at is not None:
+                rest = chain[at:]
+                break
+            code = frame.f_code
+            name = code.co_filename
             helper = helper_files.get(name)
             if helper is None:
-                helper = name.endswith('/unittest/mock.py') or name.startswith(runner_dirs) or name.endswith('/inspect.py')
+                # Never a file of the tree, whatever its name (src/pkg/inspect.py is the tree's code).
+                helper = not name.startswith(TREE) and (name.endswith('/unittest/mock.py') or name.startswith(runner_dirs) or name.endswith('/inspect.py'))
                 helper_files[name] = helper
+            if not helper and type(name) is str and name.startswith(TREE):
+                return name, frame.f_lineno
+            if not code.co_flags & RESUMABLE:
+                walked.append(frame)
             if not helper:
-                return frame
+                break
             frame = frame.f_back
+        chain = walked + rest
+        clean[0] = chain
+        clean[1] = {f: i for i, f in enumerate(chain)}
         return None
 
     def tamper(event, what, frame):
-        frame = direct_caller(frame)
         if frame is None:
             return
-        name = frame.f_code.co_filename
-        if type(name) is str and name.startswith(TREE):
-            key = (event, what, name)
+        who = blamed(frame)
+        if who is not None:
+            key = (event, what, who[0])
             if key not in seen:
                 seen.add(key)
-                emit('tamper', 'ev', event, 'what', what, 'by', name, 'line', frame.f_lineno)
+                emit('tamper', 'ev', event, 'what', what, 'by', who[0], 'line', who[1])
 
     def observe(event, args):
         if event == 'open':
@@ -280,6 +304,8 @@ def _ranex_provenance():
 
     def at_exit():
         busy[0] = True
+        clean[0] = []
+        clean[1] = {}
         try:
             snapshot()
             compare()

@@ -44,6 +44,21 @@ describe("the provenance record of a real run", () => {
     expect(provenanceFindings(run, CONTEXT).problems).toEqual([expect.stringContaining("provenance record was cut short")]);
   });
 
+  it("names the tree's test that reaches frames through a helper after the runner's own walks up the same stack", async () => {
+    // The failing tests make pytest read their tracebacks first: walks that find no tree code, whose
+    // frames the hook remembers (issue 19's cost). The later test asks inspect (a helper) for its frame.
+    const peek = "import inspect\n\ndef test_red():\n    assert 1 == 2\n\ndef test_red_too():\n    assert 2 == 3\n\ndef test_peek():\n    inspect.currentframe()\n";
+    const run = await recorded({ ...CALC, ...TESTS, "tests/test_peek.py": peek });
+    expect(run.provenance?.record.events).toContainEqual(expect.objectContaining({ event: "sys._getframe", by: "tests/test_peek.py", line: 10 }));
+  });
+
+  it("never takes a tree file for a helper by its name: a plugin of the tree called inspect.py is named", async () => {
+    // Called by the runner, so no other tree frame is on the stack: taken for inspect, nobody was blamed.
+    const plugin = "import sys\n\ndef pytest_sessionstart(session):\n    sys._getframe(0)\n";
+    const run = await recorded({ ...CALC, ...TESTS, "conftest.py": 'pytest_plugins = ["tests.inspect"]\n', "tests/inspect.py": plugin });
+    expect(run.provenance?.record.events).toContainEqual(expect.objectContaining({ event: "sys._getframe", by: "tests/inspect.py", line: 4 }));
+  });
+
   it("keeps what a process of the tree did before it ended hard", async () => {
     // A helper process reaches into frames and leaves with os._exit: no exit handler of its runs.
     const peek = "import os, sys\nsys._getframe(0)\nos._exit(0)\n";
