@@ -72,10 +72,15 @@ export async function prepareGoStd(sandbox: Sandbox, cacheDir: string, scratchDi
   }
 }
 
+/** A layer holding only `trim.txt` with the time now, laid out as the tree (see above): Go does not trim beneath it for a day. */
+export async function trimStamp(dir: string): Promise<string> {
+  await mkdir(join(dir, GO_BUILD_DIR), { recursive: true });
+  await writeFile(join(dir, GO_BUILD_DIR, "trim.txt"), String(Math.floor(Date.now() / 1000)));
+  return dir;
+}
+
 async function layersFor(sandbox: Sandbox, cacheDir: string, scratchDir: string): Promise<GoStdLayers> {
-  const stamp = join(scratchDir, "go-stamp");
-  await mkdir(join(stamp, GO_BUILD_DIR), { recursive: true });
-  await writeFile(join(stamp, GO_BUILD_DIR, "trim.txt"), String(Math.floor(Date.now() / 1000)));
+  const stamp = await trimStamp(join(scratchDir, "go-stamp"));
   const none = (missing: string, built: RunResult | null = null): GoStdLayers => ({ above: [stamp], below: [], shared: new Set(), built, missing });
 
   const toolchain = await goEnv(sandbox, join(scratchDir, "go-env"));
