@@ -166,8 +166,11 @@ async function holderAlive(lock: string): Promise<boolean> {
     process.kill(holder.pid, 0);
     return true;
   } catch (err) {
-    // No holder file yet: it is being written (or its writer died between two calls: the timeout ends it).
-    return (err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "EPERM";
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EPERM") return true;
+    // No holder file yet: it is being written, unless the lock is older than a minute (its maker died).
+    const made = code === "ENOENT" ? await lstat(lock).catch(() => null) : null;
+    return made !== null && Date.now() - made.mtimeMs < 60_000;
   }
 }
 
