@@ -168,8 +168,9 @@ async function holderAlive(lock: string): Promise<boolean> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EPERM") return true;
-    // No holder file yet: it is being written, unless the lock is older than a minute (its maker died).
-    const made = code === "ENOENT" ? await lstat(lock).catch(() => null) : null;
+    if (code === "ESRCH") return false;
+    // No holder named yet (being written), unless the lock is older than a minute (its maker died).
+    const made = await lstat(lock).catch(() => null);
     return made !== null && Date.now() - made.mtimeMs < 60_000;
   }
 }
