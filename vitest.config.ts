@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -9,5 +11,8 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     reporters: ["default"],
+    // One Go standard-library layer for every test's data folder (src/measure/deps/go-std.ts): the
+    // gate builds it once per toolchain, in production once per data folder.
+    env: { RANEX_GO_STD_DIR: join(tmpdir(), "ranex-test-go-std") },
   },
 });

@@ -2,7 +2,7 @@
 // frozen, so base and head share it) and, when the cache has nothing for it, a clean copy of the
 // base for the one setup to run in. Nothing a PR wrote can reach that copy, so nothing it wrote
 // can enter the cache.
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { Policy } from "../policy/schema.js";
 import { profileDigest } from "../sandbox/index.js";
 import type { SandboxProfile } from "../sandbox/types.js";
@@ -11,6 +11,7 @@ import { lookupDependencies } from "../measure/deps/cache.js";
 import { dependencyKey } from "../measure/deps/key.js";
 import type { DepsPlan } from "../measure/plan.js";
 import { presentFrozen } from "./run-plan.js";
+import { usesGateGoCache } from "../runners/go.js";
 
 export const DEFAULT_DEPS_CACHE_MB = 4096;
 
@@ -18,6 +19,15 @@ export const DEFAULT_DEPS_CACHE_MB = 4096;
 export function depsCacheBytes(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const mb = Number(env.RANEX_DEPS_CACHE_MB ?? DEFAULT_DEPS_CACHE_MB);
   return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_DEPS_CACHE_MB) * 1024 * 1024;
+}
+
+/**
+ * Where the gate keeps its Go standard-library layers: `RANEX_GO_STD_DIR` when set (one folder may
+ * serve every data folder of a machine: only the gate writes it), else `<data dir>/cache/go-std`.
+ */
+export function goStdCacheDir(dataDir: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const shared = env.RANEX_GO_STD_DIR;
+  return shared !== undefined && isAbsolute(shared) ? shared : join(dataDir, "cache", "go-std");
 }
 
 export interface DepsPlanInput {
@@ -40,8 +50,10 @@ export async function planDependencies(input: DepsPlanInput): Promise<DepsPlan |
   });
   const cacheDir = join(input.dataDir, "deps");
   const maxBytes = depsCacheBytes();
-  if (await lookupDependencies(cacheDir, key) !== null) return { cacheDir, key, maxBytes, setupTree: null };
+  // Go's standard library, compiled once per toolchain by the gate (src/measure/deps/go-std.ts).
+  const goStd = [tests.setup, tests.command].some(usesGateGoCache) ? { goStd: { cacheDir: goStdCacheDir(input.dataDir), scratchDir: input.scratch } } : {};
+  if (await lookupDependencies(cacheDir, key) !== null) return { cacheDir, key, maxBytes, setupTree: null, ...goStd };
   const treeDir = join(input.scratch, "tree-setup");
   await input.repo.materialise(input.base, treeDir);
-  return { cacheDir, key, maxBytes, setupTree: { treeDir, readonly: await presentFrozen(treeDir, input.frozenPaths) } };
+  return { cacheDir, key, maxBytes, setupTree: { treeDir, readonly: await presentFrozen(treeDir, input.frozenPaths) }, ...goStd };
 }

@@ -4,6 +4,7 @@ import type { RunResult } from "../sandbox/types.js";
 import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
 import type { SuiteRun } from "./report-types.js";
 import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.js";
+import { prepareGoStd } from "./deps/go-std.js";
 import { prepareRecordedRuns, runSuite } from "./run-suite.js";
 import { earlyRepeatJobs, runRepeats, type RepeatsDone } from "./repeats.js";
 import { runMutants } from "./mutants.js";
@@ -48,9 +49,12 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   if (plan.deps !== undefined && tests.setup !== undefined && plan.runs.some((r) => r.cached === null)) {
     const { deps: depsPlan } = plan;
     const command = tests.setup;
+    const { goStd } = depsPlan;
+    // Before the setup, which builds above it (and is not timed with it).
+    const gate = goStd === undefined ? undefined : await timed("go-std", () => prepareGoStd(sandbox, goStd.cacheDir, goStd.scratchDir));
     deps = await timed(depsPlan.setupTree === null ? "setup-cached" : "setup", () => prepareDependencies(sandbox, depsPlan, {
       command, network: tests.setup_network, timeoutSeconds: tests.timeout, env: {},
-    }));
+    }, gate));
   }
   const overlays = deps?.failure === null ? deps.overlays : [];
 
@@ -60,7 +64,7 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
     for (const check of plan.checks) {
       const run: RunResult = await timed(`check:${check.name}`, () => sandbox.run({
         command: check.run, workdir: tree.treeDir, env: {}, timeoutMs: check.timeout * 1000, network: false, readonlyPaths: tree.readonly,
-        treeOverlays: overlays, ...(deps?.failure === null && deps.lower !== null ? { treeLower: deps.lower } : {}),
+        treeOverlays: overlays, ...(deps?.failure === null && deps.lowers.length > 0 ? { treeLowers: deps.lowers } : {}),
       }));
       checks.push({ name: check.name, run });
     }

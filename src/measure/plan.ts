@@ -154,6 +154,11 @@ export interface DepsPlan {
   maxBytes: number;
   /** A clean copy of the base for the setup, laid out when the parent found no cached result; else null. */
   setupTree: { treeDir: string; readonly: string[] } | null;
+  /**
+   * The policy builds into the gate's Go build cache: where the gate keeps its standard-library
+   * layers (deps/go-std.ts) and where this judgment's stamp goes. Absent for other policies.
+   */
+  goStd?: { cacheDir: string; scratchDir: string };
 }
 
 /** What the measuring process hands back. */

@@ -88,7 +88,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
       readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []],
       extraMounts: gateDir !== undefined && inSandbox ? [{ host: gateDir, sandbox: GATE_MOUNT }] : [],
       treeOverlays: deps?.overlays ?? [],
-      ...(deps?.lower == null ? {} : { treeLower: deps.lower }),
+      ...(deps === undefined || deps.lowers.length === 0 ? {} : { treeLowers: deps.lowers }),
     });
   } finally {
     // The pipe is read to its end whatever happened to the run.

@@ -1,8 +1,8 @@
 // Go: `go test -json` (test2json events, read by go-report.ts). Dependencies are the module cache,
 // filled once per go.sum by `go mod download` in setup (with network) and read-only in runs, which
-// are offline (GOPROXY=off, GOFLAGS=-mod=readonly). Setup also warms a build cache (a cold build of
-// the standard library costs seconds to minutes): it is stored as the warm layer
-// (src/measure/deps/cache.ts), which lies beneath every run's tree copy-on-write, so a run compiles
+// are offline (GOPROXY=off, GOFLAGS=-mod=readonly). Setup also warms a build cache: it is stored as
+// the warm layer (src/measure/deps/cache.ts), above the standard library the gate compiled once per
+// toolchain (src/measure/deps/go-std.ts); both lie beneath every run's tree copy-on-write, so a run compiles
 // only the packages whose sources changed and writes its own entries into its own tree. -count=1:
 // with the build cache in the tree, the repeats of tests.stable would otherwise read the head run's
 // cached results instead of running the tests again. The canary is a `_test.go` file written into one
@@ -20,11 +20,15 @@ export const GO_DEPS_DIR = ".ranex-deps/go";
 /** Where setup leaves the build cache: the warm layer, writable copy-on-write in every run. */
 export const GO_BUILD_DIR = `${WARM_DIR}/go-build`;
 
-const ENV = `GOMODCACHE="$PWD/${GO_DEPS_DIR}/mod" GOFLAGS=-mod=readonly GOTOOLCHAIN=local GOCACHE="$PWD/${GO_BUILD_DIR}"`;
+/** The Go environment of the gate's commands: its module cache, its build cache, no toolchain download. */
+export const GO_ENV = `GOMODCACHE="$PWD/${GO_DEPS_DIR}/mod" GOFLAGS=-mod=readonly GOTOOLCHAIN=local GOCACHE="$PWD/${GO_BUILD_DIR}"`;
 /** The runs: offline, the module cache read-only, the build cache the warm layer of the run's tree. */
-export const GO_TEST_COMMAND = `${ENV} GOPROXY=off go test -count=1 -json ./... > "$RANEX_REPORT"`;
+export const GO_TEST_COMMAND = `${GO_ENV} GOPROXY=off go test -count=1 -json ./... > "$RANEX_REPORT"`;
 /** Once per go.sum: the modules, and a build of every package's tests (a failing build is no failed setup). */
-export const GO_SETUP_COMMAND = `export ${ENV}; go mod download && { go test -count=1 -run '^$' ./... >/dev/null 2>&1 || true; }`;
+export const GO_SETUP_COMMAND = `export ${GO_ENV}; go mod download && { go test -count=1 -run '^$' ./... >/dev/null 2>&1 || true; }`;
+
+/** The command builds into the gate's build cache: the gate's standard-library layer (src/measure/deps/go-std.ts) helps it. */
+export const usesGateGoCache = (command: string | undefined): boolean => command?.includes(GO_BUILD_DIR) === true;
 
 // The -run pattern a selection adds holds `|`: quoted, it is no pipe.
 const runsGoJson = (command: string): boolean => /\bgo\s+test\b(?:'[^']*'|[^|;&'])*\s-json\b/.test(command);

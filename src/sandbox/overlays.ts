@@ -49,12 +49,14 @@ export function placeOverlays(request: RunRequest, linkOnly: boolean): string | 
 }
 
 function place(request: RunRequest, linkOnly: boolean): string | null {
-  // Without mounts, the warm layer (RunRequest.treeLower) cannot lie beneath the tree: what the tree
-  // lacks of it is copied in, so the run can still write over it and the cache stays as it was.
-  if (linkOnly && request.treeLower !== undefined) {
-    for (const name of readdirSync(request.treeLower)) {
-      const dest = join(request.workdir, name);
-      if (lstatSync(dest, { throwIfNoEntry: false }) === undefined) cpSync(join(request.treeLower, name), dest, { recursive: true, verbatimSymlinks: true });
+  // Without mounts, the warm layers (RunRequest.treeLowers) cannot lie beneath the tree: what the tree
+  // lacks of them is copied in, the topmost layer first (nothing is overwritten, folders are merged, as
+  // the overlay would show them), so the run can still write over them and the cache stays as it was.
+  if (linkOnly) {
+    for (const lower of request.treeLowers ?? []) {
+      for (const name of readdirSync(lower)) {
+        cpSync(join(lower, name), join(request.workdir, name), { recursive: true, verbatimSymlinks: true, force: false, errorOnExist: false });
+      }
     }
   }
   const overlays = request.treeOverlays ?? [];

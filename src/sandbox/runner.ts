@@ -136,7 +136,7 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, given: 
   let request = given;
   if (profile.backend === "bwrap") {
     try {
-      request = { ...given, workdir: boundTree(given.workdir, profile.treeBytes, given.treeLower).view };
+      request = { ...given, workdir: boundTree(given.workdir, profile.treeBytes, given.treeLowers).view };
     } catch (err) {
       return failedToStart(`refused: ${(err as Error).message}`);
     }

@@ -32,12 +32,12 @@ let exitHook = false;
 
 /**
  * Bounds `workdir` (once; later calls return the same): the tree to bind at /work, and the limit.
- * `limitBytes` undefined: TREE_FACTOR times the tree's size, at least TREE_FLOOR_BYTES. `lower`, at
- * the first call only, lies beneath the checkout (a warm build cache): what the checkout has wins,
- * and writes to either land in the bounded layer. Throws when the kernel refuses the mounts: the
+ * `limitBytes` undefined: TREE_FACTOR times the tree's size, at least TREE_FLOOR_BYTES. `lowers`, at
+ * the first call only, lie beneath the checkout, topmost first (warm build caches): what the checkout
+ * has wins, then the first layer that has a path, and writes to any land in the bounded layer. Throws when the kernel refuses the mounts: the
  * caller fails the run closed.
  */
-export function boundTree(workdir: string, limitBytes: number | undefined, lower?: string): { view: string; limitBytes: number } {
+export function boundTree(workdir: string, limitBytes: number | undefined, lowers: readonly string[] = []): { view: string; limitBytes: number } {
   const key = safeRealpath(workdir);
   const known = bounded.get(key);
   if (known !== undefined) return { view: known.merged, limitBytes: known.limitBytes };
@@ -55,8 +55,8 @@ export function boundTree(workdir: string, limitBytes: number | undefined, lower
     const info = statSync(key);
     chownSync(upper, info.uid, info.gid);
     chmodSync(upper, info.mode & 0o7777);
-    const lowers = lower === undefined ? key : `${key}:${layerPath(lower)}`;
-    execFileSync("mount", ["-t", "overlay", "ranex-tree", "-o", `lowerdir=${lowers},upperdir=${upper},workdir=${join(upperFs, "work")}`, merged], { stdio: "pipe" });
+    const lowerdir = [key, ...lowers.map(layerPath)].join(":");
+    execFileSync("mount", ["-t", "overlay", "ranex-tree", "-o", `lowerdir=${lowerdir},upperdir=${upper},workdir=${join(upperFs, "work")}`, merged], { stdio: "pipe" });
   } catch (err) {
     unmountUnder(merged);
     unmountUnder(root);

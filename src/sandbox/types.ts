@@ -60,13 +60,14 @@ export interface RunRequest {
    */
   treeOverlays?: { host: string; path: string }[];
   /**
-   * A host directory laid out as the tree (a setup's build outputs, src/measure/deps/cache.ts), shown
-   * beneath the tree as a lower layer: the run reads it and writes over it, copy-on-write into the
-   * tree's own bounded layer, and the directory itself never changes. Taken at the tree's first run
-   * (its layers stay for the tree's later runs); with backend `none` (no mounts) its entries the
-   * tree lacks are copied in.
+   * Host directories laid out as the tree (a setup's build outputs, src/measure/deps/cache.ts; the
+   * gate's own standard-library build, src/measure/deps/go-std.ts), topmost first, shown beneath the
+   * tree as lower layers: the run reads them and writes over them, copy-on-write into the tree's own
+   * bounded layer, and the directories themselves never change. Taken at the tree's first run (its
+   * layers stay for the tree's later runs); with backend `none` (no mounts) what the tree lacks of
+   * them is copied in.
    */
-  treeLower?: string;
+  treeLowers?: readonly string[];
 }
 
 export interface RunResult {

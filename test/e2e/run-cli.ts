@@ -36,6 +36,8 @@ export interface VerdictJson {
 // test runner's own environment may hold some (a database URL for the Postgres suite): leave them out.
 const CREDENTIAL = /TOKEN|SECRET|PASSWORD|PRIVATE|_KEY|DATABASE_URL|^RANEX_|^GIT_/i;
 const cliEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CREDENTIAL.test(key)));
+// But the one Go standard-library layer every test shares (vitest.config.ts): no credential.
+if (process.env.RANEX_GO_STD_DIR !== undefined) cliEnv.RANEX_GO_STD_DIR = process.env.RANEX_GO_STD_DIR;
 
 export function runCli(args: string[], timeoutMs = 120_000, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {

@@ -32,7 +32,7 @@ async function repeatOf(seen: InitSeen, head: string, ids: readonly string[]) {
   const run = await runSuite(sandbox, {
     label: "head", treeDir: tree, readonly: [], reportDir: join(scratch, "report"), setup: undefined, command: selection.command, env: selection.env,
     setupNetwork: false, timeout: 300,
-    deps: { key: keys[0]!, hit: true, setup: null, installed: null, overlays: [{ host: modules, path: "node_modules" }], lower: null, failure: null, evicted: [], storeError: null },
+    deps: { key: keys[0]!, hit: true, setup: null, installed: null, overlays: [{ host: modules, path: "node_modules" }], lowers: [], failure: null, evicted: [], storeError: null },
   }, async () => writeFileSync(listFile, selectionList(ids)));
   return { run, how: selection.how, unproven: await selectionUnproven(selection, ids, listFile, run) };
 }

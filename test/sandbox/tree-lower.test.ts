@@ -31,7 +31,7 @@ describe("a tree's warm lower layer", () => {
     const tree = tempDir("ranex-tree-");
     writeFileSync(join(tree, "shadowed.txt"), "from the tree\n");
     const sandbox = createSandbox(PROFILE);
-    const first = await sandbox.run({ command: SCRIPT, workdir: tree, env: {}, timeoutMs: 10_000, network: false, treeLower: lower });
+    const first = await sandbox.run({ command: SCRIPT, workdir: tree, env: {}, timeoutMs: 10_000, network: false, treeLowers: [lower] });
     expect(first.violation).toBeNull();
     expect(first.outputTail).toContain("from setup");
     expect(first.outputTail).toContain("from the tree");
@@ -42,7 +42,7 @@ describe("a tree's warm lower layer", () => {
 
     // Another tree starts from the layer as the setup left it.
     const other = tempDir("ranex-tree-");
-    const second = await sandbox.run({ command: "cat .ranex-warm/build/entry", workdir: other, env: {}, timeoutMs: 10_000, network: false, treeLower: lower });
+    const second = await sandbox.run({ command: "cat .ranex-warm/build/entry", workdir: other, env: {}, timeoutMs: 10_000, network: false, treeLowers: [lower] });
     expect(second.outputTail).toContain("from setup");
     releaseTree(tree);
     releaseTree(other);
@@ -54,10 +54,25 @@ describe("a tree's warm lower layer", () => {
     const lower = warmLayer();
     const tree = tempDir("ranex-tree-");
     writeFileSync(join(tree, "shadowed.txt"), "from the tree\n");
-    const result = await createSandbox({ ...PROFILE, backend: "none" }).run({ command: SCRIPT, workdir: tree, env: {}, timeoutMs: 10_000, network: false, treeLower: lower });
+    const result = await createSandbox({ ...PROFILE, backend: "none" }).run({ command: SCRIPT, workdir: tree, env: {}, timeoutMs: 10_000, network: false, treeLowers: [lower] });
     expect(result.outputTail).toContain("from setup");
     expect(result.outputTail).toContain("from the tree");
     expect(result.outputTail).toContain("write-ok");
     expect(readFileSync(join(lower, ".ranex-warm/build/entry"), "utf8")).toBe("from setup\n");
+  });
+
+  it.each(["bwrap", "none"] as const)("several layers (%s): folders merge, the topmost layer that has a path wins, none changes", async (backend) => {
+    const top = warmLayer();
+    const below = tempDir("ranex-warm-");
+    mkdirSync(join(below, ".ranex-warm/build"), { recursive: true });
+    writeFileSync(join(below, ".ranex-warm/build/entry"), "from below\n");
+    writeFileSync(join(below, ".ranex-warm/build/std"), "only below\n");
+    const tree = tempDir("ranex-tree-");
+    const command = "cat .ranex-warm/build/entry .ranex-warm/build/std; echo over > .ranex-warm/build/std && echo write-ok";
+    const result = await createSandbox({ ...PROFILE, backend }).run({ command, workdir: tree, env: {}, timeoutMs: 10_000, network: false, treeLowers: [top, below] });
+    expect(result.outputTail).toContain("from setup\nonly below\nwrite-ok");
+    expect(readFileSync(join(below, ".ranex-warm/build/std"), "utf8")).toBe("only below\n");
+    expect(readFileSync(join(below, ".ranex-warm/build/entry"), "utf8")).toBe("from below\n");
+    releaseTree(tree);
   });
 });

@@ -12,7 +12,7 @@
 // warm output and rebuilds it, so the base's build never stands in for a head's sources, whether the
 // head's tree was written before the setup ran (cold) or after (warm).
 import { lstat, lutimes, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile, cp, mkdtemp } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { DepsInstall } from "../report-types.js";
 
 /** 2000-01-01T00:00:00Z: the date of every warm file (see above). */
@@ -88,17 +88,20 @@ async function dateWarm(dir: string): Promise<void> {
 /**
  * Moves the setup's created entries out of `tree` into the cache under `key`. When another
  * judgment stored the same key meanwhile, its entry is kept and ours discarded: same key, same result.
+ * `shared`: tree paths of files a gate-made lower layer gave the setup (./go-std.ts); the setup's
+ * copies of them are left out of its warm layer, whatever it wrote there.
  */
-export async function storeDependencies(cacheDir: string, key: string, tree: string, entries: readonly string[], installed?: DepsInstall): Promise<CachedDependencies> {
+export async function storeDependencies(cacheDir: string, key: string, tree: string, entries: readonly string[], installed?: DepsInstall, shared: ReadonlySet<string> = new Set()): Promise<CachedDependencies> {
   await mkdir(cacheDir, { recursive: true });
   const temp = await mkdtemp(join(cacheDir, ".incoming-"));
+  const own = (source: string): boolean => !shared.has(relative(tree, source));
   try {
     for (const entry of entries) {
       const target = join(temp, isWarm(entry) ? "warm" : "files", entry);
       await mkdir(dirname(target), { recursive: true });
-      await rename(join(tree, entry), target).catch(async () => {
-        await cp(join(tree, entry), target, { recursive: true, verbatimSymlinks: true });
-      });
+      const copy = async (): Promise<void> => cp(join(tree, entry), target, { recursive: true, verbatimSymlinks: true, filter: own });
+      if (isWarm(entry) && shared.size > 0) await copy();
+      else await rename(join(tree, entry), target).catch(copy);
     }
     await dateWarm(join(temp, "warm"));
     const bytes = await sizeOf(join(temp, "files")) + await sizeOf(join(temp, "warm"));

@@ -8,6 +8,7 @@ import type { DepsPlan } from "../plan.js";
 import type { DepsInstall } from "../report-types.js";
 import { createdEntries, listTree } from "./capture.js";
 import { cachedPath, evictDependencies, isWarm, lookupDependencies, storeDependencies, type CachedDependencies } from "./cache.js";
+import { NO_GATE_LAYERS, type GoStdLayers } from "./go-std.js";
 
 export interface PreparedDependencies {
   key: string;
@@ -19,8 +20,11 @@ export interface PreparedDependencies {
   installed: DepsInstall | null;
   /** What every run shows read-only at /work/<path>. */
   overlays: { host: string; path: string }[];
-  /** The setup's build outputs (./cache.ts, WARM_DIR): a copy-on-write lower layer of every run's tree, or null. */
-  lower: string | null;
+  /**
+   * Copy-on-write lower layers of every run's tree, topmost first: the setup's build outputs
+   * (./cache.ts, WARM_DIR) between the gate's own (./go-std.ts).
+   */
+  lowers: string[];
   /** Why no run can go on (the setup failed); null when the dependencies are ready. */
   failure: string | null;
   /** Entries evicted to keep the cache within its size, and a store that failed (the runs still use the setup's tree). */
@@ -38,33 +42,34 @@ export interface SetupCommand {
 const overlaysOf = (cached: CachedDependencies): PreparedDependencies["overlays"] =>
   cached.entries.map((path) => ({ host: cachedPath(cached, path), path }));
 
-export async function prepareDependencies(sandbox: Sandbox, deps: DepsPlan, setup: SetupCommand): Promise<PreparedDependencies> {
+export async function prepareDependencies(sandbox: Sandbox, deps: DepsPlan, setup: SetupCommand, gate: GoStdLayers = NO_GATE_LAYERS): Promise<PreparedDependencies> {
   const none = { evicted: [], storeError: null };
+  const lowers = (warm: string | null): string[] => [...gate.above, ...warm === null ? [] : [warm], ...gate.below];
   const cached = await lookupDependencies(deps.cacheDir, deps.key);
-  if (cached !== null) return { key: deps.key, hit: true, setup: null, installed: cached.installed, overlays: overlaysOf(cached), lower: cached.warm, failure: null, ...none };
+  if (cached !== null) return { key: deps.key, hit: true, setup: null, installed: cached.installed, overlays: overlaysOf(cached), lowers: lowers(cached.warm), failure: null, ...none };
   if (deps.setupTree === null) {
     // The parent saw the entry, then another judgment evicted it before we could use it.
-    return { key: deps.key, hit: false, setup: null, installed: null, overlays: [], lower: null, failure: `the dependency cache entry ${deps.key} was evicted while this judgment started; judge again`, ...none };
+    return { key: deps.key, hit: false, setup: null, installed: null, overlays: [], lowers: [], failure: `the dependency cache entry ${deps.key} was evicted while this judgment started; judge again`, ...none };
   }
   const tree = deps.setupTree.treeDir;
   const before = await listTree(tree);
   const run = await sandbox.run({
     command: setup.command, workdir: tree, env: setup.env, timeoutMs: setup.timeoutSeconds * 1000,
-    network: setup.network, readonlyPaths: deps.setupTree.readonly,
+    network: setup.network, readonlyPaths: deps.setupTree.readonly, treeLowers: lowers(null),
   });
   const failure = setupFailure(run, setup.timeoutSeconds);
-  if (failure !== null) return { key: deps.key, hit: false, setup: run, installed: null, overlays: [], lower: null, failure, ...none };
+  if (failure !== null) return { key: deps.key, hit: false, setup: run, installed: null, overlays: [], lowers: [], failure, ...none };
 
   const entries = await createdEntries(tree, before);
   try {
-    const stored = await storeDependencies(deps.cacheDir, deps.key, tree, entries, { ms: run.durationMs, on: new Date().toISOString().slice(0, 10) });
+    const stored = await storeDependencies(deps.cacheDir, deps.key, tree, entries, { ms: run.durationMs, on: new Date().toISOString().slice(0, 10) }, gate.shared);
     const evicted = await evictDependencies(deps.cacheDir, deps.maxBytes, deps.key);
-    return { key: deps.key, hit: false, setup: run, installed: stored.installed, overlays: overlaysOf(stored), lower: stored.warm, failure: null, evicted, storeError: null };
+    return { key: deps.key, hit: false, setup: run, installed: stored.installed, overlays: overlaysOf(stored), lowers: lowers(stored.warm), failure: null, evicted, storeError: null };
   } catch (err) {
     // A full disk costs the reuse, not the judgment: this judgment's runs use the setup's own tree
-    // (without the warm build outputs, which must be writable: the runs build from scratch).
+    // (without the setup's warm build outputs, which must be writable: the runs build from the gate's).
     const stillThere = entries.filter((path) => !isWarm(path)).map((path) => ({ host: `${tree}/${path}`, path }));
-    return { key: deps.key, hit: false, setup: run, installed: null, overlays: stillThere, lower: null, failure: null, evicted: [], storeError: (err as Error).message };
+    return { key: deps.key, hit: false, setup: run, installed: null, overlays: stillThere, lowers: lowers(null), failure: null, evicted: [], storeError: (err as Error).message };
   }
 }
 

@@ -86,4 +86,16 @@ describe("dependency cache", () => {
     await mkdir(join(plain, "node_modules"));
     expect((await storeDependencies(cache, "sha256:dd", plain, ["node_modules"])).warm).toBeNull();
   });
+
+  it("leaves out of the warm layer the files a gate-made layer gave the setup, whatever the setup wrote there", async () => {
+    const tree = await temp();
+    const before = await listTree(tree);
+    await mkdir(join(tree, WARM_DIR, "go-build", "00"), { recursive: true });
+    // Seen by the setup through the gate's standard-library layer, then rewritten by it in place.
+    await writeFile(join(tree, WARM_DIR, "go-build", "00", "std-d"), "rewritten by the setup");
+    await writeFile(join(tree, WARM_DIR, "go-build", "00", "own-d"), "the module's own package");
+    const cache = await temp();
+    const stored = await storeDependencies(cache, "sha256:ee", tree, await createdEntries(tree, before), undefined, new Set([`${WARM_DIR}/go-build/00/std-d`]));
+    expect(await listTree(stored.warm!)).toEqual(new Set([WARM_DIR, `${WARM_DIR}/go-build`, `${WARM_DIR}/go-build/00`, `${WARM_DIR}/go-build/00/own-d`]));
+  });
 });

@@ -48,7 +48,7 @@ describe("the warm layer and a tool that goes by mtime", () => {
     const reportDir = tempDir("ranex-report-");
     const run = await sandbox.run({
       command: CARGO_TEST_COMMAND, workdir: head, outdir: reportDir, env: { RANEX_REPORT: join(reportDir, "out.txt") }, timeoutMs: 600_000, network: false,
-      treeLower: stored.warm!, treeOverlays: stored.entries.map((path) => ({ host: join(stored.dir, "files", path), path })),
+      treeLowers: [stored.warm!], treeOverlays: stored.entries.map((path) => ({ host: join(stored.dir, "files", path), path })),
     });
     expect(run.exitCode, run.outputTail).toBe(0);
   }, 900_000);
