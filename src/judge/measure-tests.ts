@@ -87,6 +87,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     const parallel = Math.max(1, Math.min(4, availableParallelism()));
     const stable = policy.require.includes("tests.stable") && policy.tests.repeat > 1;
     const early = stable && earlyRepeatIds(input.task?.targets ?? [], input.newFiles).length > 0 && canSelect(policy.tests);
+    // diff.needed's mutants compare with the full run of the tree they copy (head+new when the PR adds test files).
+    const mutantsPlanned = input.runTests && policy.require.includes("diff.needed") && input.own !== undefined;
     // The head's copy pays off only when a core would otherwise wait while the head runs.
     const mainRuns = 1 + (cachedBase === null ? 1 : 0) + (input.newFiles.length > 0 ? 2 : 0);
     let plan;
@@ -99,6 +101,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
           headCopyForRepeats: early && mainRuns < parallel,
           // The checks always get a copy of their own (a verdict never depends on the cache).
           checks: policy.checks.length > 0,
+          // The PR's own runs read only its new test files' tests: only those run, where the runner can select them.
+          selectNew: { headNew: !mutantsPlanned, baseNew: true },
           sealedTrees: input.sealed !== undefined,
         }),
         input.runTests ? planDependencies({
@@ -112,7 +116,7 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     }
     if (cachedBase !== null) clock.record("base-cached", 0);
     let mutants: PreparedMutants | null = null;
-    if (input.runTests && policy.require.includes("diff.needed") && input.own !== undefined) {
+    if (mutantsPlanned && input.own !== undefined) {
       // Copied before anything runs: a mutant starts from the tree as git wrote it.
       const of = input.newFiles.length > 0 ? "head+new" : "head";
       const tree = plan.trees[of];

@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createSandbox, type Sandbox } from "../sandbox/index.js";
 import type { RunResult } from "../sandbox/types.js";
@@ -11,6 +12,7 @@ import { decidedFailure } from "./decided.js";
 import { openSealedPlan, sealedJobs } from "./sealed-runs.js";
 import { prepareFifos } from "./provenance/fifos.js";
 import { recordsCommand } from "./provenance/place.js";
+import { filesSelectionFor, filesUnproven, selectionList } from "./select.js";
 
 /** What reached the measuring process through its key pipe, never through the plan or environment. */
 export interface MeasureSecrets {
@@ -125,16 +127,27 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   return { runs, checks, timings, repeats, mutants: needed.mutants, mutantSelection: needed.selection, ...sealedPart };
 }
 
-function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined): Promise<SuiteRun> {
+async function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined): Promise<SuiteRun> {
   const tests = plan.policy.tests;
   const slug = spec.name.replace(/[^a-z]/g, "-");
-  return runSuite(sandbox, {
-    label: spec.name, treeDir: spec.treeDir, readonly: spec.readonly, reportDir: join(plan.scratchDir, `report-${slug}`),
+  const suite = (tag: string, command: string, setup: string | undefined, extra: { env?: Record<string, string> } = {}, afterSetup?: () => Promise<void>): Promise<SuiteRun> => runSuite(sandbox, {
+    label: spec.name, treeDir: spec.treeDir, readonly: spec.readonly, reportDir: join(plan.scratchDir, `report-${slug}${tag}`),
     // Every main run keeps a provenance record; the one that decides regression also gets the canaries.
-    ...(spec.canary ? { canaryDir: join(plan.scratchDir, `gate-${slug}`) } : { recordDir: join(plan.scratchDir, `gate-${slug}`) }),
-    setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout: tests.timeout,
+    ...(spec.canary ? { canaryDir: join(plan.scratchDir, `gate-${slug}${tag}`) } : { recordDir: join(plan.scratchDir, `gate-${slug}${tag}`) }),
+    setup, command, setupNetwork: tests.setup_network, timeout: tests.timeout, ...extra,
     ...(deps === undefined ? {} : { deps }),
-  });
+  }, afterSetup);
+  const files = spec.files ?? [];
+  const listFile = join(plan.scratchDir, `report-${slug}`, "select-files.txt");
+  const selection = filesSelectionFor(tests, files, listFile, spec.treeDir, plan.profile.backend);
+  if (selection === null) return suite("", tests.command ?? "false", tests.setup);
+  const run = await suite("", selection.command, tests.setup, { env: selection.env }, () => writeFile(listFile, selectionList(files)));
+  // A run cut off (a timeout, a limit) is judged as such: the whole suite holds the same tests.
+  if (run.command?.timedOut === true || run.command?.violation != null) return run;
+  const why = await filesUnproven(selection, files, listFile, run);
+  if (why === null) return { ...run, selectedFiles: [...files] };
+  // Never an outcome: the whole suite runs on the same tree now (its setup already ran there).
+  return { ...await suite("-whole", tests.command ?? "false", undefined), selectionLost: why };
 }
 
 function notRun(reason: string): RunResult {
