@@ -104,7 +104,17 @@ async function initRepo(name: string): Promise<TestRepo> {
   return new TestRepo(dir);
 }
 
-describe.each([
+interface CompiledCase {
+  name: string;
+  newFile: string;
+  ownCases: number;
+  greenOnBase: Record<string, string>;
+  greenId: string;
+  redOnHead: Record<string, string>;
+  redId: string;
+}
+
+describe.each<CompiledCase>([
   {
     name: "go-calc", newFile: "mul_more_test.go", ownCases: 6,
     greenOnBase: { "add_more_test.go": 'package calc\n\nimport "testing"\n\nfunc TestAddMore(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal("Add")\n\t}\n}\n' },
