@@ -6,7 +6,7 @@ import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
 import type { SuiteRun } from "./report-types.js";
 import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
-import { earlyRepeatJobs, runRepeats, type RepeatsDone } from "./repeats.js";
+import { earlyRepeatJobs, fileRepeats, runRepeats, type RepeatsDone } from "./repeats.js";
 import { runMutants } from "./mutants.js";
 import { decidedFailure } from "./decided.js";
 import { openSealedPlan, sealedJobs } from "./sealed-runs.js";
@@ -72,8 +72,14 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   // (./repeats.ts), so no core waits while another works.
   // Once a main run has decided the verdict (./decided.ts), no repeat or mutant is started any more.
   const stopped = (): string | null => decidedFailure(plan.policy.require, runs);
+  const early: RepeatsDone = {};
   const jobs: (() => Promise<void>)[] = todo.map((spec) => async () => {
-    runs[spec.name] = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps));
+    const made = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps));
+    runs[spec.name] = made;
+    // The PR's own tests are known by their files: when its run selected them, their repeats follow at once on its tree.
+    if (made.selectedFiles === undefined) return;
+    const own = await timed(`repeats:${spec.name}`, () => fileRepeats(sandbox, plan, made, spec, deps, stopped));
+    if (own !== null) early[spec.name] = own;
   });
   const checksTree = plan.checksTree;
   if (checksTree !== null && plan.checks.length > 0) {
@@ -98,7 +104,6 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
       finishSealed = made.finish;
     }
   }
-  const early: RepeatsDone = {};
   const earlyJobs = earlyRepeatJobs(sandbox, plan, deps, early, stopped);
   const earlyStart = Date.now();
   jobs.push(...earlyJobs.map((job) => async () => {

@@ -107,6 +107,7 @@ async function initRepo(name: string): Promise<TestRepo> {
 interface CompiledCase {
   name: string;
   newFile: string;
+  ownId: string;
   ownCases: number;
   greenOnBase: Record<string, string>;
   greenId: string;
@@ -116,20 +117,20 @@ interface CompiledCase {
 
 describe.each<CompiledCase>([
   {
-    name: "go-calc", newFile: "mul_more_test.go", ownCases: 6,
+    name: "go-calc", newFile: "mul_more_test.go", ownId: "example.com/calc/TestMulNegative", ownCases: 6,
     greenOnBase: { "add_more_test.go": 'package calc\n\nimport "testing"\n\nfunc TestAddMore(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal("Add")\n\t}\n}\n' },
     greenId: "example.com/calc/TestAddMore",
     redOnHead: { "mul_wrong_test.go": 'package calc\n\nimport "testing"\n\nfunc TestMulWrong(t *testing.T) {\n\tif Mul(2, 2) != 5 {\n\t\tt.Fatal("Mul")\n\t}\n}\n' },
     redId: "example.com/calc/TestMulWrong",
   },
   {
-    name: "rust-calc", newFile: "tests/mul_more.rs", ownCases: 1,
+    name: "rust-calc", newFile: "tests/mul_more.rs", ownId: "calc::mul_more::muls_negative", ownCases: 1,
     greenOnBase: { "tests/add_more.rs": "#[test]\nfn adds_more() {\n    assert_eq!(calc::add(2, 2), 4);\n}\n" },
     greenId: "calc::add_more::adds_more",
     redOnHead: { "tests/mul_wrong.rs": "#[test]\nfn muls_wrong() {\n    assert_eq!(calc::mul(2, 2), 5);\n}\n" },
     redId: "calc::mul_wrong::muls_wrong",
   },
-])("$name: the PR's own runs select its new test files (go: their packages; cargo: their test targets)", ({ name, newFile, ownCases, greenOnBase, greenId, redOnHead, redId }) => {
+])("$name: the PR's own runs select its new test files (go: their packages; cargo: their test targets)", ({ name, newFile, ownId, ownCases, greenOnBase, greenId, redOnHead, redId }) => {
   it("an honest change is a CANDIDATE; a new test green on base or red on head FAILs; a new file the runner cannot select runs the whole suite", async () => {
     const repo = await initRepo(name);
     repo.branch("green-on-base");
@@ -146,6 +147,12 @@ describe.each<CompiledCase>([
     expect(honest.verdict.verdict, why(honest)).toBe("CANDIDATE");
     expect(report(honest, "head+new")).toBe(`${ownCases} test case${ownCases === 1 ? "" : "s"}; selected for the PR's new test files: ${newFile}`);
     expect(report(honest, "base+new")).toContain(`; selected for the PR's new test files: ${newFile}`);
+    // tests.stable (init's policy requires it): the PR's own tests repeat by file right after their run.
+    const stable = honest.verdict.claims.find((c) => c.name === "tests.stable");
+    expect(stable?.status).toBe("pass");
+    expect(stable?.details.map((d) => d.message)).toContain(`${ownId}: base failed, failed, failed; head passed, passed, passed`);
+    expect(honest.timings["repeats:head+new"]).toBeGreaterThan(0);
+    expect(honest.timings["repeats:base+new"]).toBeGreaterThan(0);
 
     const green = await judged(repo.dir, dataDir, "green-on-base", null);
     expect(green.verdict.verdict).toBe("FAIL");
@@ -155,6 +162,7 @@ describe.each<CompiledCase>([
     const red = await judged(repo.dir, dataDir, "red-on-head", "mul");
     expect(red.verdict.verdict).toBe("FAIL");
     expect(redGreen(red)?.reason).toBe(`targets that do not pass on head: ${redId}`);
+    expect(red.verdict.claims.find((c) => c.name === "tests.stable")?.details.map((d) => d.message)).toContain(`${redId}: base failed, failed, failed; head failed, failed, failed`);
     expect(report(red, "head+new")).toContain("; selected for the PR's new test files: ");
 
     const withData = await judged(repo.dir, dataDir, "with-data", "mul");
