@@ -297,7 +297,8 @@ for (const c of cases) {
     const extra = (stage: string): string => warmStages[stage] === undefined ? "not run" : `${(warmStages[stage] / 1000).toFixed(2)} s = ${(warmStages[stage] / 1000 / T).toFixed(2)} T`;
     // Early repeats (the task's targets, beside the head run when the base is cached) overlap the
     // head run: their wall time is shown, but only the repeats after the main runs add to the judgment.
-    console.log(`  tests.stable repeats after the main runs: ${extra("repeats")}; beside the head run: ${extra("repeats-early")}; diff.needed mutants: ${extra("mutants")} (+ ${extra("mutants-prepare")} to lay them out)`);
+    // The PR's own tests repeat by file right after their own selected runs (head+new, base+new), beside the head run.
+    console.log(`  tests.stable repeats after the main runs: ${extra("repeats")}; beside the head run: ${extra("repeats-early")}; the PR's own after their runs: head+new ${extra("repeats:head+new")}, base+new ${extra("repeats:base+new")}; diff.needed mutants: ${extra("mutants")} (+ ${extra("mutants-prepare")} to lay them out)`);
     // Summed over runs that overlap: where the mutants' time went, selected tests or full suites.
     if (warmStages.mutants !== undefined) console.log(`  diff.needed runs, added up: selected tests ${extra("mutants-selected")}; full suite ${extra("mutants-full")}`);
     console.log(`  warm stages (ms, last round): ${Object.entries(warmStages).map(([k, v]) => `${k}=${v}`).join(" ")}`);
