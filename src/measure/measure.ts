@@ -78,7 +78,7 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
     runs[spec.name] = made;
     // The PR's own tests are known by their files: when its run selected them, their repeats follow at once on its tree.
     if (made.selectedFiles === undefined) return;
-    const own = await timed(`repeats:${spec.name}`, () => fileRepeats(sandbox, plan, made, spec, deps, stopped));
+    const own = await timed(`repeats:${spec.name}`, () => fileRepeats(sandbox, plan, made, spec, deps, stopped, spec.name === "base+new" ? runs["head+new"] : undefined));
     if (own !== null) early[spec.name] = own;
   });
   const checksTree = plan.checksTree;

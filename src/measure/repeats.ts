@@ -85,13 +85,15 @@ export function earlyRepeatJobs(
  */
 export async function fileRepeats(
   sandbox: Sandbox, plan: MeasurePlan, main: SuiteRun, tree: { treeDir: string; readonly: string[] }, deps: PreparedDependencies | undefined,
-  stopped: () => string | null,
+  stopped: () => string | null, green?: SuiteRun,
 ): Promise<{ ids: string[]; runs: SuiteRun[] } | null> {
   const count = plan.repeats?.count ?? 0;
   const files = main.selectedFiles;
   if (count < 1 || files === undefined || main.report === null) return null;
   const inFiles = new Set(files);
-  const ids = [...new Set(main.report.cases.filter((c) => c.file !== null && inFiles.has(c.file)).map((c) => c.id))].sort();
+  // On base+new the files may not load at all: the ids the head+new run found in them, when it is done, are the ones to speak of.
+  const cases = [...main.report.cases, ...green?.report?.cases ?? []];
+  const ids = [...new Set(cases.filter((c) => c.file !== null && inFiles.has(c.file)).map((c) => c.id))].sort();
   if (ids.length === 0) return null;
   const tests = plan.policy.tests;
   const done: SuiteRun[] = [];

@@ -27,7 +27,7 @@ async function judged(dir: string, dataDir: string, head: string, task: string |
 }
 
 describe("pytest: the PR's own runs select its new test files through the gate's plugin", () => {
-  function pytestRepo(command: string): TestRepo {
+  function pytestRepo(command: string, require = "[tests.regression, tests.red_green]"): TestRepo {
     const repo = TestRepo.init();
     repo.commit({
       ".github/ranex.yml": [
@@ -35,7 +35,7 @@ describe("pytest: the PR's own runs select its new test files through the gate's
         "tests:",
         `  command: '${command}'`,
         "  timeout: 60",
-        "require: [tests.regression, tests.red_green]",
+        `require: ${require}`,
       ].join("\n") + "\n",
       "src/calc/__init__.py": "def add(a, b):\n    return a + b\n",
       "tests/test_add.py": "from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_add_zero():\n    assert add(0, 0) == 0\n",
@@ -52,7 +52,7 @@ describe("pytest: the PR's own runs select its new test files through the gate's
   }
 
   it("an honest change is a CANDIDATE; a new test green on base or red on head FAILs, each run of only the new file", async () => {
-    const repo = pytestRepo('PYTHONPATH="src${PYTHONPATH:+:$PYTHONPATH}" python3 -m pytest -p no:cacheprovider --junitxml="$RANEX_JUNIT" tests');
+    const repo = pytestRepo('PYTHONPATH="src${PYTHONPATH:+:$PYTHONPATH}" python3 -m pytest -p no:cacheprovider --junitxml="$RANEX_JUNIT" tests', "[tests.regression, tests.red_green, tests.stable]");
     const dataDir = tempDir();
     const honest = await judged(repo.dir, dataDir, "honest", null);
     expect(honest.verdict.verdict, why(honest)).toBe("CANDIDATE");
@@ -61,6 +61,11 @@ describe("pytest: the PR's own runs select its new test files through the gate's
     expect(report(honest, "head+new")).toBe("1 test case; selected for the PR's new test files: tests/test_mul.py");
     expect(report(honest, "base+new")).toBe("0 test cases, 1 file failed to load; selected for the PR's new test files: tests/test_mul.py");
     expect(report(honest, "head")).toBe("2 test cases");
+    // tests.stable: the new file repeats right after each of its runs, on base too where it cannot
+    // load (the ids are the ones head+new found in it).
+    expect(honest.verdict.claims.find((c) => c.name === "tests.stable")?.details.map((d) => d.message))
+      .toEqual(["tests/test_mul.py::test_mul: base not loaded, not loaded, not loaded; head passed, passed, passed"]);
+    expect(honest.timings["repeats:head+new"]).toBeGreaterThan(0);
 
     const greenOnBase = await judged(repo.dir, dataDir, "green-on-base", null);
     expect(greenOnBase.verdict.verdict).toBe("FAIL");
