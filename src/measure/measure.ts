@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createSandbox, type Sandbox } from "../sandbox/index.js";
 import type { RunResult } from "../sandbox/types.js";
 import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
-import type { SuiteRun } from "./report-types.js";
+import type { RunName, SuiteRun } from "./report-types.js";
 import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
 import { earlyRepeatJobs, fileRepeats, runRepeats, type RepeatsDone } from "./repeats.js";
@@ -73,12 +73,26 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   // Once a main run has decided the verdict (./decided.ts), no repeat or mutant is started any more.
   const stopped = (): string | null => decidedFailure(plan.policy.require, runs);
   const early: RepeatsDone = {};
+  // Each main run's result as it lands: base+new's repeats wait for head+new's (taken first, so never a deadlock).
+  const landed = new Map<RunName, { promise: Promise<SuiteRun | undefined>; resolve: (run: SuiteRun | undefined) => void }>();
+  for (const spec of todo) {
+    let resolve: (run: SuiteRun | undefined) => void = () => undefined;
+    const promise = new Promise<SuiteRun | undefined>((r) => { resolve = r; });
+    landed.set(spec.name, { promise, resolve });
+  }
   const jobs: (() => Promise<void>)[] = todo.map((spec) => async () => {
-    const made = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps));
+    let made: SuiteRun | undefined;
+    try {
+      made = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps));
+    } finally {
+      // Whatever happened, a run waiting for this one never waits for ever.
+      landed.get(spec.name)?.resolve(made);
+    }
     runs[spec.name] = made;
     // The PR's own tests are known by their files: when its run selected them, their repeats follow at once on its tree.
     if (made.selectedFiles === undefined) return;
-    const own = await timed(`repeats:${spec.name}`, () => fileRepeats(sandbox, plan, made, spec, deps, stopped, spec.name === "base+new" ? runs["head+new"] : undefined));
+    const green = spec.name === "base+new" ? await landed.get("head+new")?.promise : undefined;
+    const own = await timed(`repeats:${spec.name}`, () => fileRepeats(sandbox, plan, made, spec, deps, stopped, green));
     if (own !== null) early[spec.name] = own;
   });
   const checksTree = plan.checksTree;
