@@ -1,19 +1,13 @@
-import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { judge, type Judgment } from "../../src/judge/judge.js";
-import { starterPolicy } from "../../src/policy/init.js";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
-import { git, tempDir, TestRepo } from "../helpers/git-repo.js";
+import { initPolicyRepo } from "../helpers/init-policy-repo.js";
+import { tempDir, TestRepo } from "../helpers/git-repo.js";
 
 // The PR's own runs (head+new, base+new) read only its new test files' tests, so only those run
 // where the runner can select them (issue 22: a warm judgment costs about one run of the suite).
 // The verdicts stay what they were with the whole suite: an honest change is a CANDIDATE, a new test
 // that passes on the base or fails on the head FAILs tests.red_green; a selection the run does not
 // prove is never read, and the whole suite runs instead.
-const run = promisify(execFile);
 
 const redGreen = (j: Judgment) => j.verdict.claims.find((c) => c.name === "tests.red_green");
 /** What the verdict says of one run: its report line (test cases, and how it was selected). */
@@ -94,20 +88,7 @@ describe("pytest: the PR's own runs select its new test files through the gate's
   }, 300_000);
 });
 
-/** A fixture with the policy `ranex init` writes committed on main, and its heads replayed on it. */
-async function initRepo(name: string): Promise<TestRepo> {
-  const dir = join(tempDir(`ranex-${name}-`), name);
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-  await run("bash", [join(FIXTURES_DIR, `${name}.sh`), dir], { env });
-  mkdirSync(join(dir, ".github"), { recursive: true });
-  writeFileSync(join(dir, ".github", "ranex.yml"), await starterPolicy(dir));
-  git(dir, "add", ".github/ranex.yml");
-  git(dir, "commit", "-q", "-m", "ranex: policy from ranex init");
-  git(dir, "checkout", "-q", "honest");
-  git(dir, "rebase", "-q", "main");
-  git(dir, "checkout", "-q", "main");
-  return new TestRepo(dir);
-}
+const initRepo = async (name: string): Promise<TestRepo> => new TestRepo(await initPolicyRepo(name, ["honest"]));
 
 interface CompiledCase {
   name: string;
