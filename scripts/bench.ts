@@ -1,9 +1,11 @@
 // `npm run bench`: what the judge costs against one run of the test suite T (issue 11's targets, two
 // cores free): a PR without new test files, warm (base cached) <= 1.10 T + 0.5 s and cold <= 1.25 T;
-// a PR with new test files (four runs, three when warm), warm <= 2.1 T + 0.5 s. With a setup (`npm
+// a PR with new test files (four runs, three when warm; two of them only the new test files where the
+// runner selects them: pytest, go, cargo), warm <= 2.1 T + 0.5 s. With a setup (`npm
 // ci`, T = setup + suite), warm (dependencies and base cached) <= 1.25 T (issue 15). Go and Rust with
 // init's policy (issue 22): T is the suite with its dependencies in place. Issue 22's targets too: warm
-// <= 1.25 T for a suite of 5 s or more, warm < 5 s for a suite under a second. Measured here, never in
+// <= 1.25 T for a suite of 5 s or more, warm < 5 s for a suite under a second (tests.stable's early
+// repeats go beside the head run only when a core is free: say the load with every figure). Measured here, never in
 // a test. `npm run bench -- go-calc rust-calc@honest` runs the cases whose name holds one of the words
 // (RANEX_BENCH_ONLY does the same); RANEX_BENCH_ROUNDS (default 3) sets the rounds.
 // `RANEX_BENCH_SECTION=provenance npm run bench` runs only the provenance record's cost (issue 19): wall
@@ -350,7 +352,8 @@ for (const c of cases) {
     const extra = (stage: string): string => warmStages[stage] === undefined ? "not run" : `${(warmStages[stage] / 1000).toFixed(2)} s = ${(warmStages[stage] / 1000 / T).toFixed(2)} T`;
     // Early repeats (the task's targets, beside the head run when the base is cached) overlap the
     // head run: their wall time is shown, but only the repeats after the main runs add to the judgment.
-    console.log(`  tests.stable repeats after the main runs: ${extra("repeats")}; beside the head run: ${extra("repeats-early")}; diff.needed mutants: ${extra("mutants")} (+ ${extra("mutants-prepare")} to lay them out)`);
+    // The PR's own tests repeat by file right after their own selected runs (head+new, base+new), beside the head run.
+    console.log(`  tests.stable repeats after the main runs: ${extra("repeats")}; beside the head run: ${extra("repeats-early")}; the PR's own after their runs: head+new ${extra("repeats:head+new")}, base+new ${extra("repeats:base+new")}; diff.needed mutants: ${extra("mutants")} (+ ${extra("mutants-prepare")} to lay them out)`);
     // Summed over runs that overlap: where the mutants' time went, selected tests or full suites.
     if (warmStages.mutants !== undefined) console.log(`  diff.needed runs, added up: selected tests ${extra("mutants-selected")}; full suite ${extra("mutants-full")}`);
     console.log(`  warm stages (ms, last round): ${Object.entries(warmStages).map(([k, v]) => `${k}=${v}`).join(" ")}`);

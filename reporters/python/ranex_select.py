@@ -8,6 +8,11 @@ It proves that it ran: $RANEX_SELECT_FILE.ran lists, one a line, every wanted id
 test matched. A run without that file (the plugin was not loaded: a command that sets PYTHONPATH
 or PYTEST_ADDOPTS itself) or with a wanted id missing from it is not a run of the selection, and
 the gate never reads its results as the selected tests' outcomes (src/measure/select.ts).
+
+With RANEX_SELECT_BY=file the list names test files (the PR's new ones, for its own runs): every
+item of those files that the command collected runs, nothing else does. Collection itself is left
+whole, so a file that fails to import is still reported as pytest always reports it. The proof
+then lists every wanted file that gave an item or failed to collect.
 """
 import os
 
@@ -28,9 +33,40 @@ def _matches(nodeid, wanted):
     return any(_match(nodeid, w) for w in wanted)
 
 
+def _by_file():
+    return os.environ.get("RANEX_SELECT_BY") == "file"
+
+
+def _file_of(nodeid):
+    return nodeid.split("::", 1)[0]
+
+
+_collect_failed = []
+
+
+def pytest_collectreport(report):
+    if _by_file() and report.failed:
+        _collect_failed.append(_file_of(report.nodeid))
+
+
+def _select_files(config, items, wanted):
+    keep = [item for item in items if _matches(_file_of(item.nodeid), wanted)]
+    drop = [item for item in items if not _matches(_file_of(item.nodeid), wanted)]
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+    items[:] = keep
+    seen = [_file_of(item.nodeid) for item in keep] + _collect_failed
+    matched = [w for w in wanted if any(_match(f, w) for f in seen)]
+    with open(os.environ["RANEX_SELECT_FILE"] + ".ran", "w", encoding="utf-8") as proof:
+        proof.write("".join(w + "\n" for w in matched))
+
+
 def pytest_collection_modifyitems(session, config, items):
     wanted = _wanted()
     if wanted is None:
+        return
+    if _by_file():
+        _select_files(config, items, wanted)
         return
     keep = [item for item in items if _matches(item.nodeid, wanted)]
     drop = [item for item in items if not _matches(item.nodeid, wanted)]

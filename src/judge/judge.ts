@@ -45,6 +45,8 @@ export interface JudgeRequest {
    * it (the default) the diff starts at the merge base and the tests measure head merged into base.
    */
   exactBase?: boolean;
+  /** How many cores are idle now (src/judge/idle-cores.ts); tests fix it to make early repeats certain or absent. */
+  idleCores?: () => number;
 }
 
 export interface Judgment {
@@ -153,6 +155,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
         repo: withSubmoduleLimit(repo, policy), base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
         facts, newFiles: newTestFiles(planning), frozenTestFiles: testFilesOn(basePaths, planning), frozenPaths: frozenPathsOn(basePaths, planning),
         runTests, signal: request.signal, own: { from: change.mergeBase, to: head },
+        ...(request.idleCores === undefined ? {} : { idleCores: request.idleCores }),
         ...(sealed !== null && "input" in sealed ? { sealed: sealed.input } : {}),
       });
     }

@@ -17,6 +17,7 @@ import type { ProvenanceRecord } from "../measure/provenance/record.js";
 import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
 import { planDependencies } from "./deps-plan.js";
+import { coreFreeBeside, idleCores } from "./idle-cores.js";
 import { planRuns, type RunPlan } from "./run-plan.js";
 import { judgeScratch, removeOrphanedScratch } from "./scratch.js";
 import { unmountUnder } from "../sandbox/tree-limit.js";
@@ -53,6 +54,8 @@ export interface MeasureInput {
   /** tests.sealed: the box as the base holds it, its digest, and the key that goes through the key pipe. */
   sealed?: SealedInput;
   signal?: AbortSignal;
+  /** How many cores are idle now (./idle-cores.ts); tests fix it. Early repeats need one free beside the head run. */
+  idleCores?: () => number;
 }
 
 export interface Measured {
@@ -93,7 +96,11 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     const cachedBase = input.runTests ? await readBaseCache(input.dataDir, key) : null;
     const parallel = Math.max(1, Math.min(4, availableParallelism()));
     const stable = policy.require.includes("tests.stable") && policy.tests.repeat > 1;
-    const early = stable && earlyRepeatIds(input.task?.targets ?? [], input.newFiles).length > 0 && canSelect(policy.tests);
+    // Beside the head run only when a core is free for it: on a busy machine it would only slow the head run.
+    const early = stable && earlyRepeatIds(input.task?.targets ?? [], input.newFiles).length > 0 && canSelect(policy.tests)
+      && coreFreeBeside((input.idleCores ?? idleCores)());
+    // diff.needed's mutants compare with the full run of the tree they copy (head+new when the PR adds test files).
+    const mutantsPlanned = input.runTests && policy.require.includes("diff.needed") && input.own !== undefined;
     // The head's copy pays off only when a core would otherwise wait while the head runs.
     const mainRuns = 1 + (cachedBase === null ? 1 : 0) + (input.newFiles.length > 0 ? 2 : 0);
     let plan;
@@ -106,6 +113,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
           headCopyForRepeats: early && mainRuns < parallel,
           // The checks always get a copy of their own (a verdict never depends on the cache).
           checks: policy.checks.length > 0,
+          // The PR's own runs read only its new test files' tests: only those run, where the runner can select them.
+          selectNew: { headNew: !mutantsPlanned, baseNew: true },
           sealedTrees: input.sealed !== undefined,
         }),
         input.runTests ? planDependencies({
@@ -119,7 +128,7 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     }
     if (cachedBase !== null) clock.record("base-cached", 0);
     let mutants: PreparedMutants | null = null;
-    if (input.runTests && policy.require.includes("diff.needed") && input.own !== undefined) {
+    if (mutantsPlanned && input.own !== undefined) {
       // Copied before anything runs: a mutant starts from the tree as git wrote it.
       const of = input.newFiles.length > 0 ? "head+new" : "head";
       const tree = plan.trees[of];

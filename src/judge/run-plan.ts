@@ -24,6 +24,12 @@ export interface RunPlanInput {
    * must not decide what the tests see, or a verdict would depend on whether the base was cached.
    */
   checks?: boolean;
+  /**
+   * Which of the PR's own runs may run only its new test files (when the runner can select them and
+   * proves it did; else the whole suite). `head+new` stays whole when diff.needed's mutants use it as
+   * their reference, which must be the full suite.
+   */
+  selectNew?: { headNew: boolean; baseNew: boolean };
   /** Lay out a base and a head (without the PR's new test files) for the sealed tests' runs of their own. */
   sealedTrees?: boolean;
 }
@@ -49,6 +55,8 @@ export interface RunPlan {
  *             judged here and only here, so nothing the PR's tests do can reach them. The canary
  *             runs here.
  *   head+new  the head whole: only the green side of the PR's own tests.
+ * The PR's own runs (`head+new`, `base+new`) run only its new test files where the runner can select
+ * them (`selectNew`); the tree is whole either way.
  * Git work stays in this (trusted) process; the trees are written before the measurer gets them.
  */
 export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
@@ -95,8 +103,9 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
     runs.push(await spec("base", "regression baseline and red side of task targets", { priority: 1 }));
   }
   if (withNew) {
-    runs.push(await spec("head+new", "green side of the PR's own tests", { priority: 2 }));
-    runs.push(await spec("base+new", "red side of the PR's own tests", { priority: 3 }));
+    const only = (on: boolean | undefined): Partial<RunSpec> => on === true ? { files: [...input.newFiles] } : {};
+    runs.push(await spec("head+new", "green side of the PR's own tests", { priority: 2, ...only(input.selectNew?.headNew) }));
+    runs.push(await spec("base+new", "red side of the PR's own tests", { priority: 3, ...only(input.selectNew?.baseNew) }));
   }
   const trees: RunPlan["trees"] = {};
   for (const run of runs) if (run.cached === null) trees[run.name] = { treeDir: run.treeDir, readonly: run.readonly };

@@ -1,17 +1,19 @@
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createSandbox, type Sandbox } from "../sandbox/index.js";
 import type { RunResult } from "../sandbox/types.js";
 import type { MeasurePlan, MeasureResult, RunSpec } from "./plan.js";
-import type { SuiteRun } from "./report-types.js";
+import type { RunName, SuiteRun } from "./report-types.js";
 import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.js";
 import { prepareGoStd } from "./deps/go-std.js";
 import { prepareRecordedRuns, runSuite } from "./run-suite.js";
-import { earlyRepeatJobs, runRepeats, type RepeatsDone } from "./repeats.js";
+import { earlyRepeatJobs, fileRepeats, runRepeats, type RepeatsDone } from "./repeats.js";
 import { runMutants } from "./mutants.js";
 import { decidedFailure } from "./decided.js";
 import { openSealedPlan, sealedJobs } from "./sealed-runs.js";
 import { prepareFifos } from "./provenance/fifos.js";
 import { recordsCommand } from "./provenance/place.js";
+import { filesSelectionFor, filesUnproven, selectionList } from "./select.js";
 
 /** What reached the measuring process through its key pipe, never through the plan or environment. */
 export interface MeasureSecrets {
@@ -78,8 +80,28 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   // (./repeats.ts), so no core waits while another works.
   // Once a main run has decided the verdict (./decided.ts), no repeat or mutant is started any more.
   const stopped = (): string | null => decidedFailure(plan.policy.require, runs);
+  const early: RepeatsDone = {};
+  // Each main run's result as it lands: base+new's repeats wait for head+new's (taken first, so never a deadlock).
+  const landed = new Map<RunName, { promise: Promise<SuiteRun | undefined>; resolve: (run: SuiteRun | undefined) => void }>();
+  for (const spec of todo) {
+    let resolve: (run: SuiteRun | undefined) => void = () => undefined;
+    const promise = new Promise<SuiteRun | undefined>((r) => { resolve = r; });
+    landed.set(spec.name, { promise, resolve });
+  }
   const jobs: (() => Promise<void>)[] = todo.map((spec) => async () => {
-    runs[spec.name] = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps));
+    let made: SuiteRun | undefined;
+    try {
+      made = await timed(`run:${spec.name}`, () => runOne(sandbox, plan, spec, deps));
+    } finally {
+      // Whatever happened, a run waiting for this one never waits for ever.
+      landed.get(spec.name)?.resolve(made);
+    }
+    runs[spec.name] = made;
+    // The PR's own tests are known by their files: when its run selected them, their repeats follow at once on its tree.
+    if (made.selectedFiles === undefined) return;
+    const green = spec.name === "base+new" ? await landed.get("head+new")?.promise : undefined;
+    const own = await timed(`repeats:${spec.name}`, () => fileRepeats(sandbox, plan, made, spec, deps, stopped, green));
+    if (own !== null) early[spec.name] = own;
   });
   const checksTree = plan.checksTree;
   if (checksTree !== null && plan.checks.length > 0) {
@@ -104,7 +126,6 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
       finishSealed = made.finish;
     }
   }
-  const early: RepeatsDone = {};
   const earlyJobs = earlyRepeatJobs(sandbox, plan, deps, early, stopped);
   const earlyStart = Date.now();
   jobs.push(...earlyJobs.map((job) => async () => {
@@ -133,16 +154,27 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   return { runs, checks, timings, repeats, mutants: needed.mutants, mutantSelection: needed.selection, ...sealedPart };
 }
 
-function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined): Promise<SuiteRun> {
+async function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined): Promise<SuiteRun> {
   const tests = plan.policy.tests;
   const slug = spec.name.replace(/[^a-z]/g, "-");
-  return runSuite(sandbox, {
-    label: spec.name, treeDir: spec.treeDir, readonly: spec.readonly, reportDir: join(plan.scratchDir, `report-${slug}`),
+  const suite = (tag: string, command: string, setup: string | undefined, extra: { env?: Record<string, string> } = {}, afterSetup?: () => Promise<void>): Promise<SuiteRun> => runSuite(sandbox, {
+    label: spec.name, treeDir: spec.treeDir, readonly: spec.readonly, reportDir: join(plan.scratchDir, `report-${slug}${tag}`),
     // Every main run keeps a provenance record; the one that decides regression also gets the canaries.
-    ...(spec.canary ? { canaryDir: join(plan.scratchDir, `gate-${slug}`) } : { recordDir: join(plan.scratchDir, `gate-${slug}`) }),
-    setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout: tests.timeout,
+    ...(spec.canary ? { canaryDir: join(plan.scratchDir, `gate-${slug}${tag}`) } : { recordDir: join(plan.scratchDir, `gate-${slug}${tag}`) }),
+    setup, command, setupNetwork: tests.setup_network, timeout: tests.timeout, ...extra,
     ...(deps === undefined ? {} : { deps }),
-  });
+  }, afterSetup);
+  const files = spec.files ?? [];
+  const listFile = join(plan.scratchDir, `report-${slug}`, "select-files.txt");
+  const selection = filesSelectionFor(tests, files, listFile, spec.treeDir, plan.profile.backend);
+  if (selection === null) return suite("", tests.command ?? "false", tests.setup);
+  const run = await suite("", selection.command, tests.setup, { env: selection.env }, () => writeFile(listFile, selectionList(files)));
+  // A run cut off (a timeout, a limit) is judged as such: the whole suite holds the same tests.
+  if (run.command?.timedOut === true || run.command?.violation != null) return run;
+  const why = await filesUnproven(selection, files, listFile, run);
+  if (why === null) return { ...run, selectedFiles: [...files] };
+  // Never an outcome: the whole suite runs on the same tree now (its setup already ran there).
+  return { ...await suite("-whole", tests.command ?? "false", undefined), selectionLost: why };
 }
 
 function notRun(reason: string): RunResult {

@@ -20,6 +20,11 @@ export interface RunSpec {
   canary: boolean;
   /** Lower runs first when cores are short: the run the verdict depends on most goes first. */
   priority: number;
+  /**
+   * Run only the tests of these files when the runner can select them and the run proves it did
+   * (the PR's own runs: its new test files); otherwise, and when absent, the whole suite.
+   */
+  files?: string[];
   /** Answered from the base cache: not run. */
   cached: SuiteRun | null;
 }

@@ -10,7 +10,8 @@
 // (the base came from the cache, so only the head runs), their repeats start at once, beside the main
 // run: on the cached base's own tree, and on a pristine copy of the head (the main head tree is in use).
 // On that copy the repeats still follow one another, so state a test leaves behind still shows. Only
-// what is left (regression suspects, the PR's own tests) repeats after the main runs.
+// what is left (regression suspects, the PR's own tests) repeats after the main runs. The PR's own
+// tests, when its own run selected its new test files, repeat right after that run (fileRepeats).
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Sandbox } from "../sandbox/index.js";
@@ -18,7 +19,7 @@ import type { MeasurePlan, RepeatTree } from "./plan.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
 import { runSuite } from "./run-suite.js";
-import { selectionFor, selectionList, selectionUnproven } from "./select.js";
+import { filesSelectionFor, filesUnproven, selectionFor, selectionList, selectionUnproven } from "./select.js";
 import { collectTargets } from "./tests/targets.js";
 import { fileOfId, isGreen } from "./tests/run-facts.js";
 
@@ -72,6 +73,43 @@ export function earlyRepeatJobs(
   return (Object.entries(repeats.early) as [RunName, RepeatTree][]).map(([name, tree]) => async () => {
     done[name] = { ids, runs: await repeatOn(sandbox, plan, name, tree, ids, "e", deps, false, stopped) };
   });
+}
+
+/**
+ * The repeats of the PR's own tests right after its own run selected its new test files (`head+new`
+ * or `base+new` with `selectedFiles`): the same files, `count` more times, one after another on that
+ * tree, without waiting for the other main runs, since the files are known before any id is. Each
+ * speaks only of the ids those files held in that run. Null when there is nothing to repeat so, or a
+ * repeat did not prove its selection: then none of them is read, and the tests repeat by id after
+ * the main runs as before.
+ */
+export async function fileRepeats(
+  sandbox: Sandbox, plan: MeasurePlan, main: SuiteRun, tree: { treeDir: string; readonly: string[] }, deps: PreparedDependencies | undefined,
+  stopped: () => string | null, green?: SuiteRun,
+): Promise<{ ids: string[]; runs: SuiteRun[] } | null> {
+  const count = plan.repeats?.count ?? 0;
+  const files = main.selectedFiles;
+  if (count < 1 || files === undefined || main.report === null) return null;
+  const inFiles = new Set(files);
+  // On base+new the files may not load at all: the ids the head+new run found in them, when it is done, are the ones to speak of.
+  const cases = [...main.report.cases, ...green?.report?.cases ?? []];
+  const ids = [...new Set(cases.filter((c) => c.file !== null && inFiles.has(c.file)).map((c) => c.id))].sort();
+  if (ids.length === 0) return null;
+  const tests = plan.policy.tests;
+  const done: SuiteRun[] = [];
+  for (let i = 1; i <= count && stopped() === null; i++) {
+    const reportDir = join(plan.scratchDir, `report-${main.label.replace(/[^a-z]/g, "-")}-f${i}`);
+    const listFile = join(reportDir, "select-files.txt");
+    const selection = filesSelectionFor(tests, files, listFile, tree.treeDir, plan.profile.backend);
+    if (selection === null) return null;
+    const run = await runSuite(sandbox, {
+      label: main.label, treeDir: tree.treeDir, readonly: tree.readonly, reportDir, setup: undefined, command: selection.command, env: selection.env,
+      setupNetwork: tests.setup_network, timeout: tests.timeout, ...(deps === undefined ? {} : { deps }),
+    }, () => writeFile(listFile, selectionList(files)));
+    if (await filesUnproven(selection, files, listFile, run) !== null) return null;
+    done.push({ ...run, selected: ids });
+  }
+  return { ids, runs: done };
 }
 
 /**

@@ -124,6 +124,12 @@ export interface SuiteRun {
    */
   selected?: string[];
   /**
+   * The test files this run was given alone (the PR's new test files, in its own runs `head+new` and
+   * `base+new`) and proved it ran (src/measure/select.ts `filesUnproven`); absent when it ran the
+   * whole suite. Its other tests (a Go package's frozen ones) are reported as they ran.
+   */
+  selectedFiles?: string[];
+  /**
    * Why this run is the whole suite although a selection was asked for: a selection that did not
    * take effect (src/measure/select.ts `selectionUnproven`) is never read as an outcome.
    */

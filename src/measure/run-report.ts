@@ -28,6 +28,8 @@ export function suiteRunFact(run: SuiteRun): RunFact {
     ? `${run.report.cases.length} test ${run.report.cases.length === 1 ? "case" : "cases"}${run.report.loadErrors.length > 0 ? `, ${run.report.loadErrors.length} ${run.report.loadErrors.length === 1 ? "file" : "files"} failed to load` : ""}`
     : run.command === null ? (last === null ? "not run" : "not run: setup did not succeed")
       : run.reportError ?? "no JUnit report";
+  const only = run.selectedFiles !== undefined ? `; selected for the PR's new test files: ${run.selectedFiles.join(", ")}`
+    : run.selectionLost !== undefined && run.selected === undefined ? `; the whole suite ran: selecting the PR's new test files did not take effect (${run.selectionLost})` : "";
   const limit = [run.setup?.violation, run.command?.violation].find((v): v is string => typeof v === "string") ?? null;
   const ranToEnd = last !== null && !last.timedOut && last.exitCode !== null;
   const setup = run.deps === undefined ? {} : { setup: depsText(run.deps) };
@@ -35,7 +37,7 @@ export function suiteRunFact(run: SuiteRun): RunFact {
   return {
     run: run.label, stage: run.command !== null ? "tests" : run.setup !== null ? "setup" : "tests",
     exitCode: last?.exitCode ?? null, signal: last?.signal ?? null, timedOut: last?.timedOut ?? false,
-    limit, stages, report,
+    limit, stages, report: report + only,
     ok: ranToEnd && limit === null && run.command !== null && run.report !== null,
     outputTail: tailOf(last?.outputTail ?? ""), ...setup, ...(seen === undefined ? {} : { provenance: seen }),
   };

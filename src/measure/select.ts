@@ -3,7 +3,7 @@
 // it selects (src/runners: pytest through the gate's plugin, jest through its launcher, ...); any
 // runner can be selected through the policy's `tests.select` command.
 import { readFile } from "node:fs/promises";
-import { canSelectCommand, selectWith, type Selection } from "../runners/index.js";
+import { canSelectCommand, selectFilesWith, selectWith, type Selection } from "../runners/index.js";
 import { runsPytest } from "../runners/pytest.js";
 import { runsGateJest } from "../runners/jest.js";
 import type { SuiteRun } from "./report-types.js";
@@ -65,4 +65,33 @@ export async function selectionUnproven(selection: Selection, ids: readonly stri
   const reported = new Set(run.report.cases.map((c) => c.id));
   const missing = wanted.filter((id) => !reported.has(id));
   return missing.length === 0 ? null : `the run of the selection (${selection.how}) did not report ${missing.join(", ")}`;
+}
+
+/**
+ * How to run only the tests of `files` (the PR's new test files, for its own runs `head+new` and
+ * `base+new`) with this policy's runner, or null: then the whole suite runs, as it always did. Only
+ * the runner's own module can say (a `tests.select` command takes ids, not files).
+ */
+export function filesSelectionFor(tests: { command?: string }, files: readonly string[], listFile: string, treeDir: string, backend: "bwrap" | "none"): Selection | null {
+  if (tests.command === undefined || files.length === 0) return null;
+  return selectFilesWith(tests.command, { files, treeDir, backend, common: { RANEX_SELECT_FILE: listFile } });
+}
+
+/**
+ * Why a run of a file selection cannot stand for the whole suite's run of those files, or null when
+ * it proves it ran every one of them: each file is in its report, as the file of a test case or as
+ * a file that failed to load (a file of no test case at all proves nothing, so the whole suite runs
+ * then). The gate's pytest plugin must have proved it loaded too, or the run was not the selection.
+ * More than the files (a Go package's other test files) is allowed: no claim reads those tests here.
+ */
+export async function filesUnproven(selection: Selection, files: readonly string[], listFile: string, run: SuiteRun): Promise<string | null> {
+  if (run.command === null) return null; // setup failed before any test ran: the run's own problem
+  if (selection.how.startsWith("pytest plugin")) {
+    const proof = await readFile(`${listFile}.ran`, "utf8").catch(() => null);
+    if (proof === null) return "the gate's pytest plugin did not load (does the command set PYTHONPATH or PYTEST_ADDOPTS itself?)";
+  }
+  if (run.report === null) return `the run of the selection left no report (${run.reportError ?? "no report"})`;
+  const seen = new Set([...run.report.cases.map((c) => c.file), ...run.report.loadErrors]);
+  const missing = [...new Set(files)].filter((f) => !seen.has(f));
+  return missing.length === 0 ? null : `the run of the selection (${selection.how}) reported nothing of ${missing.join(", ")}`;
 }

@@ -87,10 +87,29 @@ export const cargo: Runner = {
     const args = ` -- --exact ${[...names].sort().join(" ")}`;
     return { command: command.replace(/\s*>\s*"?\$\{?RANEX_(?:REPORT|JUNIT)\}?"?/, (redirect) => `${args}${redirect}`), env: {}, how: "cargo test -- --exact" };
   },
+  // The PR's own runs: its new integration test files, each a target of the root package
+  // (`--test <name>`): neither the library's unit tests nor the doc-tests run. Only targets cargo
+  // finds by itself (tests/<name>.rs, tests/<name>/main.rs) of a command that chose no targets.
+  selectFiles({ command, files, treeDir }) {
+    if (!canSelectCargo(command) || TARGET_FLAGS.test(command) || files.length === 0) return null;
+    const manifest = readTreeFile(treeDir, "Cargo.toml");
+    if (packageName(manifest) === null || manifest === null || /^\s*autotests\s*=\s*false/m.test(manifest) || /^\s*\[\[test\]\]/m.test(manifest)) return null;
+    const names = new Set<string>();
+    for (const file of files) {
+      const name = /^tests\/([A-Za-z0-9_-]+)(?:\.rs|\/main\.rs)$/.exec(file)?.[1];
+      if (name === undefined) return null;
+      names.add(name);
+    }
+    const args = [...names].sort().map((n) => ` --test ${n}`).join("");
+    return { command: command.replace(/\s*>\s*"?\$\{?RANEX_(?:REPORT|JUNIT)\}?"?/, (redirect) => `${args}${redirect}`), env: {}, how: "cargo test --test" };
+  },
   canSelect: canSelectCargo,
   repeatNote: "cargo test repeats only the targets (the gate names them after `-- --exact`).",
   deps: { keyFiles: ["**/Cargo.toml", "**/Cargo.lock", "**/rust-toolchain", "**/rust-toolchain.toml", "**/.cargo/config.toml", "**/.cargo/config"] },
 };
+
+/** Options by which a command already chooses its packages or targets: then it is not narrowed further. */
+const TARGET_FLAGS = /\s(?:--workspace|--all|-p|--package|--exclude|--manifest-path|--tests?|--lib|--bins?|--examples?|--benches|--bench|--all-targets|--doc)(?:[\s=]|$)/;
 
 function canSelectCargo(command: string): boolean {
   return runsCargo(command) && !/\s--\s/.test(command) && /\bcargo\s+test\b[^;&|]*>\s*"?\$\{?RANEX_(?:REPORT|JUNIT)/.test(command);

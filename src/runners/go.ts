@@ -7,6 +7,7 @@
 // with the build cache in the tree, the repeats of tests.stable would otherwise read the head run's
 // cached results instead of running the tests again. The canary is a `_test.go` file written into one
 // package folder.
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { WARM_DIR } from "../measure/deps/cache.js";
@@ -99,6 +100,24 @@ export const go: Runner = {
       command: command.replace(/\bgo\s+test\b/, () => `go test -run '^(${names.join("|")})$'`).replace(/(\s)\.\/\.\.\.(?=\s|$)/, (_m, space: string) => `${space}${packages.join(" ")}`),
       env: {}, how: "go test -run",
     };
+  },
+  // The PR's own runs: the packages that hold its new test files, in place of `./...` (every test
+  // of those packages runs; the others' are not read). Only packages `./...` itself would test.
+  selectFiles({ command, files, treeDir }) {
+    if (!canSelectGo(command) || files.length === 0) return null;
+    const folders = new Set<string>();
+    for (const file of files) {
+      const parts = file.split("/");
+      // go ignores files and folders named with a leading dot or underscore, and testdata and vendor.
+      if (!file.endsWith("_test.go") || parts.some((p) => /^[._]/.test(p)) || parts.slice(0, -1).some((p) => p === "testdata" || p === "vendor")) return null;
+      // A nested module is not part of `./...`.
+      for (let i = 1; i < parts.length; i++) if (existsSync(join(treeDir, ...parts.slice(0, i), "go.mod"))) return null;
+      const folder = parts.slice(0, -1).join("/");
+      if (!/^[\w.\-/~]*$/.test(folder)) return null;
+      folders.add(folder === "" ? "." : `./${folder}`);
+    }
+    const packages = [...folders].sort().join(" ");
+    return { command: command.replace(/(\s)\.\/\.\.\.(?=\s|$)/, (_m, space: string) => `${space}${packages}`), env: {}, how: "go test, by package" };
   },
   canSelect: canSelectGo,
   repeatNote: "go test repeats only the targets (the gate names them to -run, per package).",

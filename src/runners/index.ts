@@ -18,7 +18,7 @@ import { unittest } from "./unittest.js";
 import { vitest } from "./vitest.js";
 import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestReport } from "../measure/report-types.js";
-import type { ReportReader, Runner, RunnerName, Selection } from "./types.js";
+import type { FileSelectContext, ReportReader, Runner, RunnerName, Selection } from "./types.js";
 
 export type { Runner, RunnerName, Selection } from "./types.js";
 
@@ -61,6 +61,17 @@ export function selectWith(command: string, ctx: Omit<Parameters<Runner["select"
     if (selection !== null) return selection;
   }
   return null;
+}
+
+/**
+ * How to run only the tests of `files` (the PR's new test files) with the command's runner, or null
+ * when the runner the command starts cannot (the whole suite runs). Asked of the first runner the
+ * command starts only: a command that starts several runners is not narrowed.
+ */
+export function selectFilesWith(command: string, ctx: Omit<FileSelectContext, "command">): Selection | null {
+  const runners = runnersIn(command);
+  if (runners.length !== 1) return null;
+  return runners[0]?.selectFiles?.({ ...ctx, command }) ?? null;
 }
 
 export function canSelectCommand(command: string): boolean {

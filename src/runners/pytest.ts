@@ -49,6 +49,13 @@ export const pytest: Runner = {
     const dir = `${backend === "bwrap" ? SANDBOX_REPORTERS_DIR : REPORTERS_DIR}/python`;
     return { command, env: { ...common, PYTEST_ADDOPTS: "-p ranex_select", PYTHONPATH: dir }, how: "pytest plugin" };
   },
+  // The PR's own runs: only the items of these files, among those the command collects (its paths
+  // and options decide what is collected; a file outside them gives no item and proves nothing).
+  selectFiles({ command, files, backend, common }) {
+    if (files.some((f) => !f.endsWith(".py"))) return null;
+    const dir = `${backend === "bwrap" ? SANDBOX_REPORTERS_DIR : REPORTERS_DIR}/python`;
+    return { command, env: { ...common, RANEX_SELECT_BY: "file", PYTEST_ADDOPTS: "-p ranex_select", PYTHONPATH: dir }, how: "pytest plugin, by file" };
+  },
   canSelect: () => true,
   repeatNote: "pytest repeats only the targets (the gate selects them).",
   deps: { keyFiles: PYTHON_KEY_FILES },

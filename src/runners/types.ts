@@ -91,6 +91,20 @@ export interface SelectContext {
   common: Record<string, string>;
 }
 
+/**
+ * What a selection of whole test files is given (issue 22: the PR's own runs, `head+new` and
+ * `base+new`, need only the PR's new test files). Paths are relative to the tree's root.
+ */
+export interface FileSelectContext {
+  command: string;
+  files: readonly string[];
+  /** The tree the run uses (a runner may read its manifest: Cargo.toml, go.mod folders). */
+  treeDir: string;
+  backend: "bwrap" | "none";
+  /** RANEX_SELECT_FILE (the list of files the caller writes), for the selection's env. */
+  common: Record<string, string>;
+}
+
 export interface Runner {
   name: RunnerName;
   /** Whether a test command runs this runner, as far as its text tells. */
@@ -113,6 +127,14 @@ export interface Runner {
   fileCanary?(ctx: CanaryContext): Promise<CanaryResult> | null;
   /** How to run only some ids, or null (the whole suite is run). */
   select(ctx: SelectContext): Selection | null;
+  /**
+   * How to run only the tests of these files, or null when this runner cannot run exactly them
+   * from this command (then the whole suite runs). Whole files, packages or targets: more tests
+   * than the files hold is allowed (nothing reads them), a test the command would not run never
+   * (a file outside its paths, a Go testdata folder). The run must still prove it took effect
+   * (src/measure/select.ts `filesUnproven`).
+   */
+  selectFiles?(ctx: FileSelectContext): Selection | null;
   /** Whether select() can ever answer for this command (without ids at hand). */
   canSelect(command: string): boolean;
   /** A line for the starter policy on what tests.stable's repeats cost with this runner. */

@@ -1,13 +1,10 @@
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { judge, type Judgment } from "../../src/judge/judge.js";
 import { WARM_DIR } from "../../src/measure/deps/cache.js";
-import { starterPolicy } from "../../src/policy/init.js";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
-import { git, tempDir } from "../helpers/git-repo.js";
+import { initPolicyRepo } from "../helpers/init-policy-repo.js";
+import { tempDir } from "../helpers/git-repo.js";
 
 // A verdict never depends on the cache (issue 22), for compiled languages too. Go's setup warms a
 // build cache and Cargo's a target folder; both are stored as the warm layer and lie beneath every
@@ -15,23 +12,7 @@ import { git, tempDir } from "../helpers/git-repo.js";
 // the head's tree was written out; the second has the dependencies and the base cached. The attack
 // on the warm layer's dates (cargo taking the base's build for the head's) is shown on its own, where
 // the order is certain: test/measure/deps/warm-stale.test.ts.
-const run = promisify(execFile);
-
-async function initRepo(name: string): Promise<string> {
-  const dir = join(tempDir(`ranex-${name}-`), name);
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-  await run("bash", [join(FIXTURES_DIR, `${name}.sh`), dir], { env });
-  mkdirSync(join(dir, ".github"), { recursive: true });
-  writeFileSync(join(dir, ".github", "ranex.yml"), await starterPolicy(dir));
-  git(dir, "add", ".github/ranex.yml");
-  git(dir, "commit", "-q", "-m", "ranex: policy from ranex init");
-  for (const head of ["honest", "no-fix"]) {
-    git(dir, "checkout", "-q", head);
-    git(dir, "rebase", "-q", "main");
-  }
-  git(dir, "checkout", "-q", "main");
-  return dir;
-}
+const initRepo = (name: string): Promise<string> => initPolicyRepo(name, ["honest", "no-fix"]);
 
 const claims = (j: Judgment): string[] =>
   j.verdict.claims.filter((c) => c.name !== "approval.independent").map((c) => `${c.name}: ${c.status}: ${c.reason.replace(/ in [\d.]+ s/g, "")}`);

@@ -46,7 +46,8 @@ export function stableClaim(subject: string, targets: readonly Target[], runsOf:
   const lost = new Set<string>();
   for (const target of targets) {
     const runs = runsOf(target);
-    for (const run of [...runs.base, ...runs.head]) if (run.selectionLost !== undefined) lost.add(run.selectionLost);
+    // Repeats only (they carry their ids): a main run's lost file selection is said on the run itself.
+    for (const run of [...runs.base, ...runs.head]) if (run.selectionLost !== undefined && run.selected !== undefined) lost.add(run.selectionLost);
     const base = outcomesOf(target.id, runs.base);
     const head = outcomesOf(target.id, runs.head);
     const unstable = varies(base) || varies(head);
