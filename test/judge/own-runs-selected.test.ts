@@ -103,7 +103,7 @@ interface CompiledCase {
 
 describe.each<CompiledCase>([
   {
-    name: "go-calc", newFile: "mul_more_test.go", ownId: "example.com/calc/TestMulNegative", ownCases: 6,
+    name: "go-calc", newFile: "mul_more_test.go", ownId: "example.com/calc/TestMulNegative", ownCases: 7, // the whole package, which holds go-calc's golden test too since the frozen test data
     greenOnBase: { "add_more_test.go": 'package calc\n\nimport "testing"\n\nfunc TestAddMore(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal("Add")\n\t}\n}\n' },
     greenId: "example.com/calc/TestAddMore",
     redOnHead: { "mul_wrong_test.go": 'package calc\n\nimport "testing"\n\nfunc TestMulWrong(t *testing.T) {\n\tif Mul(2, 2) != 5 {\n\t\tt.Fatal("Mul")\n\t}\n}\n' },

@@ -16,7 +16,14 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const children: ChildProcess[] = [];
 const servers: Server[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
+  // tsx runs the server as a child of its own: kill the whole group, or the server outlives the test.
+  for (const child of children.splice(0)) {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    } catch {
+      child.kill("SIGKILL");
+    }
+  }
   for (const server of servers.splice(0)) server.close();
 });
 
@@ -40,7 +47,7 @@ function standIn(pem: string): Promise<{ port: number; calls: string[] }> {
 
 function startServer(cwd: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(join(ROOT, "node_modules/.bin/tsx"), [join(ROOT, "src/server.ts")], { cwd, env: { PATH: process.env.PATH ?? "", ...env } });
+  const child = spawn(join(ROOT, "node_modules/.bin/tsx"), [join(ROOT, "src/server.ts")], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, detached: true });
   children.push(child);
   child.stdout?.on("data", (d: Buffer) => { output += d.toString(); });
   child.stderr?.on("data", (d: Buffer) => { output += d.toString(); });
