@@ -43,6 +43,10 @@ const cases = [
   { repo: "python-slow", head: "honest", task: null, newTests: true },
   // The same with diff.needed required too: the cost of its mutants (tests.stable is on by default).
   { repo: "python-slow-strict", head: "task", task: "mul", newTests: false },
+  // A suite of about 6 s (60 waiting tests), for issue 22's "warm <= 1.25 T when the suite takes 5 s
+  // or more": no other case has one on a quiet machine.
+  { repo: "python-long", head: "task", task: "mul", newTests: false },
+  { repo: "python-long", head: "honest", task: null, newTests: true },
   // A real `npm ci` setup (a vendored tarball, no network): warm reuses the installed dependencies.
   { repo: "node-npm", head: "task", task: null, newTests: false },
   { repo: "node-npm", head: "honest", task: null, newTests: true },
@@ -59,11 +63,11 @@ const only = [...process.argv.slice(2), ...process.env.RANEX_BENCH_ONLY === unde
 const provenanceOnly = process.env.RANEX_BENCH_SECTION === "provenance";
 
 /**
- * Builds a repository whose suite takes about 3 s: 30 tests that each wait 0.1 s, plus the owner's
+ * Builds a repository whose suite takes about 3 s: 30 tests (or `waiting`) that each wait 0.1 s, plus the owner's
  * red target for task `mul`. Head `task` implements mul (no new test files); head `honest` adds sub
  * with a test file of its own.
  */
-function buildSlowRepo(dir: string, strict: boolean): void {
+function buildSlowRepo(dir: string, strict: boolean, waiting: number): void {
   const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], {
     env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com", GIT_CONFIG_GLOBAL: "/dev/null" },
   });
@@ -77,7 +81,7 @@ function buildSlowRepo(dir: string, strict: boolean): void {
   write(".ranex/tasks/mul.yml", `id: mul\ntitle: mul\nscope: ["src/**"]\ntargets: ["tests/test_mul.py::test_mul"]\n`);
   write("src/__init__.py", "");
   write("src/calc.py", "def add(a, b):\n    return a + b\n");
-  const tests = Array.from({ length: 30 }, (_, i) => `def test_add_${i}():\n    time.sleep(0.1)\n    assert add(${i}, 1) == ${i + 1}\n`).join("\n");
+  const tests = Array.from({ length: waiting }, (_, i) => `def test_add_${i}():\n    time.sleep(0.1)\n    assert add(${i}, 1) == ${i + 1}\n`).join("\n");
   write("tests/test_add.py", `import time\nfrom src.calc import add\n\n${tests}`);
   write("tests/test_mul.py", "from src import calc\n\ndef test_mul():\n    assert calc.mul(3, 4) == 12\n");
   git("add", "-A");
@@ -217,7 +221,8 @@ for (const c of cases) {
   const work = mkdtempSync(join(tmpdir(), "ranex-bench-"));
   try {
     const repoDir = join(work, c.repo);
-    if (c.repo.startsWith("python-slow")) buildSlowRepo(repoDir, c.repo === "python-slow-strict");
+    if (c.repo.startsWith("python-slow")) buildSlowRepo(repoDir, c.repo === "python-slow-strict", 30);
+    if (c.repo === "python-long") buildSlowRepo(repoDir, false, 60);
     else if (c.repo === "node-npm") buildNpmRepo(repoDir);
     else execFileSync("bash", [join(root, "fixtures/repos", `${c.repo}.sh`), repoDir], { stdio: "ignore" });
     if (INIT_POLICY.has(c.repo)) await commitInitPolicy(repoDir, c.head);
