@@ -222,7 +222,7 @@ for (const c of cases) {
   try {
     const repoDir = join(work, c.repo);
     if (c.repo.startsWith("python-slow")) buildSlowRepo(repoDir, c.repo === "python-slow-strict", 30);
-    if (c.repo === "python-long") buildSlowRepo(repoDir, false, 60);
+    else if (c.repo === "python-long") buildSlowRepo(repoDir, false, 60);
     else if (c.repo === "node-npm") buildNpmRepo(repoDir);
     else execFileSync("bash", [join(root, "fixtures/repos", `${c.repo}.sh`), repoDir], { stdio: "ignore" });
     if (INIT_POLICY.has(c.repo)) await commitInitPolicy(repoDir, c.head);
