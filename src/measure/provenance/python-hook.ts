@@ -132,7 +132,7 @@ def _ranex_provenance():
     function_type = type(lambda: None)
     code_of = function_type.__code__.__get__
     modules = sys.modules
-${pythonPlantedSource()}
+${pythonPlantedSource(WATCHED_MODULES)}
 
     # The functions a test's verdict passes through: the assertion library and the runner's report
     # path. Their identities are taken when each module first shows up; a later replacement (a plain
@@ -242,7 +242,7 @@ ${pythonPlantedSource()}
             reading = (args[2] & 3) == 0 if mode is None else ('r' in mode or '+' in mode)
             if inside:
                 if reading:
-                    if not snapped[0] and path.endswith(('.py', '.pyc', '.so')):
+                    if early_names[0] is None and path.endswith(('.py', '.pyc', '.so')):
                         early_snapshot()
                     code_file(path)
             elif not reading:

@@ -29,12 +29,18 @@ export const REPORT_EVENTS: readonly string[] = [
   "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
 ];
 
+/** Top-level modules walked at exit whenever they are loaded (besides the runner's): the report's writers and builtins. */
+const WALKED_TOPS: readonly string[] = ["builtins", "unittest", "xml", "json", "io", "sys", "importlib", "site"];
+
+/** Modules whose classes are walked too, besides the watched ones and those the tree uses or loaded late. */
+const CLASSES_WALKED: readonly string[] = ["builtins", "pytest", "_pytest.nodes", "_pytest._code.code", "_pytest.fixtures", "unittest.suite", "unittest.loader", "xml.etree.ElementTree"];
+
 /** Module attributes that the standard library's own setters fill with the caller's class or object. */
 const REGISTRATION_SLOTS: readonly (readonly [string, string])[] = [
   ["logging", "_loggerClass"], ["logging", "_logRecordFactory"], ["asyncio.events", "_event_loop_policy"],
 ];
 
-export function pythonPlantedSource(): string {
+export function pythonPlantedSource(watched: readonly string[]): string {
   return `
     # --- Planted code and the report's writer (./python-planted.ts) ---
     try:
@@ -108,72 +114,108 @@ export function pythonPlantedSource(): string {
         if by is not None and (name + ':' + str(attr)) not in SLOTS:
             planted(name + '.' + str(attr), by)
 
-    # The modules (and their classes) loaded before any code of the tree ran, with a copy of each
-    # namespace: at exit a namespace whose values are still the same objects, one by one (compared
-    # by identity at C speed, never with ==, which could call the tree's __eq__), needs no walk.
-    from _operator import is_ as same
-    early = []
-    early_classes = []
-    early_names = set()
-    snapped = [False]
-
-    def same_values(now, then):
-        return len(now) == len(then) and all(map(same, now.values(), then.values()))
+    # The modules loaded before any code of the tree ran (names only: a copy of the key set). Those
+    # loaded later are walked whole at exit; of the earlier ones only the runner's, the report
+    # writer's, builtins and the ones the tree's own modules use (a frozen test's oracle), since a
+    # walk of every namespace and class costs about 20 M instructions on a small pytest run.
+    WALKED = frozenset(${JSON.stringify(WALKED_TOPS)}) | runner
+    CLASSES_WALKED = frozenset(${JSON.stringify([...watched, ...CLASSES_WALKED])})
+    early_names = [None]
 
     def early_snapshot():
         # Called when the first code file of the tree is opened, before any of it runs.
-        snapped[0] = True
+        early_names[0] = set(modules)
+
+    # Kinds of value that can hold no code of the tree (a str, a compiled pattern, a logger: any object
+    # of a class that is not the tree's), learnt as the walk meets them; and the wrappers that can.
+    plain_kinds = set(PLAIN)
+    WRAPPERS = {staticmethod, classmethod, property, method_type}
+
+    def foreign(function, space):
+        # A function found in a namespace it was not defined in: the tree's, unless its globals name a file elsewhere.
+        home = globals_of(function)
+        if home is space:
+            return False
+        path = home.get('__file__')
+        return not (type(path) is str and not path.startswith(TREE))
+
+    def planted_walk(name, space, classes):
+        for attr, value in list(space.items()):
+            kind = type(value)
+            if kind in plain_kinds:
+                continue
+            if kind is function_type:
+                if foreign(value, space):
+                    planted_value(name, attr, value)
+                continue
+            if kind in WRAPPERS:
+                planted_value(name, attr, value)
+                continue
+            if issubclass(kind, type):
+                owner = type_getattr(value, '__module__')
+                if owner != name or not classes:
+                    if owner != name and tree_file_of(owner) is not None:
+                        planted_value(name, attr, value)
+                    continue
+                qual = None
+                for key, member in list(type_getattr(value, '__dict__').items()):
+                    held = type(member)
+                    if held is function_type:
+                        if not foreign(member, space):
+                            continue
+                    elif held not in WRAPPERS:
+                        continue
+                    qual = qual or name + '.' + str(type_getattr(value, '__qualname__')) + '.'
+                    planted_member(qual + str(key), member)
+                continue
+            if type_getattr(kind, '__name__') == 'partial':
+                WRAPPERS.add(kind)
+                planted_value(name, attr, value)
+            elif tree_file_of(type_getattr(kind, '__module__')) is None:
+                plain_kinds.add(kind)
+            else:
+                planted_value(name, attr, value)
+
+    def planted_scan():
+        top_names = stdlib | runner
+        before = early_names[0] or ()
+        wanted = {}
+        tree_spaces = []
         for name, module in list(modules.items()):
             if type(module) is not module_type or type(name) is not str:
                 continue
             space = object_getattr(module, '__dict__')
             path = space.get('__file__')
             if type(path) is str and path.startswith(TREE):
-                continue
-            early_names.add(name)
-            early.append((name, space, space.copy()))
-            for value in [v for v in space.values() if issubclass(type(v), type)]:
-                if type_getattr(value, '__module__') == name:
-                    members = type_getattr(value, '__dict__')
-                    early_classes.append((name, value, members, members.copy()))
-
-    def planted_scan():
-        top_names = stdlib | runner
-        for name, space, then in early:
-            if same_values(space, then):
-                continue
-            for attr, value in list(space.items()):
-                if then.get(attr, then) is not value:
-                    planted_value(name, attr, value)
-        for name, cls, members, then in early_classes:
-            if same_values(members, then):
-                continue
-            qual = name + '.' + str(type_getattr(cls, '__qualname__')) + '.'
-            for key, member in list(members.items()):
-                if then.get(key, then) is not member:
-                    planted_member(qual + str(key), member)
-        # Modules loaded after the tree's code began: walked whole (a function of the module itself,
-        # the common case, leaves after an identity test of its globals).
-        for name, module in list(modules.items()):
-            if type(module) is not module_type or type(name) is not str or name in early_names:
+                if name.split('.', 1)[0] in top_names:
+                    planted('sys.modules[' + name + ']', path)
+                tree_spaces.append(space)
+            elif name not in before or name in CLASSES_WALKED:
+                wanted[name] = True
+            elif name.split('.', 1)[0] in WALKED:
+                wanted[name] = False
+        # The modules the tree's own modules hold or import from: what a frozen test compares with.
+        for space in tree_spaces:
+            for value in list(space.values()):
+                kind = type(value)
+                if kind is module_type:
+                    used = object_getattr(value, '__dict__').get('__name__')
+                elif kind is function_type:
+                    used = globals_of(value).get('__name__')
+                elif issubclass(kind, type):
+                    used = type_getattr(value, '__module__')
+                else:
+                    continue
+                if type(used) is str and not wanted.get(used, False):
+                    wanted[used] = True
+        for name, classes in list(wanted.items()):
+            module = modules.get(name)
+            if type(module) is not module_type:
                 continue
             space = object_getattr(module, '__dict__')
             path = space.get('__file__')
-            if type(path) is str and path.startswith(TREE):
-                if name.split('.', 1)[0] in top_names:
-                    planted('sys.modules[' + name + ']', path)
-                continue
-            for attr, value in list(space.items()):
-                kind = type(value)
-                if kind in PLAIN or (kind is function_type and globals_of(value) is space):
-                    continue
-                if kind is not function_type and issubclass(kind, type) and type_getattr(value, '__module__') == name:
-                    qual = name + '.' + str(type_getattr(value, '__qualname__')) + '.'
-                    for key, member in list(type_getattr(value, '__dict__').items()):
-                        if type(member) is not function_type or globals_of(member) is not space:
-                            planted_member(qual + str(key), member)
-                    continue
-                planted_value(name, attr, value)
+            if not (type(path) is str and path.startswith(TREE)):
+                planted_walk(name, space, classes)
         for label, entries in (('sys.meta_path', sys.meta_path), ('sys.path_hooks', sys.path_hooks)):
             for entry in list(entries):
                 by = origin(entry, 0)
