@@ -118,7 +118,7 @@ export function pythonPlantedSource(watched: readonly string[]): string {
     # loaded later are walked whole at exit; of the earlier ones only the runner's, the report
     # writer's, builtins and the ones the tree's own modules use (a frozen test's oracle), since a
     # walk of every namespace and class costs about 20 M instructions on a small pytest run.
-    WALKED = frozenset(${JSON.stringify(WALKED_TOPS)}) | runner
+    WALKED = frozenset(${JSON.stringify(WALKED_TOPS)})
     CLASSES_WALKED = frozenset(${JSON.stringify([...watched, ...CLASSES_WALKED])})
     early_names = [None]
 
@@ -145,7 +145,7 @@ export function pythonPlantedSource(watched: readonly string[]): string {
             if kind in plain_kinds:
                 continue
             if kind is function_type:
-                if foreign(value, space):
+                if globals_of(value) is not space and foreign(value, space):
                     planted_value(name, attr, value)
                 continue
             if kind in WRAPPERS:
@@ -161,7 +161,7 @@ export function pythonPlantedSource(watched: readonly string[]): string {
                 for key, member in list(type_getattr(value, '__dict__').items()):
                     held = type(member)
                     if held is function_type:
-                        if not foreign(member, space):
+                        if globals_of(member) is space or not foreign(member, space):
                             continue
                     elif held not in WRAPPERS:
                         continue
