@@ -8,6 +8,8 @@
 //   - code of the tree outside the owner's frozen files reached into frames or the collector, set
 //     attributes of the runner's or the standard library's classes, or a function the verdict
 //     passes through (assertions, the runner's report path) was replaced;
+//   - a function, class or object of the tree was found at exit in a module that is not the tree's,
+//     or tree code wrote the report or started a process after it was written (./python-planted.ts);
 //   - a runtime the gate placed its hook in left no record, or its first process no end.
 import type { Detail } from "../../kernel/types.js";
 import type { SuiteRun } from "../report-types.js";
@@ -123,6 +125,12 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
     return { message: `during the ${label} run ${event.what} was replaced (by ${where}): the assertion library or the runner's report path was tampered with`, owner };
   }
   if (event.by === "" || event.by.startsWith("/")) return null;
+  if (event.event === "planted") {
+    return { message: `during the ${label} run tree code ${where} put its own code into ${event.what}, which is not the tree's (the standard library, the runner or an installed package): what the run reported cannot be believed`, owner };
+  }
+  if (event.event === "report") {
+    return { message: `tree code ${where} ${event.what} during the ${label} run: the report is the runner's to write`, owner };
+  }
   const what = event.event === event.what ? event.event : `${event.event} ${event.what}`;
   return { message: `tree code ${where} used ${what} while the ${label} tests ran (tampering: frames, the collector, ctypes or the runner's classes)`, owner };
 }

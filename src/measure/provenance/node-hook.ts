@@ -13,6 +13,8 @@
 // process's pid: the record keeps the first start line a pid sends, so the worker's start and end are
 // dropped, and what it resolves or finds replaced is kept, since it ran in the run's process.
 
+import { nodePlantedSource } from "./node-planted.js";
+
 /** node:assert's functions a test's outcome passes through, on the module and on its `strict` object. */
 export const NODE_ASSERT_FUNCTIONS: readonly string[] = [
   "ok", "equal", "notEqual", "deepEqual", "notDeepEqual", "strictEqual", "notStrictEqual", "deepStrictEqual",
@@ -66,6 +68,8 @@ export function nodePreloadSource(fifo: string, treeRoot: string): string {
     }
     return found;
   };
+${nodePlantedSource()}
+  const replacedAtExit = watchReplaced(emit);
   const assert = require("node:assert");
   const names = ${q(NODE_ASSERT_FUNCTIONS)};
   const originals = [];
@@ -76,6 +80,7 @@ export function nodePreloadSource(fifo: string, treeRoot: string): string {
     for (const [owner, name, what, original] of originals) {
       if (owner[name] !== original) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
     }
+    replacedAtExit();
     emit({ k: "end", nonce });
   });
 

@@ -8,6 +8,8 @@
 // them to anyone); it calls only built-in functions captured at install, never a Python function a
 // module attribute could replace, so tree code never runs inside it.
 
+import { pythonPlantedSource } from "./python-planted.js";
+
 /** Top-level modules of the runners the gate knows (pytest and its own dependencies). */
 export const PYTHON_RUNNER_MODULES: readonly string[] = [
   "pytest", "_pytest", "pluggy", "iniconfig", "py", "exceptiongroup", "tomli", "packaging", "xdist", "execnet",
@@ -131,6 +133,7 @@ def _ranex_provenance():
     function_type = type(lambda: None)
     code_of = function_type.__code__.__get__
     modules = sys.modules
+${pythonPlantedSource(WATCHED_MODULES)}
 
     # The functions a test's verdict passes through: the assertion library and the runner's report
     # path. Their identities are taken when each module first shows up; a later replacement (a plain
@@ -256,11 +259,15 @@ def _ranex_provenance():
             reading = (args[2] & 3) == 0 if mode is None else ('r' in mode or '+' in mode)
             if inside:
                 if reading:
+                    if early_names[0] is None and path.endswith(('.py', '.pyc', '.so')):
+                        early_snapshot()
                     code_file(path)
             elif not reading:
                 # A report being written outside the tree: what it says must come from the real functions.
                 snapshot()
                 compare()
+                if REPORT is not None:
+                    report_guard(event, args, caller())
             return
         if event == 'import':
             if pending:
@@ -275,6 +282,9 @@ def _ranex_provenance():
                 if key not in seen:
                     seen.add(key)
                     emit('imp', 'n', str(args[0]), 'by', importer)
+            return
+        if event in REPORT_EVENTS:
+            report_guard(event, args, caller())
             return
         if event in FRAME_EVENTS or event.startswith('ctypes.'):
             tamper(event, event, caller())
@@ -298,7 +308,7 @@ def _ranex_provenance():
     # The events observe() acts on. Most of what Python audits (exec, compile, marshal.loads on every
     # import, object.__getattr__ of __code__ and __defaults__) says nothing the record keeps: the hook
     # runs on each of them, so those leave after one set lookup, before any other work.
-    RELEVANT = frozenset(('open', 'import', 'object.__setattr__', 'object.__delattr__')) | FRAME_EVENTS
+    RELEVANT = frozenset(('open', 'import', 'object.__setattr__', 'object.__delattr__')) | FRAME_EVENTS | REPORT_EVENTS
 
     def hook(event, args):
         # Never raises: an exception here would abort whatever the code was doing.
@@ -326,6 +336,7 @@ def _ranex_provenance():
         try:
             snapshot()
             compare()
+            planted_scan()
             for name, module in list(modules.items()):
                 if type(module) is not module_type:
                     continue

@@ -107,6 +107,19 @@ describe("provenanceFindings", () => {
     expect(committed.problems.join("\n")).toContain("used object.__getattr__ tb_frame");
   });
 
+  it("the tree's code planted in a module, or the report written by tree code, fails; the owner's frozen test doing it is listed", () => {
+    const run = runWith([START,
+      line({ k: "tamper", pid: 7, ev: "planted", what: "statistics.median", by: "/work/src/a.py", line: 0 }),
+      line({ k: "tamper", pid: 7, ev: "report", what: "wrote the test report (os.rename)", by: "/work/src/a.py", line: 9 }),
+      line({ k: "tamper", pid: 7, ev: "planted", what: "random.random", by: "/work/tests/test_a.py", line: 0 }), END]);
+    const { problems, details } = provenanceFindings(run, { ...none, changed: new Set(["src/a.py"]), frozen: new Set(["tests/test_a.py"]) });
+    expect(problems).toEqual([
+      "during the head run tree code src/a.py put its own code into statistics.median, which is not the tree's (the standard library, the runner or an installed package): what the run reported cannot be believed",
+      "tree code src/a.py:9 wrote the test report (os.rename) during the head run: the report is the runner's to write",
+    ]);
+    expect(details.map((d) => d.message)).toContain("during the head run tree code tests/test_a.py put its own code into random.random, which is not the tree's (the standard library, the runner or an installed package): what the run reported cannot be believed");
+  });
+
   it("a hook that was placed but left no record, or a first process that never ended, fails", () => {
     expect(provenanceFindings(runWith([]), none).problems[0]).toContain("left no provenance record from Python");
     expect(provenanceFindings(runWith([START]), none).problems[0]).toContain("was cut short");

@@ -1,0 +1,79 @@
+// The Node preload's check of what code under test replaced (issue 19, a fresh red team). node:test's
+// child process reports each test to the runner through v8's public serializer on its stdout, so a
+// module under test that patches `v8.Serializer.prototype.writeValue` or wraps `process.stdout.write`
+// turns the target's `test:fail` into `test:pass` without touching node:assert; a patched `Math` or
+// `JSON` changes the oracle a frozen test compares with. Node's own internals use primordials captured
+// at start-up, so what code under test can reach is what is public: these objects.
+//
+// The preload takes the own property descriptors of each object below when it starts (before any code
+// of the tree runs) and, when the process ends, names every one whose function, getter or setter is
+// no longer the same object (data is not compared; keys added since are not findings: polyfills add
+// what is missing). In node:test's child, whose stdout is the report, `process.stdout.write` must be
+// the one its prototype holds (a test that captures output and puts the function back passes). One
+// pass at start and one at exit, about 200 properties: no work while the tests run. `process` and
+// EventEmitter are not compared: jest, vitest and signal-exit replace process.exit, emit and reallyExit
+// in honest runs, and a forged exit status must still agree with the report.
+
+/** [label, JavaScript expression for the object] whose own properties are compared at exit. */
+export const NODE_WATCHED_OBJECTS: readonly (readonly [string, string])[] = [
+  ["Math", "Math"],
+  ["JSON", "JSON"],
+  ["Reflect", "Reflect"],
+  ["Number", "Number"],
+];
+
+/** The report channel of node:test's child: watched there only (loading them costs about 2 ms of CPU elsewhere). */
+export const NODE_CHILD_WATCHED_OBJECTS: readonly (readonly [string, string])[] = [
+  ["node:v8", 'require("node:v8")'],
+  ["node:v8.Serializer.prototype", 'require("node:v8").Serializer.prototype'],
+  ["node:v8.DefaultSerializer.prototype", 'require("node:v8").DefaultSerializer.prototype'],
+  ["node:v8.Deserializer.prototype", 'require("node:v8").Deserializer.prototype'],
+  ["node:stream.Writable.prototype", 'require("node:stream").Writable.prototype'],
+  ["node:stream.Duplex.prototype", 'require("node:stream").Duplex.prototype'],
+  ["node:net.Socket.prototype", 'require("node:net").Socket.prototype'],
+];
+
+/** JavaScript for the preload's closure: `watchReplaced(emit)` takes the snapshot and returns the exit check. */
+export function nodePlantedSource(): string {
+  const list = (objects: readonly (readonly [string, string])[]): string => objects.map(([label, expr]) => `[${JSON.stringify(label)}, () => ${expr}]`).join(",\n    ");
+  return `
+  // What code under test may replace (./node-planted.ts): own properties, taken now, compared at exit.
+  const watchReplaced = (emit) => {
+    const getOwn = Object.getOwnPropertyDescriptors;
+    const taken = [];
+    // node:test's child process (NODE_TEST_CONTEXT=child-v8, read now, before any tree code) reports
+    // to the runner through v8's serializer on its stdout: there, and only there, that is the report.
+    const reportsOnStdout = process.env.NODE_TEST_CONTEXT === "child-v8";
+    const child = [
+    ${list(NODE_CHILD_WATCHED_OBJECTS)},
+    ];
+    for (const [label, find] of [
+    ${list(NODE_WATCHED_OBJECTS)},
+    ...(reportsOnStdout ? child : []),
+    ]) {
+      let owner;
+      try { owner = find(); } catch { continue; }
+      if (owner == null) continue;
+      taken.push([label, owner, getOwn(owner)]);
+    }
+    const getProto = Object.getPrototypeOf;
+    return () => {
+      const found = [];
+      for (const [label, owner, then] of taken) {
+        const now = getOwn(owner);
+        for (const key of Reflect.ownKeys(then)) {
+          const a = then[key];
+          if (typeof a.value !== "function" && a.get === undefined && a.set === undefined) continue;
+          const b = now[key];
+          if (b === undefined || a.value !== b.value || a.get !== b.get || a.set !== b.set) found.push(label + "." + String(key));
+        }
+      }
+      for (const name of reportsOnStdout ? ["stdout"] : []) {
+        const stream = process[name];
+        if (stream != null && stream.write !== getProto(stream).write) found.push("process." + name + ".write");
+      }
+      for (const what of found) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
+    };
+  };
+`;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { judge } from "../../src/judge/judge.js";
+import type { Verdict } from "../../src/kernel/types.js";
+import { fixtureRepo } from "../helpers/fixtures.js";
+import { tempDir } from "../helpers/git-repo.js";
+
+// Issue 19, a fresh red team: each head of fixtures/repos/python-redteam.sh and node-redteam.sh
+// leaves the task undone and gets its target green from inside the runner's process by a means that
+// no pattern listed (a plain attribute assignment raises no audit event; node:test's child reports
+// through v8's public serializer). Each got a signed CANDIDATE before this change, with the policy
+// `ranex init` writes; now the run is not believed (tests.regression FAILs, unsafe, naming what was
+// replaced and by which file). The honest head of each repository stays CANDIDATE, though its code
+// uses the same modules (functools' cache, a json encoder subclass, v8's serializer) on its own
+// objects. Real pytest and node:test in the real sandbox, judged end to end.
+
+async function judged(repoName: "python-redteam" | "node-redteam", head: string, dataDir: string): Promise<Verdict> {
+  const repo = await fixtureRepo(repoName);
+  const { verdict } = await judge({ source: repo, base: "main", head, task: "median", dataDir });
+  return verdict;
+}
+
+function notBelieved(verdict: Verdict, ...mentions: string[]): void {
+  const regression = verdict.claims.find((c) => c.name === "tests.regression");
+  const text = `${regression?.reason ?? ""}\n${(regression?.details ?? []).map((d) => d.message).join("\n")}`;
+  expect(verdict.verdict, text).toBe("FAIL");
+  expect(regression?.status, text).toBe("fail");
+  expect(verdict.class, text).toBe("unsafe");
+  for (const mention of mentions) expect(text).toContain(mention);
+}
+
+describe("python: code of the tree planted in modules that are not the tree's, and the report rewritten", () => {
+  const dataDir = tempDir("ranex-redteam-py-");
+
+  it("the honest median stays CANDIDATE", async () => {
+    const verdict = await judged("python-redteam", "honest", dataDir);
+    expect(verdict.verdict, verdict.reasons.join("\n")).toBe("CANDIDATE");
+  }, 300_000);
+
+  it.each([
+    ["oracle-assign", "statistics.median"],
+    ["etree-element", "xml.etree.ElementTree.Element"],
+    ["report-property", "_pytest.reports.TestReport.passed"],
+    ["unittest-outcome", "unittest.case._Outcome"],
+    ["builtins-sorted", "builtins.sorted"],
+  ])("%s: the tree's code found in %s at exit", async (head, what) => {
+    notBelieved(await judged("python-redteam", head, dataDir), `put its own code into ${what}`, "src/stats_tool/__init__.py");
+  }, 300_000);
+
+  it("report-finalize: a finalizer rewriting the report found from /proc/self/cmdline", async () => {
+    notBelieved(await judged("python-redteam", "report-finalize", dataDir), "wrote the test report (open)", "src/stats_tool/__init__.py:");
+  }, 300_000);
+
+  it("report-rename: a thread renaming a forged copy over the report after the main thread ended", async () => {
+    notBelieved(await judged("python-redteam", "report-rename", dataDir), "wrote the test report (os.rename)", "src/stats_tool/__init__.py:");
+  }, 300_000);
+});
+
+describe("node:test: what the test file's process reports to the runner, forged", () => {
+  const dataDir = tempDir("ranex-redteam-node-");
+
+  it("the honest median stays CANDIDATE", async () => {
+    const verdict = await judged("node-redteam", "honest", dataDir);
+    expect(verdict.verdict, verdict.reasons.join("\n")).toBe("CANDIDATE");
+  }, 300_000);
+
+  it("v8-serializer: v8.Serializer.prototype.writeValue rewriting test:fail into test:pass", async () => {
+    notBelieved(await judged("node-redteam", "v8-serializer", dataDir), "node:v8.Serializer.prototype.writeValue was replaced");
+  }, 300_000);
+
+  it("stdout-forge: process.stdout.write rewriting the serialized events", async () => {
+    notBelieved(await judged("node-redteam", "stdout-forge", dataDir), "process.stdout.write was replaced");
+  }, 300_000);
+});
