@@ -104,7 +104,7 @@ export function namedHarness(config: string, text: string, paths: ReadonlySet<st
     if (/\.ya?ml$|\.mocharc$/.test(config)) for (const value of [...yamlList(text, "require"), ...yamlList(text, "file")]) add(scriptFile(config, value, paths), "require");
   }
   if (PYTEST_CONFIG.test(config) || config === POLICY) {
-    const plugins = flagValues(text, /(?:^|[\s"'[,])-p[ =]?([A-Za-z_][\w.:]*)/g).filter((p) => !p.startsWith("no:"));
+    const plugins = flagValues(text, /(?:^|[\s"'[,])-p(?:[ =]|["']\s*,\s*["'])?([A-Za-z_][\w.:]*)/g).filter((p) => !p.startsWith("no:"));
     add(plugins.flatMap((p) => pythonModule(p, paths)), "-p");
   }
   if (config === POLICY) {
