@@ -68,3 +68,28 @@ describe("harness a frozen configuration names (pytest.ini: -p shapes.pytest_plu
       + "pytest.ini (-p); release it with unfreeze: ['src/shapes/pytest_plugin.py']");
   }, 300_000);
 });
+
+describe("node:test: test data read through fs (fixtures/repos/node-data.sh)", () => {
+  async function node(head: string): Promise<Judgment> {
+    const want = loadExpectations()["node-data"]![head]!;
+    return judge({ source: await fixtureRepo("node-data"), base: "main", head, task: want.task ?? null, dataDir });
+  }
+
+  it("fails a head that rewrites the cases the frozen test read in the base run", async () => {
+    const judgment = await node("rewrite-cases");
+    expect(failing(judgment)).toEqual(["diff.frozen"]);
+    expect(judgment.verdict.class).toBe("unsafe");
+    expect(claim(judgment, "diff.frozen").details.map((d) => d.message)).toEqual([
+      "support/cases/medians.json: modified; test data of the frozen tests, frozen as of the base: test/median.test.js reads it (opened in the base run); "
+      + "release it with unfreeze: ['support/cases/medians.json']",
+    ]);
+  }, 300_000);
+
+  it("keeps the honest head and one adding cases for its own new test CANDIDATEs", async () => {
+    const [honest, added] = await Promise.all([node("honest"), node("new-data")]);
+    expect(failing(honest)).toEqual([]);
+    expect(failing(added)).toEqual([]);
+    expect(claim(added, "diff.frozen").reason).toBe("3 changed paths, none frozen; 1 new test file is a red-then-green target; "
+      + "1 data file of the frozen tests frozen too: support/cases/medians.json");
+  }, 300_000);
+});
