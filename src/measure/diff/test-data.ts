@@ -26,6 +26,16 @@ export interface DataRead {
 const CODE = /\.(?:pyi?|pyc|pyo|so|pyd|[cm]?[jt]sx?|node|map)$/;
 const CACHE = /(?:^|\/)(?:__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|node_modules|\.git)\//;
 
+// A runner's or bundler's configuration is frozen but is no test: the files it names or reads
+// (`index.html` for vite, `tsconfig.json`) are the application's, and its harness is read apart
+// (./named-harness.ts). Only the tests, conftest and helpers count as readers of test data.
+const CONFIGURATION = /(?:^|\/)(?:[^/]*\.(?:config|conf)\.[cm]?[jt]s|\.[^/]*rc(?:\.[cm]?js)?|noxfile\.py|setup\.py|sitecustomize\.py|usercustomize\.py)$/;
+
+/** Do this frozen file's reads, and the paths its text names, count as test data? */
+export function readsData(path: string): boolean {
+  return !CONFIGURATION.test(path);
+}
+
 /** Is the path a data file the freezing may consider (not code, not a cache)? */
 export function isDataPath(path: string): boolean {
   return !CODE.test(path) && !CACHE.test(path);
@@ -79,7 +89,7 @@ export function dataReadByFrozen(record: ProvenanceRecord, base: HelperBase, nam
   const found = new Map<string, { by: Set<string>; seen: Set<"run" | "text"> }>();
   const add = (path: string, by: string, how: "run" | "text"): void => {
     if (!base.paths.has(path) || base.isFrozen(path) || !isDataPath(path) || written.has(path)) return;
-    if (!base.paths.has(by) || !base.isFrozen(by)) return;
+    if (!base.paths.has(by) || !base.isFrozen(by) || !readsData(by)) return;
     const entry = found.get(path) ?? { by: new Set<string>(), seen: new Set<"run" | "text">() };
     entry.by.add(by);
     entry.seen.add(how);

@@ -86,3 +86,15 @@ describe("the record's data lines", () => {
     expect(record.dropped).toBe(1);
   });
 });
+
+describe("configurations are no readers of test data", () => {
+  it("leaves out what a frozen vite or jest configuration reads or names", () => {
+    const all = new Set([...paths, "vite.config.ts", "index.html", "jest.config.js"]);
+    const frozen = new Set(["vite.config.ts", "jest.config.js", "tests/test_a.py"]);
+    const record = { ...emptyRecord(), data: [{ path: "index.html", by: "vite.config.ts" }, { path: "README.md", by: "jest.config.js" }] };
+    const named = new Map([["vite.config.ts", ["index.html"]], ["tests/test_a.py", ["README.md"]]]);
+    expect(dataReadByFrozen(record, { paths: all, isFrozen: (p) => frozen.has(p) }, named)).toEqual([
+      { path: "README.md", by: ["tests/test_a.py"], seen: ["text"] },
+    ]);
+  });
+});
