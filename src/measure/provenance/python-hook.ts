@@ -283,7 +283,7 @@ def _ranex_provenance():
             path = args[0]
             if type(path) is not str:
                 return
-            if path[:1] != '/' or '/.' in path:
+            if path[:1] != '/' or '/./' in path or '/../' in path:
                 path = tree_path(path)
             inside = path.startswith(TREE)
             mode = args[1]
