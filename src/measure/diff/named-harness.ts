@@ -30,6 +30,7 @@ export function namesHarness(path: string): boolean {
 // The keys of jest and vitest whose value is a module (or a list of modules) the runner loads.
 const SCRIPT_KEYS = ["setupFiles", "setupFilesAfterEnv", "globalSetup", "globalTeardown", "testEnvironment", "snapshotResolver", "testRunner", "testSequencer", "resolver", "require"];
 const STRING = /(["'`])([^"'`\n]+)\1/g;
+const SCRIPT = /\.(?:[cm]?[jt]sx?)$/;
 
 /** `key: "x"` or `key: ["x", "y"]` (JS and JSON, `"key": …` too), one line or a bracket over several. */
 function keyedStrings(text: string, keys: readonly string[]): { key: string; value: string }[] {
@@ -108,7 +109,8 @@ export function namedHarness(config: string, text: string, paths: ReadonlySet<st
     add(plugins.flatMap((p) => pythonModule(p, paths)), "-p");
   }
   if (config === POLICY) {
-    add(flagValues(text, /(?:--require|--file|-r)[ =]([^\s"']+)/g).flatMap((s) => scriptFile("x", s, paths)), "--require");
+    // Only scripts: `pip install -r requirements/dev.txt` in a setup command is no preload.
+    add(flagValues(text, /(?:--require|--file|-r)[ =]([^\s"']+)/g).flatMap((s) => scriptFile("x", s, paths)).filter((p) => SCRIPT.test(p)), "--require");
   }
   if (CARGO.test(config)) {
     const dir = posix.dirname(config);

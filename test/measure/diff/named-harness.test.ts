@@ -52,3 +52,11 @@ describe("namedHarness", () => {
     expect(namesHarness("src/config.js")).toBe(false);
   });
 });
+
+describe("the policy's commands", () => {
+  it("reads a --require of a script, never pip's -r of a requirements file", () => {
+    const all = new Set([...paths, "requirements/dev.txt"]);
+    const text = "tests:\n  setup: 'pip install -r requirements/dev.txt'\n  command: 'npx mocha --require support/reg.js'";
+    expect(namedHarness(".github/ranex.yml", text, all).map((h) => h.path)).toEqual(["support/reg.js"]);
+  });
+});
