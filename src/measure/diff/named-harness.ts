@@ -96,7 +96,7 @@ export function namedHarness(config: string, text: string, paths: ReadonlySet<st
       try {
         const json = JSON.parse(text) as Record<string, unknown>;
         scope = JSON.stringify({ jest: json.jest ?? {}, mocha: json.mocha ?? {} });
-        add(flagValues(JSON.stringify(json.scripts ?? {}), /(?:--require|--file|-r)[ =]([^\s"]+)/g).flatMap((s) => scriptFile(config, s, paths)), "scripts --require");
+        add(flagValues(JSON.stringify(json.scripts ?? {}), /(?:--require|--file|-r)[ =]([^\s"]+)/g).flatMap((s) => scriptFile(config, s, paths)).filter((p) => SCRIPT.test(p)), "scripts --require");
       } catch {
         scope = "";
       }
