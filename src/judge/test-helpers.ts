@@ -6,6 +6,8 @@ import type { Repository } from "../workspace/index.js";
 import type { ProvenanceRecord } from "../measure/provenance/record.js";
 import { assertionIn, frozenHelpers, importedByFrozen, type FrozenHelper } from "../measure/diff/frozen-helpers.js";
 import { importsOf, readsImports, type FileImports } from "../measure/diff/test-imports.js";
+import { dataReadByFrozen, literalDataPaths } from "../measure/diff/test-data.js";
+import { namedHarness, namesHarness, type NamedHarness } from "../measure/diff/named-harness.js";
 
 /** A file bigger than this is not read (a generated module): it is not frozen as a helper, nor are its imports read. */
 const MAX_FILE_BYTES = 512 * 1024;
@@ -23,6 +25,12 @@ export interface FrozenImports {
   parsed: Map<string, FileImports>;
   /** Module path -> where it asserts (null: it does not), for the modules read so far. */
   asserts: Map<string, string | null>;
+  /** Module path -> its own imports, for the modules read so far: a helper's are followed (helpers of helpers). */
+  moduleImports: Map<string, FileImports>;
+  /** Frozen file or module read -> the data files its text names by a literal path (./test-data.ts). */
+  named: Map<string, string[]>;
+  /** Files the base's frozen configurations name as harness (jest `setupFiles`, a pytest `-p` plugin, Cargo's `build`). */
+  harness: NamedHarness[];
 }
 
 /** Reads `paths` of `commit` a chunk at a time, handing each text to `take`. */
@@ -32,35 +40,83 @@ async function eachText(repo: Repository, commit: string, paths: readonly string
   }
 }
 
-/** Reads the modules not read yet and notes where each asserts. */
-async function readAsserts(repo: Repository, commit: string, paths: Iterable<string>, asserts: Map<string, string | null>): Promise<void> {
+/** Reads the modules not read yet: where each asserts, what it imports, which data it names. */
+async function readModules(repo: Repository, commit: string, paths: Iterable<string>, read: FrozenImports, all: ReadonlySet<string>): Promise<void> {
+  const { asserts } = read;
   const unread = [...new Set(paths)].filter((p) => !asserts.has(p)).sort().slice(0, Math.max(0, MAX_FILES - asserts.size));
-  await eachText(repo, commit, unread, (path, text) => asserts.set(path, assertionIn(path, text)));
+  await eachText(repo, commit, unread, (path, text) => {
+    asserts.set(path, assertionIn(path, text));
+    if (readsImports(path)) read.moduleImports.set(path, importsOf(path, text, all));
+    const named = literalDataPaths(path, text, all);
+    if (named.length > 0) read.named.set(path, named);
+  });
 }
 
 /**
- * The frozen files' own import statements (./test-imports.ts) and the modules they name by path,
- * read from the base: a judgment starts this beside its runs, since it needs no record, so only the
- * modules the record alone names are read after them.
+ * The frozen files' own import statements (./test-imports.ts), the data they name, the harness the
+ * frozen configurations name, and the modules they import by path, read from the base: a judgment
+ * starts this beside its runs, since it needs no record, so only the modules the record alone names
+ * are read after them.
  */
 export async function frozenImportsOf(
   repo: Repository, commit: string, basePaths: readonly string[], isFrozen: (path: string) => boolean,
 ): Promise<FrozenImports> {
   const paths = new Set(basePaths);
   const importers = basePaths.filter((p) => isFrozen(p) && readsImports(p)).sort().slice(0, MAX_FILES);
-  const parsed = new Map<string, FileImports>();
-  await eachText(repo, commit, importers, (path, text) => parsed.set(path, importsOf(path, text, paths)));
-  const asserts = new Map<string, string | null>();
-  await readAsserts(repo, commit, [...parsed.values()].flatMap((i) => i.paths).filter((p) => !isFrozen(p)), asserts);
-  return { parsed, asserts };
+  const read: FrozenImports = { parsed: new Map(), asserts: new Map(), moduleImports: new Map(), named: new Map(), harness: [] };
+  await eachText(repo, commit, importers, (path, text) => {
+    read.parsed.set(path, importsOf(path, text, paths));
+    const named = literalDataPaths(path, text, paths);
+    if (named.length > 0) read.named.set(path, named);
+  });
+  const configs = basePaths.filter((p) => isFrozen(p) && namesHarness(p)).sort().slice(0, MAX_FILES);
+  await eachText(repo, commit, configs, (path, text) => {
+    read.harness.push(...namedHarness(path, text, paths).filter((h) => !isFrozen(h.path)));
+  });
+  await readModules(repo, commit, [...read.parsed.values()].flatMap((i) => i.paths).filter((p) => !isFrozen(p)), read, paths);
+  return read;
 }
 
+/** A helper's helpers are followed this many imports deep (a package's testing facade, its private asserts). */
+const MAX_DEPTH = 4;
+
+/**
+ * The base files frozen by what the frozen tests use (issues 19, 22): their helpers (a module a
+ * frozen file imports and that asserts; then, level by level, a module such a helper imports and
+ * that asserts too), the data the frozen files and helpers read, and the harness the frozen
+ * configurations name. Each level keeps the "asserts" rule, so the code under test that a helper
+ * imports (to compute what it expects) stays free to change.
+ */
 export async function testHelpersOf(
   repo: Repository, commit: string, record: ProvenanceRecord, basePaths: readonly string[], isFrozen: (path: string) => boolean,
   frozenImports?: Promise<FrozenImports>,
 ): Promise<FrozenHelper[]> {
-  const { parsed, asserts } = await (frozenImports ?? frozenImportsOf(repo, commit, basePaths, isFrozen));
-  const imported = importedByFrozen(record, { paths: new Set(basePaths), isFrozen }, parsed);
-  await readAsserts(repo, commit, imported.keys(), asserts);
-  return frozenHelpers(imported, asserts);
+  const read = await (frozenImports ?? frozenImportsOf(repo, commit, basePaths, isFrozen));
+  const paths = new Set(basePaths);
+  let helpers: FrozenHelper[] = [];
+  for (let depth = 0; depth < MAX_DEPTH; depth += 1) {
+    const helperPaths = new Set(helpers.map((h) => h.path));
+    const importers = new Map(read.parsed);
+    for (const path of helperPaths) importers.set(path, read.moduleImports.get(path) ?? { names: [], paths: [] });
+    const imported = importedByFrozen(record, { paths, isFrozen: (p) => isFrozen(p) || helperPaths.has(p) }, importers);
+    await readModules(repo, commit, imported.keys(), read, paths);
+    const found = frozenHelpers(imported, read.asserts);
+    if (found.length === 0) break;
+    helpers = [...helpers, ...found].sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+  const helperPaths = new Set(helpers.map((h) => h.path));
+  const frozenOrHelper = (p: string): boolean => isFrozen(p) || helperPaths.has(p);
+  const named = new Map([...read.named].filter(([by]) => frozenOrHelper(by)));
+  const data: FrozenHelper[] = dataReadByFrozen(record, { paths, isFrozen: frozenOrHelper }, named).map((d) => ({
+    path: d.path, importedBy: d.by, kind: "data",
+    asserts: d.seen.map((how) => (how === "run" ? "opened in the base run" : "named in its text")).join(", "),
+  }));
+  const harness = new Map<string, FrozenHelper>();
+  for (const h of read.harness) {
+    if (helperPaths.has(h.path)) continue;
+    const known = harness.get(h.path);
+    if (known === undefined) harness.set(h.path, { path: h.path, importedBy: [h.by], asserts: "", kind: "harness" });
+    else known.importedBy = [...new Set([...known.importedBy, h.by])].sort();
+  }
+  return [...helpers, ...data.filter((d) => !harness.has(d.path)), ...harness.values()];
 }

@@ -8,7 +8,7 @@ import { afterAll } from "vitest";
 // The bundled example repositories (fixtures/repos/*.sh), built by their own scripts, once per test
 // process, and the expectations every branch of them must meet (fixtures/repos/expected.json).
 
-export type FixtureName = "python-calc" | "node-calc" | "python-roman" | "python-src" | "node-src" | "python-provenance" | "node-provenance" | "python-helpers" | "node-helpers" | "python-submodule" | "node-esm-helpers" | "python-redteam" | "node-redteam";
+export type FixtureName = "python-calc" | "node-calc" | "python-roman" | "python-src" | "node-src" | "python-provenance" | "node-provenance" | "python-helpers" | "node-helpers" | "python-submodule" | "node-esm-helpers" | "python-redteam" | "node-redteam" | "python-data" | "node-data";
 
 export interface Expectation {
   verdict: "CANDIDATE" | "FAIL";

@@ -164,9 +164,16 @@ function report(tried: RunAt, io: CliIo): { problem: string; fix: string } | nul
     if (duplicates.length > 0) io.stdout(`duplicate ids: ${duplicates.length} (${duplicates.slice(0, 5).join(", ")}${duplicates.length > 5 ? ", …" : ""})\n`);
   }
   // Read from the try's provenance record, as a judgment reads its base run's (issue 19).
-  if (tried.helpers.length > 0) {
-    io.stdout(`test helpers frozen by default (the frozen tests import them and they assert; release one with tests.helpers.release): ${tried.helpers.length}\n`);
-    for (const h of tried.helpers) io.stdout(`  ${shown(h.path)}: imported by ${h.importedBy.map(shown).join(", ")}; ${h.asserts}\n`);
+  const helpers = tried.helpers.filter((h) => h.kind === undefined);
+  if (helpers.length > 0) {
+    io.stdout(`test helpers frozen by default (the frozen tests import them and they assert; release one with tests.helpers.release): ${helpers.length}\n`);
+    for (const h of helpers) io.stdout(`  ${shown(h.path)}: imported by ${h.importedBy.map(shown).join(", ")}; ${h.asserts}\n`);
+  }
+  // The data the frozen tests read and the harness their configuration names (issues 19, 22).
+  const others = tried.helpers.filter((h) => h.kind !== undefined);
+  if (others.length > 0) {
+    io.stdout(`test data and named harness frozen by default (release one with unfreeze): ${others.length}\n`);
+    for (const h of others) io.stdout(`  ${shown(h.path)}: ${h.kind === "data" ? `read by ${h.importedBy.map(shown).join(", ")}; ${h.asserts}` : `named by ${h.importedBy.join(", ")}`}\n`);
   }
   return firstProblem(tried);
 }

@@ -11,14 +11,22 @@
 import type { ProvenanceRecord } from "../provenance/record.js";
 import type { FileImports } from "./test-imports.js";
 
-/** A module frozen because frozen tests import it and it asserts. */
+/**
+ * A base file frozen because of what the frozen tests use: a module they (or their helpers) import
+ * that asserts; with `kind`, test data they read or harness their configuration names (issues 19, 22).
+ */
 export interface FrozenHelper {
   /** Repository path on the base. */
   path: string;
-  /** The frozen files (tests, conftest) the record saw import it, sorted. */
+  /** The frozen files (tests, conftest, helpers, configurations) that import, read or name it, sorted. */
   importedBy: string[];
-  /** Where it asserts: `line 6: assert abs(actual - expected) <= tol, …`. */
+  /**
+   * A helper: where it asserts (`line 6: assert abs(actual - expected) <= tol, …`). Data: how it was
+   * seen (`opened in the base run`). Harness: the key that names it.
+   */
   asserts: string;
+  /** Absent for a helper; `data` for test data the frozen tests read; `harness` for a file a frozen configuration names. */
+  kind?: "data" | "harness";
 }
 
 export interface HelperBase {
@@ -87,6 +95,8 @@ const PYTHON_ASSERTS: readonly RegExp[] = [
   /^\s*(?:import|from)\s+(?:unittest|pytest|numpy\.testing|hypothesis)\b/,
   /\bpytest\.(?:fail|approx|raises)\b/,
   /(?<!def\s+)\bassert\w*\s*\(/,
+  // A facade that hands the tests an assertion it imports (`from ._private import assert_close`).
+  /^\s*from\s+\S+\s+import\s+.*\bassert_\w+/,
 ];
 const SCRIPT_ASSERTS: readonly RegExp[] = [
   /\bassert(?:\.\w+)?\s*\(/,
@@ -129,8 +139,12 @@ export function frozenHelpers(imported: ReadonlyMap<string, readonly string[]>, 
   return helpers;
 }
 
-/** Why a helper is frozen, in the words a finding uses. */
+/** Why a helper (or test data, or named harness) is frozen, in the words a finding uses. */
 export function helperWhy(helper: FrozenHelper): string {
   const by = helper.importedBy.length <= 2 ? helper.importedBy.join(" and ") : `${helper.importedBy[0]} and ${helper.importedBy.length - 1} more frozen files`;
-  return `a test helper, frozen by default: ${by} ${helper.importedBy.length === 1 ? "imports" : "import"} it and it asserts (${helper.asserts}); release it with tests.helpers.release`;
+  const one = helper.importedBy.length === 1;
+  const release = `release it with unfreeze: ['${helper.path}']`;
+  if (helper.kind === "data") return `test data of the frozen tests, frozen as of the base: ${by} ${one ? "reads" : "read"} it (${helper.asserts}); ${release}`;
+  if (helper.kind === "harness") return `harness a frozen configuration names, frozen by default: ${by}; ${release}`;
+  return `a test helper, frozen by default: ${by} ${one ? "imports" : "import"} it and it asserts (${helper.asserts}); release it with tests.helpers.release`;
 }

@@ -127,12 +127,17 @@ export function frozenClaim(ctx: DiffContext): Evidence {
   const targets = newTests.length === 0 ? ""
     : `; ${plural(newTests.length, "new test file")} ${newTests.length === 1 ? "is a red-then-green target" : "are red-then-green targets"}`;
   // The verdict names the frozen test helpers even when none changed: a reviewer sees what held.
+  // Test data the frozen tests read and harness their configuration names, the same way (issues 19, 22).
   const helpers = frozenSet(ctx).helpers;
-  const held = helpers.length === 0 ? ""
-    : `; ${plural(helpers.length, "test helper")} of the frozen tests frozen too: ${listed(helpers.map((h) => shown(h.path)))}`;
+  const held = [
+    { kind: undefined, what: "test helper" }, { kind: "data", what: "data file" }, { kind: "harness", what: "named harness file" },
+  ].map(({ kind, what }) => {
+    const these = helpers.filter((h) => h.kind === kind);
+    return these.length === 0 ? "" : `; ${plural(these.length, what)} of the frozen tests frozen too: ${listed(these.map((h) => shown(h.path)))}`;
+  }).join("");
   return {
     claim: FROZEN_CLAIM, subject: ctx.subject, outcome: "pass",
-    details: helpers.map((h) => ({ path: h.path, kind: "helper", message: `${shown(h.path)}: ${helperWhy(h)}` })),
+    details: helpers.map((h) => ({ path: h.path, kind: h.kind ?? "helper", message: `${shown(h.path)}: ${helperWhy(h)}` })),
     reason: `${plural(ctx.facts.length, "changed path")}, none frozen${targets}${held}`,
   };
 }

@@ -68,6 +68,52 @@ export function nodePreloadSource(fifo: string, treeRoot: string): string {
     }
     return found;
   };
+  // Test data (issue 19): a tree file that is not code, read through fs (readFileSync, readFile,
+  // createReadStream, fs.promises.readFile: what tests use, and what require() of a .json goes
+  // through), with the tree file whose code read it. Each file once; bounded apart from the budget.
+  const { resolve: absolute } = require("node:path");
+  const { fileURLToPath } = require("node:url");
+  const NOT_DATA = /\\.(?:[cm]?[jt]sx?|node|map)$|\\/node_modules\\//;
+  const dataSeen = new Set();
+  let dataLeft = 1000;
+  const opener = () => {
+    const prepare = Error.prepareStackTrace;
+    const limit = Error.stackTraceLimit;
+    const holder = {};
+    try {
+      Error.prepareStackTrace = (_, frames) => frames;
+      Error.stackTraceLimit = 40;
+      Error.captureStackTrace(holder, opener);
+      for (const frame of holder.stack) {
+        let file = frame.getFileName();
+        if (typeof file !== "string") continue;
+        if (file.startsWith("file://")) file = fileURLToPath(file);
+        if (file.startsWith(TREE) && !file.includes("/node_modules/")) return file;
+      }
+    } catch {} finally {
+      Error.prepareStackTrace = prepare;
+      Error.stackTraceLimit = limit;
+    }
+    return "";
+  };
+  const dataRead = (target) => {
+    try {
+      let path = typeof target === "string" ? target : target instanceof URL && target.protocol === "file:" ? fileURLToPath(target) : null;
+      if (path === null || dataLeft <= 0) return;
+      if (path.charCodeAt(0) !== 47 || path.includes("/.")) path = absolute(path);
+      if (!path.startsWith(TREE) || NOT_DATA.test(path) || dataSeen.has(path) || budget <= 1000) return;
+      dataSeen.add(path);
+      dataLeft -= 1;
+      emit({ k: "data", p: path, by: opener() });
+    } catch {}
+  };
+  for (const [owner, name] of [[fs, "readFileSync"], [fs, "readFile"], [fs, "createReadStream"], [fs.promises, "readFile"]]) {
+    const original = owner[name];
+    owner[name] = function (target, ...rest) {
+      dataRead(target);
+      return original.call(this, target, ...rest);
+    };
+  }
 ${nodePlantedSource()}
   const replacedAtExit = watchReplaced(emit);
   const assert = require("node:assert");

@@ -120,6 +120,60 @@ def _ranex_provenance():
             emit('code', 'p', path, 'kind', 'native', 'shadow', shadows(path))
         elif '.dist-info/' in path or '.egg-info/' in path or path.endswith('.pth'):
             emit('meta', 'p', path)
+        else:
+            return True  # not code: the caller may keep it as data
+
+    # Test data (issue 19): a tree file that is not code, opened for reading, with the tree file whose
+    # code opened it; and the tree files opened for writing (what the run wrote is not its base's
+    # data). Bounded apart from the budget, so the end line always has room. Caches are no data.
+    data_left = [1000]
+    getcwd = posix.getcwd
+
+    def tree_path(path):
+        # Relative or with dot segments (Path(__file__).parent / '..' / 'data'): made absolute by hand,
+        # calling no module's code.
+        if path[:1] != '/':
+            try:
+                path = getcwd() + '/' + path
+            except OSError:
+                return path
+        parts = []
+        for part in path.split('/'):
+            if part == '..':
+                if parts:
+                    parts.pop()
+            elif part != '' and part != '.':
+                parts.append(part)
+        return '/' + '/'.join(parts)
+
+    def cache(path):
+        return '/__pycache__/' in path or '/.pytest_cache/' in path or '/.mypy_cache/' in path
+
+    def data_file(path, frame):
+        if data_left[0] <= 0 or budget[0] <= 1000 or cache(path):
+            return
+        data_left[0] -= 1
+        # The reader is the first tree frame up the stack, a few calls away for a test (pathlib,
+        # json, a helper); a file the runner reads for itself (its configuration) has none, and each
+        # step is an audited read of f_back, so the walk gives up after 12.
+        by = ''
+        steps = 0
+        while frame is not None and steps < 12:
+            name = frame.f_code.co_filename
+            if type(name) is str and name.startswith(TREE):
+                by = name
+                break
+            frame = frame.f_back
+            steps += 1
+        emit('data', 'p', path, 'by', by)
+
+    def wrote(path):
+        key = ('w', path)
+        if key in seen or data_left[0] <= 0 or budget[0] <= 1000 or cache(path):
+            return
+        seen.add(key)
+        data_left[0] -= 1
+        emit('wrote', 'p', path)
 
     # The runner's own folders: its monkeypatch fixture sets attributes for whoever called it.
     runner_dirs = tuple(installed[top].rstrip('/') + '/' + top + '/' for top in runner if top in installed)
@@ -252,16 +306,19 @@ ${pythonPlantedSource(WATCHED_MODULES)}
             path = args[0]
             if type(path) is not str:
                 return
+            if path[:1] != '/' or '/./' in path or '/../' in path:
+                path = tree_path(path)
             inside = path.startswith(TREE)
-            if inside and path in seen:
-                return  # each file once
             mode = args[1]
             reading = (args[2] & 3) == 0 if mode is None else ('r' in mode or '+' in mode)
             if inside:
-                if reading:
+                if reading and path not in seen:
                     if early_names[0] is None and path.endswith(('.py', '.pyc', '.so')):
                         early_snapshot()
-                    code_file(path)
+                    if code_file(path):
+                        data_file(path, caller())
+                if not reading or '+' in (mode or ''):
+                    wrote(path)
             elif not reading:
                 # A report being written outside the tree: what it says must come from the real functions.
                 snapshot()

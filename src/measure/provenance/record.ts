@@ -41,6 +41,14 @@ export interface ProvenanceRecord {
   imports: { name: string; by: string }[];
   /** Tree modules by the name they were loaded as (Python's `sys.modules` at exit): `shapes.testing` -> `src/shapes/testing.py`. */
   modules: { name: string; path: string }[];
+  /**
+   * Files of the tree that are not code, opened for reading, and the tree file whose code opened
+   * each (`by`, empty when no tree code was on the stack): the test data the frozen tests read
+   * (issue 19). Absent in records cached before it.
+   */
+  data?: { path: string; by: string }[];
+  /** Files of the tree the run opened for writing: what it wrote is never its base's test data. */
+  written?: string[];
   events: RecordedEvent[];
   /** Lines beyond the bounds, or unreadable: counted, not kept. */
   dropped: number;
@@ -48,10 +56,10 @@ export interface ProvenanceRecord {
   bytes: number;
 }
 
-export const RECORD_LIMITS = { processes: 50, code: 400, metadata: 50, imports: 400, modules: 1000, events: 100, lineBytes: 4096 } as const;
+export const RECORD_LIMITS = { processes: 50, code: 400, metadata: 50, imports: 400, modules: 1000, data: 2000, written: 2000, events: 100, lineBytes: 4096 } as const;
 
 export function emptyRecord(): ProvenanceRecord {
-  return { processes: [], code: [], metadata: [], imports: [], modules: [], events: [], dropped: 0, bytes: 0 };
+  return { processes: [], code: [], metadata: [], imports: [], modules: [], data: [], written: [], events: [], dropped: 0, bytes: 0 };
 }
 
 /**
@@ -134,6 +142,25 @@ export function parseRecord(text: string, treeRoot: string, bytes = Buffer.byteL
           record.modules.push({ name, path });
           kept = true;
         } else kept = seen.has(`mod:${name}:${path}`);
+        break;
+      }
+      case "data": {
+        const path = relative(entry.p);
+        const by = relative(entry.by);
+        const data = record.data ?? (record.data = []);
+        if (path !== "" && !path.startsWith("/") && once(`data:${path}:${by}`) && data.length < RECORD_LIMITS.data) {
+          data.push({ path, by });
+          kept = true;
+        } else kept = seen.has(`data:${path}:${by}`);
+        break;
+      }
+      case "wrote": {
+        const path = relative(entry.p);
+        const written = record.written ?? (record.written = []);
+        if (path !== "" && !path.startsWith("/") && once(`wrote:${path}`) && written.length < RECORD_LIMITS.written) {
+          written.push(path);
+          kept = true;
+        } else kept = seen.has(`wrote:${path}`);
         break;
       }
       case "tamper": {
