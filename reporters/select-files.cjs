@@ -5,6 +5,7 @@
 // and exits without running, so the gate runs the whole suite instead. Both variables are removed
 // once read: no test needs to know that it runs as a selection.
 "use strict";
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, like the launchers that load it */
 const { readFileSync, writeFileSync } = require("node:fs");
 const { resolve } = require("node:path");
 
