@@ -129,8 +129,9 @@ const VITEST_CHOOSES = new Set(["--dir", "--changed", "--related", "--include", 
 export function vitestFiles({ command, files, common }: FileSelectContext, launched: boolean): Selection | null {
   const words = simpleWords(command);
   if (words === null || files.some((f) => f.includes(":"))) return null; // a filter `file:line` reads a colon as a line
-  const args = launched ? launcherArgs(command, "vitest-run.cjs") : words.slice(words.findIndex((w) => /^vitest(?:\.m?js)?$/.test(posix.basename(unquote(w)))) + 1);
-  if (args === null || args.length === words.length || unquote(args[0] ?? "") !== "run") return null;
+  const vitestAt = words.findIndex((w) => /^vitest(?:\.m?js)?$/.test(posix.basename(unquote(w))));
+  const args = launched ? launcherArgs(command, "vitest-run.cjs") : vitestAt === -1 ? null : words.slice(vitestAt + 1);
+  if (args === null || unquote(args[0] ?? "") !== "run") return null;
   const found = positionals(args.slice(1), VITEST_OPTIONS);
   if (found === null || found.length > 0 || optionNames(args).some((o) => VITEST_CHOOSES.has(o))) return null;
   if (launched) return launcherFiles(command, common, "vitest launcher, by file filter");
