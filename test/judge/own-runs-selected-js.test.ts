@@ -1,8 +1,7 @@
-import { realpathSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { judge, type Judgment } from "../../src/judge/judge.js";
 import { tempDir, TestRepo } from "../helpers/git-repo.js";
+import { toolchainPolicy } from "../helpers/words-repo.js";
 
 // The PR's own runs (head+new, base+new) select its new test files with the JavaScript runners too
 // (issue 22): node --test (its own command with the gate's reporter, and the gate's TAP launcher),
@@ -12,8 +11,6 @@ import { tempDir, TestRepo } from "../helpers/git-repo.js";
 // already passes on the base FAILs tests.red_green; and a new test file the command leaves out
 // leaves the selection unproven, so the whole suite runs, saying why.
 // Speed is the bench's (scripts/bench.ts), never a timed test.
-
-const TOOLCHAIN = realpathSync(join(import.meta.dirname, "..", "..", "node_modules", ".bin"));
 
 interface JsCase {
   name: string;
@@ -70,17 +67,7 @@ function calcRepo(c: JsCase): TestRepo {
   const repo = TestRepo.init();
   repo.commit({
     "package.json": `${JSON.stringify({ name: "calc", version: "1.0.0", private: true, ...(c.module ? { type: "module" } : {}) })}\n`,
-    ".github/ranex.yml": [
-      "version: 1",
-      "tests:",
-      "  files: ['test/**']",
-      `  command: '${c.command.replace(/'/g, "''")}'`,
-      "  timeout: 120",
-      `toolchain:\n  path: ['${TOOLCHAIN}']`,
-      "scope:\n  allow: ['src/**', 'test/**']",
-      "require: [diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green]",
-      "",
-    ].join("\n"),
+    ".github/ranex.yml": toolchainPolicy(c.command),
     "src/calc.js": source(["add", "sub"]),
     "test/calc.test.js": c.file(["add", "sub"], [["adds", "add(2, 3)", 5], ["subs", "sub(5, 3)", 2]]),
     ...c.slowLeftOut,
