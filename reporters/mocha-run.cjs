@@ -21,11 +21,12 @@ const { keepOnly, selectedFiles } = require("./select-files.cjs");
 const selected = selectedFiles();
 if (selected !== null) {
   // Before mocha's CLI loads: its run helpers take collect-files' export when they load.
-  const collect = require.resolve("./collect-files", { paths: [require("node:path").dirname(cli)] });
-  const own = require(collect);
+  const { dirname, join, resolve } = require("node:path");
+  const collect = join(dirname(cli), "collect-files.js");
+  const collectFiles = require(collect);
   require.cache[collect].exports = (params) => {
-    const found = own(params);
-    const setup = new Set((params?.file ?? []).map((f) => require("node:path").resolve(f)));
+    const found = collectFiles(params);
+    const setup = new Set((params?.file ?? []).map((f) => resolve(f)));
     const keep = (files) => files.filter((f) => setup.has(f) || keepOnly(selected, f));
     return Array.isArray(found) ? keep(found) : { ...found, files: keep(found.files) };
   };
