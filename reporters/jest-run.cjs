@@ -14,6 +14,10 @@
 //   ids, `<file>::<full name>`, one a line, in $RANEX_SELECT_FILE. Only those files run
 //   (--runTestsByPath), and in them only the tests whose full name (describe titles and title joined
 //   by spaces, what jest's --testNamePattern is matched against) is exactly one listed;
+// - the PR's own runs (issue 22) list whole test files instead, with RANEX_SELECT_BY=file
+//   (./select-files.cjs): they are given to jest as test path patterns, each its absolute path
+//   anchored and escaped, so jest's configuration still decides which of them are test files. A
+//   command that names test paths of its own is refused (patterns would add to its paths, not narrow them);
 // - the gate's canaries run inside every test file (src/runners/canary-in-file.ts): the setup file
 //   $RANEX_JEST_SETUP names is added to jest's setupFilesAfterEnv after the configuration's own (the
 //   flag replaces the configuration's list, so the launcher reads it first). The variable is removed
@@ -24,6 +28,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: jest is loaded by require.resolve */
 const { dirname } = require("node:path");
 const { cleanArgv, findOrExit } = require("./find-package.cjs");
+const { anchored, refuse, selectedFiles } = require("./select-files.cjs");
 
 const canarySetup = process.env.RANEX_JEST_SETUP;
 delete process.env.RANEX_JEST_SETUP;
@@ -33,7 +38,18 @@ process.env.JEST_JUNIT_OUTPUT_FILE = process.env.RANEX_JUNIT;
 process.env.JEST_JUNIT_ADD_FILE_ATTRIBUTE = "true";
 process.env.JEST_JUNIT_SUITE_NAME = "{filepath}";
 process.env.JEST_JUNIT_REPORT_TEST_SUITE_ERRORS = "true";
-const args = ["--ci", "--passWithNoTests", "--reporters=default", `--reporters=${junit}`, ...cleanArgv(), ...selection()];
+const own = cleanArgv();
+const files = selectedFiles();
+const args = ["--ci", "--passWithNoTests", "--reporters=default", `--reporters=${junit}`, ...own, ...(files === null ? selection() : ["--", ...[...files.files].sort().map(anchored)])];
+
+/** Refuses a file selection when the command chooses its own test files (by jest's own reading of its arguments). */
+async function checkOwnPaths() {
+  if (files === null) return;
+  const argv = await require(jest).buildArgv(own);
+  const chooses = ["testPathPattern", "testPathPatterns", "runTestsByPath", "findRelatedTests", "onlyChanged", "changedSince", "lastCommit", "selectProjects", "testMatch", "testRegex", "roots"]
+    .filter((key) => argv[key] !== undefined && argv[key] !== false && !(Array.isArray(argv[key]) && argv[key].length === 0));
+  if (argv._.length > 0 || chooses.length > 0) refuse(files, `the jest command chooses its own test files (${[...argv._, ...chooses].join(", ")}): the PR's new files would add to them`);
+}
 
 /** The arguments that run only the tests listed in $RANEX_SELECT_FILE; none when nothing is listed. */
 function selection() {
@@ -73,7 +89,7 @@ async function canaryArgs() {
   }
 }
 
-canaryArgs().then((setup) => require(jest).run([...setup, ...args])).catch((err) => {
+checkOwnPaths().then(canaryArgs).then((setup) => require(jest).run([...setup, ...args])).catch((err) => {
   process.stderr.write(`ranex: jest failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -4,6 +4,11 @@
 //   node "$RANEX_REPORTERS/mocha-run.cjs" [mocha arguments...]
 // mocha's own configuration (.mocharc.*, package.json "mocha") is read as usual.
 //
+// The PR's own runs (issue 22): with RANEX_SELECT_BY=file, $RANEX_SELECT_FILE lists test files, one a
+// line, and only those among the files mocha's own spec and options collect run (mocha's file
+// collection is wrapped: the --file setup files stay). A listed file mocha does not collect does not
+// run, so its run reports nothing of it and the gate runs the whole suite instead.
+//
 // The canary (issues 22 and 19) is a test file the gate writes beside the tree's own, under a fresh
 // name each run: mocha collects it by its own spec, and nothing here or in the environment names it.
 "use strict";
@@ -11,6 +16,21 @@
 const { cleanArgv, findOrExit } = require("./find-package.cjs");
 
 const [cli, junit] = findOrExit(["mocha/lib/cli/cli.js", "mocha-junit-reporter"]);
+const { keepOnly, selectedFiles } = require("./select-files.cjs");
+
+const selected = selectedFiles();
+if (selected !== null) {
+  // Before mocha's CLI loads: its run helpers take collect-files' export when they load.
+  const { dirname, join, resolve } = require("node:path");
+  const collect = join(dirname(cli), "collect-files.js");
+  const collectFiles = require(collect);
+  require.cache[collect].exports = (params) => {
+    const found = collectFiles(params);
+    const setup = new Set((params?.file ?? []).map((f) => resolve(f)));
+    const keep = (files) => files.filter((f) => setup.has(f) || keepOnly(selected, f));
+    return Array.isArray(found) ? keep(found) : { ...found, files: keep(found.files) };
+  };
+}
 process.env.MOCHA_FILE = process.env.RANEX_JUNIT;
 const own = cleanArgv();
 const args = ["--reporter", junit, "--reporter-option", `mochaFile=${process.env.RANEX_JUNIT}`, "--reporter-option", "includePending=true", ...own];

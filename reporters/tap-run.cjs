@@ -28,6 +28,9 @@
 // document then says `# ranex select: ...` on its third line, and the reader leaves out the tests
 // the runner skipped for the filter (they did not run), so a selected test the filter missed is
 // absent from the report and the gate does not read the run as the selection's outcomes.
+// With RANEX_SELECT_BY=file the list names whole test files instead (the PR's own runs, issue 22):
+// only those among the files the patterns match run, with no name filter, and the document says
+// `# ranex files: ...` instead (what the runner skips there, it skipped on its own).
 "use strict";
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, like the other launchers */
 const { spawnSync } = require("node:child_process");
@@ -129,7 +132,9 @@ function walk(dir = ".", found = []) {
 function selection() {
   const list = process.env.RANEX_SELECT_FILE;
   if (list === undefined || list === "") return null;
-  const ids = readFileSync(list, "utf8").split("\n").filter((line) => line.includes("::"));
+  const lines = readFileSync(list, "utf8").split("\n").filter((line) => line.trim() !== "");
+  if (process.env.RANEX_SELECT_BY === "file") return new Map(lines.map((file) => [file.replace(/^\.\//, ""), []]));
+  const ids = lines.filter((line) => line.includes("::"));
   if (ids.length === 0) return null;
   const byFile = new Map();
   for (const id of ids) {
@@ -185,10 +190,13 @@ for (const pattern of patterns) {
 }
 const canary = process.env.RANEX_TAP_CANARY;
 delete process.env.RANEX_TAP_CANARY;
+// Whole files (the PR's own runs): no name filter, so nothing the runner skips is the gate's doing.
+const byFile = process.env.RANEX_SELECT_BY === "file";
 const selected = selection();
 // Read: no test code needs to know that it runs as a selection.
 delete process.env.RANEX_SELECT_FILE;
 delete process.env.RANEX_SELECT_PATTERN;
+delete process.env.RANEX_SELECT_BY;
 const runs = [...new Set(files)].filter((f) => selected === null || selected.has(f));
 if (canary !== undefined && canary !== "") runs.push(relative(process.cwd(), canary).split(sep).join("/"));
 
@@ -200,7 +208,8 @@ const firstError = (text) => text.split("\n").map((l) => l.trim()).find((l) => /
 
 const base = RUNNERS[runner]();
 const out = ["TAP version 14", `# ranex tap-run: ${runner}`];
-if (selected !== null) out.push(`# ranex select: by file${NAME_FILTER[runner] === undefined ? ` (${runner} cannot select by name)` : ownFilter() ? " (the command filters names itself)" : " and name"}`);
+if (selected !== null && byFile) out.push("# ranex files: only the listed test files, whole");
+else if (selected !== null) out.push(`# ranex select: by file${NAME_FILTER[runner] === undefined ? ` (${runner} cannot select by name)` : ownFilter() ? " (the command filters names itself)" : " and name"}`);
 let failed = patterns.length === 0 || runs.length === 0;
 if (runs.length === 0) out.push(`# no test files matched: ${patterns.join(" ")}`);
 runs.forEach((file, i) => {

@@ -5,16 +5,21 @@
 // - the setup file $RANEX_VITEST_SETUP names (src/runners/canary-vitest.ts) is added to the root
 //   project's setupFiles after the configuration's own, through a plugin (vitest 4's CLI has no flag
 //   for it). The variable is removed before vitest starts, so no test sees it. A configuration with
-//   projects of its own gets no canaries (only the root project's files would), which it says on stderr.
+//   projects of its own gets no canaries (only the root project's files would), which it says on stderr;
+// - the PR's own runs (issue 22) list whole test files, with RANEX_SELECT_BY=file (./select-files.cjs):
+//   they are vitest's filters, as absolute paths, which only narrow what the configuration includes.
+//   A command with filters of its own is refused (the files would add to its filters).
 "use strict";
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, like the other launchers: vitest is found by require.resolve */
 const { pathToFileURL } = require("node:url");
 const { cleanArgv, findOrExit } = require("./find-package.cjs");
+const { refuse, selectedFiles } = require("./select-files.cjs");
 
 const canarySetup = process.env.RANEX_VITEST_SETUP;
 delete process.env.RANEX_VITEST_SETUP;
 const [node] = findOrExit(["vitest/node"]);
 const own = cleanArgv();
+const selected = selectedFiles();
 
 const canaries = {
   name: "ranex-canaries",
@@ -29,7 +34,13 @@ const canaries = {
 
 async function main() {
   const vitest = await import(pathToFileURL(node).href);
-  const { filter, options } = vitest.parseCLI(["vitest", ...own]);
+  const parsed = vitest.parseCLI(["vitest", ...own]);
+  const { options } = parsed;
+  let { filter } = parsed;
+  if (selected !== null) {
+    if (filter.length > 0) refuse(selected, `the vitest command names filters of its own (${filter.join(" ")}): the PR's new files would add to them`);
+    filter = [...selected.files].sort();
+  }
   const plugins = canarySetup === undefined || canarySetup === "" ? [] : [canaries];
   const ctx = await vitest.startVitest("test", filter, options, { plugins });
   if (!ctx.shouldKeepServer()) await ctx.exit();

@@ -81,11 +81,15 @@ export function filesSelectionFor(tests: { command?: string }, files: readonly s
  * Why a run of a file selection cannot stand for the whole suite's run of those files, or null when
  * it proves it ran every one of them: each file is in its report, as the file of a test case or as
  * a file that failed to load (a file of no test case at all proves nothing, so the whole suite runs
- * then). The gate's pytest plugin must have proved it loaded too, or the run was not the selection.
+ * then). The gate's pytest plugin must have proved it loaded too, or the run was not the selection;
+ * a launcher that refused (its command names test paths of its own) ran nothing.
  * More than the files (a Go package's other test files) is allowed: no claim reads those tests here.
  */
 export async function filesUnproven(selection: Selection, files: readonly string[], listFile: string, run: SuiteRun): Promise<string | null> {
   if (run.command === null) return null; // setup failed before any test ran: the run's own problem
+  // A launcher of the gate's own that cannot narrow its command says why and runs nothing (reporters/select-files.cjs).
+  const refused = await readFile(`${listFile}.refused`, "utf8").catch(() => null);
+  if (refused !== null) return `the launcher refused: ${refused.trim()}`;
   if (selection.how.startsWith("pytest plugin")) {
     const proof = await readFile(`${listFile}.ran`, "utf8").catch(() => null);
     if (proof === null) return "the gate's pytest plugin did not load (does the command set PYTHONPATH or PYTEST_ADDOPTS itself?)";

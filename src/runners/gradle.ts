@@ -13,6 +13,7 @@ import { surefireIds, javaConfigFolders } from "./maven.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
 import { readTreeFile } from "./tree-read.js";
 import { junitCanaries } from "./canary-compiled.js";
+import { gradleFiles } from "./jvm-select-files.js";
 import type { Runner } from "./types.js";
 
 export const GRADLE_DEPS_DIR = ".ranex-deps/gradle";
@@ -113,6 +114,8 @@ export const gradle: Runner = {
       env: {}, how: "gradle test --tests",
     };
   },
+  // The PR's own runs: only its new test classes (src/runners/jvm-select-files.ts).
+  selectFiles: (ctx) => gradleFiles(ctx, canSelectGradle),
   canSelect: canSelectGradle,
   repeatNote: "Gradle repeats only the targets (the gate names them to the test task with --tests).",
   deps: { keyFiles: ["**/build.gradle", "**/build.gradle.kts", "**/settings.gradle", "**/settings.gradle.kts", "**/gradle.properties", "**/gradle.lockfile", "**/gradle/libs.versions.toml", "**/gradle/wrapper/gradle-wrapper.properties"] },

@@ -11,6 +11,7 @@ import { treeResolver } from "../measure/junit-read.js";
 import { findBinary } from "./toolchain.js";
 import { readTreeFile } from "./tree-read.js";
 import { junitCanaries } from "./canary-compiled.js";
+import { mavenFiles } from "./jvm-select-files.js";
 import type { Runner } from "./types.js";
 
 export const MAVEN_DEPS_DIR = ".ranex-deps/m2";
@@ -109,6 +110,8 @@ export const maven: Runner = {
       env: {}, how: "mvn -Dtest",
     };
   },
+  // The PR's own runs: only its new test classes (src/runners/jvm-select-files.ts).
+  selectFiles: (ctx) => mavenFiles(ctx, canSelectMaven),
   canSelect: canSelectMaven,
   repeatNote: "Maven repeats only the targets (the gate names them to Surefire with -Dtest).",
   deps: { keyFiles: ["**/pom.xml", "**/.mvn/**"] },

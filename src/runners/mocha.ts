@@ -1,6 +1,7 @@
 // mocha: through the gate's launcher (reporters/mocha-run.cjs: mocha-junit-reporter, each suite with
 // its file). The canary is a test file of the gate's own, with a fresh name beside one of the tree's
-// test files, failing through mocha's own assertion path (issues 22 and 19); no selection.
+// test files, failing through mocha's own assertion path (issues 22 and 19). Selection: only the PR's new test
+// files (its own runs), through the launcher.
 import { randomInt } from "node:crypto";
 import { lstat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -8,6 +9,7 @@ import { detectNode, missingNote, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./nod
 import { fileWords, phrases, titleOf } from "../measure/canary-names.js";
 import { JS_TEST_FILE, testFilesIn } from "../measure/canary-place.js";
 import { quote } from "./tap-launch.js";
+import { launcherFiles } from "./js-select-files.js";
 import type { CanaryContext, Runner } from "./types.js";
 
 /** Whether a test command runs mocha through the gate's launcher, which takes the canary. */
@@ -109,6 +111,8 @@ export const mocha: Runner = {
     };
   },
   select: () => null,
+  // The PR's own runs: the launcher keeps only its new files among those mocha's own spec collects.
+  selectFiles: ({ command, common }) => (runsGateMocha(command) ? launcherFiles(command, common, "mocha launcher, by spec file") : null),
   canSelect: () => false,
   repeatNote: WHOLE_SUITE_NOTE,
   deps: { keyFiles: NODE_KEY_FILES },

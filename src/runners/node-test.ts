@@ -5,6 +5,7 @@
 import { nodeTestCanaries } from "./canary-node.js";
 import { detectNode, missingNote, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./node-package.js";
 import { launcherRunner, launcherSelection } from "./tap-launch.js";
+import { launcherFiles, nodeTestFiles } from "./js-select-files.js";
 import type { Runner } from "./types.js";
 
 export const nodeTest: Runner = {
@@ -16,6 +17,8 @@ export const nodeTest: Runner = {
   canary: nodeTestCanaries,
   // Only through the launcher (by file, and by name with --test-name-pattern): node:test's JUnit names no file.
   ...launcherSelection("node-test", "the TAP launcher, by file and node --test-name-pattern"),
+  // The PR's own runs: through the launcher, its new files; a plain command with the gate's reporter, the files as its arguments.
+  selectFiles: (ctx) => (launcherRunner(ctx.command) === "node-test" ? launcherFiles(ctx.command, ctx.common, "the TAP launcher, by file") : nodeTestFiles(ctx)),
   repeatNote: WHOLE_SUITE_NOTE,
   deps: { keyFiles: NODE_KEY_FILES },
 };

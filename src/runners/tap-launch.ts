@@ -12,6 +12,7 @@ import { besideTestFile, JS_TEST_FILE } from "../measure/canary-place.js";
 import { fileWords, phrases, titleOf } from "../measure/canary-names.js";
 import type { Detection } from "../policy/detect.js";
 import { claimsTap, parseTap, type TapDialect } from "./tap-report.js";
+import { launcherFiles } from "./js-select-files.js";
 import type { CanaryContext, CanaryResult, ReportReader, Runner } from "./types.js";
 
 export const TAP_READER: ReportReader = { format: "TAP", claims: claimsTap, parse: (text, resolve) => parseTap(text, resolve) };
@@ -30,9 +31,13 @@ export function launcherRunner(command: string): string | null {
  * it (src/measure/select.ts), and the tests the name filter skipped are left out of it
  * (tap-report.ts), so a test the filter missed is absent, never an outcome.
  */
-export function launcherSelection(runner: TapDialect, how: string): Pick<Runner, "select" | "canSelect"> {
+export function launcherSelection(runner: TapDialect, how: string): Pick<Runner, "select" | "canSelect" | "selectFiles"> {
   const canSelect = (command: string): boolean => launcherRunner(command) === runner;
-  return { canSelect, select: ({ command, common }) => (canSelect(command) ? { command, env: common, how } : null) };
+  return {
+    canSelect, select: ({ command, common }) => (canSelect(command) ? { command, env: common, how } : null),
+    // The PR's own runs: its new files among those the command's patterns match, whole (RANEX_SELECT_BY=file).
+    selectFiles: ({ command, common }) => (canSelect(command) ? launcherFiles(command, common, "the TAP launcher, by file") : null),
+  };
 }
 
 /** What a runner's words look like in a test script, and the files it runs when the script names none. */

@@ -4,6 +4,7 @@
 import { inFileCanaries } from "./canary-in-file.js";
 import { detectNode, missingNote, NODE_KEY_FILES, nodeBin, rangeAtLeast, WHOLE_SUITE_NOTE } from "./node-package.js";
 import { expectCanaries } from "./test-file-canary.js";
+import { vitestFiles } from "./js-select-files.js";
 import type { Runner } from "./types.js";
 
 /** Whether a test command runs vitest through the gate's own launcher. */
@@ -28,6 +29,8 @@ export const vitest: Runner = {
   canary: (ctx) => (runsGateVitest(ctx.command) ? inFileCanaries("vitest", ctx) : expectCanaries("vitest", ctx)),
   fileCanary: (ctx) => (runsGateVitest(ctx.command) ? inFileCanaries("vitest", ctx) : null),
   select: () => null,
+  // The PR's own runs: its new files as vitest's filters (the launcher's, or appended to vitest's own command).
+  selectFiles: (ctx) => vitestFiles(ctx, runsGateVitest(ctx.command)),
   canSelect: () => false,
   repeatNote: WHOLE_SUITE_NOTE,
   deps: { keyFiles: NODE_KEY_FILES },

@@ -7,7 +7,7 @@ import { selectsWithTheRealRunner } from "./tap-selection.js";
 // gate's TAP launcher (`ava --tap`, one process per file); its policy is committed unmodified and the
 // three heads judged (CANDIDATE, FAIL unsafe, FAIL); a repeat runs the target alone (`--match`).
 judgedAsNewUser({
-  name: "ava-calc", runner: "ava", target: "test/calc.js::muls", frozen: "test/calc.js", newTest: "test/mul-more.js::muls negatives", selects: true,
+  name: "ava-calc", runner: "ava", target: "test/calc.js::muls", frozen: "test/calc.js", newTest: "test/mul-more.js::muls negatives", ownFile: "test/mul-more.js", selects: true,
   initSaw: ({ stdout, written }) => {
     expect(stdout).toContain("runner: ava (package.json scripts.test runs ava)");
     expect(stdout).toContain("tests found: 3 in 1 file(s)");

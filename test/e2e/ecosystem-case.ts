@@ -33,6 +33,8 @@ export interface EcosystemCase {
   attacks?: { head: string; what: string; mentions: string[] }[];
   /** The runner selects tests: the honest head's repeats (tests.stable) must not lose their selection. */
   selects?: boolean;
+  /** The honest head's new test file: the PR's own runs (head+new, base+new) run it alone (issue 22). */
+  ownFile?: string;
   /** More tests of the ecosystem on the same init (after the policy is committed, the heads replayed on it). */
   more?: (seen: () => InitSeen) => void;
 }
@@ -58,7 +60,7 @@ function commitPolicy(repo: string, heads: readonly string[], changes: readonly 
 const HEADS = ["honest", "edit-test", "no-fix"] as const;
 
 /** The four tests of one ecosystem; each ecosystem has a test file of its own, so the workers share them. */
-export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArgs = [], initChanges = [], initSaw, attacks = [], selects = false, more }: EcosystemCase): void {
+export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArgs = [], initChanges = [], initSaw, attacks = [], selects = false, ownFile, more }: EcosystemCase): void {
   describe(`${name}: ranex init, then three pull requests`, () => {
     let repo: string;
     let data: string;
@@ -97,8 +99,11 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
       const regression = verdict.claims.find((c) => c.name === "tests.regression");
       // A canary that was not placed, not collected, or reported passed leaves a detail of kind canary.
       expect(regression?.details.filter((d) => d.kind === "canary")).toEqual([]);
-      const runs = (verdict as unknown as { runs: { run: string; setup?: string }[] }).runs.filter((r) => !r.run.startsWith("check:"));
+      const runs = (verdict as unknown as { runs: { run: string; setup?: string; report: string | null }[] }).runs.filter((r) => !r.run.startsWith("check:"));
       for (const r of runs) expect(r.setup, r.run).toMatch(/^dependencies from cache \(installed once in [\d.]+ s/);
+      if (ownFile !== undefined) {
+        for (const own of ["head+new", "base+new"]) expect(runs.find((r) => r.run === own)?.report, own).toBe(`1 test case; selected for the PR's new test files: ${ownFile}`);
+      }
       // A selection that did not take effect would say so here (the repeats then ran the whole suite).
       if (selects) expect(verdict.claims.find((c) => c.name === "tests.stable")?.details.filter((d) => d.kind === "selection-lost")).toEqual([]);
     }, 1_200_000);

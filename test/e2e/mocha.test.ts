@@ -10,7 +10,7 @@ import { git } from "../helpers/git-repo.js";
 const TARGET = "test/calc.js::calc muls";
 
 judgedAsNewUser({
-  name: "mocha-calc", runner: "mocha", target: TARGET, frozen: "test/calc.js", newTest: "test/mul-more.js::mul muls negatives",
+  name: "mocha-calc", runner: "mocha", target: TARGET, frozen: "test/calc.js", newTest: "test/mul-more.js::mul muls negatives", ownFile: "test/mul-more.js",
   initArgs: ["--add-deps"], initChanges: ["package.json"],
   initSaw: ({ repo, stdout, written, status }) => {
     expect(stdout).toContain("runner: mocha (package.json scripts.test runs mocha)");

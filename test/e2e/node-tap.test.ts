@@ -13,7 +13,7 @@ import { selectsWithTheRealRunner } from "./tap-selection.js";
 // real node-tap 21.8 wrote; the launcher's sandboxed selection in test/runners/tap-run-sandbox.test.ts.
 describe.runIf(process.env.RANEX_E2E_NODE_TAP === "1")("node-tap (RANEX_E2E_NODE_TAP=1)", () => {
   judgedAsNewUser({
-    name: "node-tap-calc", runner: "tap", target: "test/calc.js::muls", frozen: "test/calc.js", newTest: "test/mul-more.js::muls negatives", selects: true,
+    name: "node-tap-calc", runner: "tap", target: "test/calc.js::muls", frozen: "test/calc.js", newTest: "test/mul-more.js::muls negatives", ownFile: "test/mul-more.js", selects: true,
     initSaw: ({ stdout, written }) => {
       expect(stdout).toContain("runner: tap (package.json scripts.test runs tap)");
       expect(stdout).toContain("tests found: 3 in 1 file(s)");

@@ -10,7 +10,7 @@ import { selectsWithTheRealRunner } from "./tap-selection.js";
 const TARGET = "test/calc.js::muls";
 
 judgedAsNewUser({
-  name: "tap-calc", runner: "tape", target: TARGET, frozen: "test/calc.js", newTest: "test/mul-more.js::muls negatives", selects: true,
+  name: "tap-calc", runner: "tape", target: TARGET, frozen: "test/calc.js", newTest: "test/mul-more.js::muls negatives", ownFile: "test/mul-more.js", selects: true,
   initSaw: ({ stdout, written }) => {
     expect(stdout).toContain("runner: tape (package.json scripts.test runs tape (through npm run test:unit))");
     expect(stdout).toContain("tests found: 3 in 1 file(s)");

@@ -7,21 +7,26 @@ import { TestRepo, tempDir } from "./git-repo.js";
 // sandbox: the base of the `expect` attacks (test/judge/jest-expect.test.ts, vitest-expect.test.ts).
 const TOOLCHAIN = realpathSync(join(import.meta.dirname, "..", "..", "node_modules", ".bin"));
 
+/** A policy whose runner is this project's own (toolchain.path), its tests under test/, its command quoted for YAML. */
+export function toolchainPolicy(command: string): string {
+  return [
+    "version: 1",
+    "tests:",
+    "  files: ['test/**']",
+    `  command: '${command.replace(/'/g, "''")}'`,
+    "  timeout: 120",
+    `toolchain:\n  path: ['${TOOLCHAIN}']`,
+    "scope:\n  allow: ['src/**', 'test/**']",
+    "require: [diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green]",
+    "",
+  ].join("\n");
+}
+
 export function wordsRepository(setup: { command: string; module: boolean; words: string; wordsTest: string }): TestRepo {
   const repo = TestRepo.init();
   repo.commit({
     "package.json": JSON.stringify({ name: "words", version: "1.0.0", private: true, ...(setup.module ? { type: "module" } : {}) }) + "\n",
-    ".github/ranex.yml": [
-      "version: 1",
-      "tests:",
-      "  files: ['test/**']",
-      `  command: '${setup.command}'`,
-      "  timeout: 120",
-      `toolchain:\n  path: ['${TOOLCHAIN}']`,
-      "scope:\n  allow: ['src/**', 'test/**']",
-      "require: [diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green]",
-      "",
-    ].join("\n"),
+    ".github/ranex.yml": toolchainPolicy(setup.command),
     "src/words.js": setup.words,
     "test/words.test.js": setup.wordsTest,
   }, "words: count");
