@@ -4,6 +4,14 @@ import { judgedAsNewUser } from "./ecosystem-case.js";
 // test, and with a .config/nextest.toml, which cargo-nextest runs (.ci/run installs it), same ids.
 judgedAsNewUser({
   name: "rust-calc", runner: "cargo", target: "calc::calc::muls", frozen: "tests/calc.rs", newTest: "calc::mul_more::muls_negative",
-  attacks: [{ head: "cargo-runner", what: "a .cargo/config.toml runner reports the target passed", mentions: [".cargo/config.toml (added"] }],
+  attacks: [
+    { head: "cargo-runner", what: "a .cargo/config.toml runner reports the target passed", mentions: [".cargo/config.toml (added"] },
+    // Issue 19: code under test writes libtest's line for the target and exits 0 from the test binary.
+    { head: "forge-exit", what: "code under test prints a forged result line and exits 0 inside tests/calc.rs's binary", by: "the canary in every test binary", mentions: ["the test run reported results that did not happen", "calc::calc"] },
+  ],
 });
-judgedAsNewUser({ name: "nextest-calc", runner: "nextest", target: "calc::calc::muls", frozen: "tests/calc.rs", newTest: "calc::mul_more::muls_negative" });
+judgedAsNewUser({
+  name: "nextest-calc", runner: "nextest", target: "calc::calc::muls", frozen: "tests/calc.rs", newTest: "calc::mul_more::muls_negative",
+  // Issue 19: under nextest every test is a process of its own: an exit 0 from inside the test is no pass.
+  attacks: [{ head: "forge-exit", what: "code under test exits 0 from inside the target", by: "libtest's own end of the test", mentions: ["calc::calc::muls"] }],
+});
