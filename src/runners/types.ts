@@ -65,11 +65,22 @@ export interface CanaryMember {
   expect: "fail" | "pass";
   /** Registered inside every test file of the run (jest's setupFilesAfterEnv): judged file by file. */
   inEachFile?: true;
+  /**
+   * Compiled into one test binary of several (a Go package, a Rust target, issue 19): judged with
+   * that binary's own tests, which `ids` (a regular expression's source) matches. `folder`: where the
+   * binary's test files are (Go: a load error there means the binary died, not that it was forged).
+   */
+  inBinary?: { label: string; ids: string; folder?: string };
+  /** The gate's file this canary is in, when the family spans several: only its load error errors it. */
+  file?: string;
 }
 
 export type CanaryResult =
-  /** Added to the run: environment, files written in the tree (read-only in the run), the canaries placed. */
-  | { env?: Record<string, string>; treeFiles?: string[]; members: CanaryMember[] }
+  /**
+   * Added to the run: environment, files written in the tree (read-only in the run), the canaries
+   * placed; `edited`: tree files the canary appended to (a Rust crate root), with their text to put back.
+   */
+  | { env?: Record<string, string>; treeFiles?: string[]; edited?: { file: string; text: string }[]; members: CanaryMember[] }
   /** Why this runner gets no canary in this command. */
   | { note: string };
 
