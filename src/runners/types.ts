@@ -127,7 +127,7 @@ export interface Runner {
   /** The runner's native report; absent when it writes JUnit XML (read by src/measure/junit.ts). */
   read?: ReportReader;
   /** Renames the JUnit reader's ids to the runner's own (Surefire's `class#method`), with the tree the run used. */
-  junitIds?(report: TestReport, tree: { treeDir: string; resolve: ResolveFile }): TestReport;
+  junitIds?(report: TestReport, tree: { treeDir: string; resolve: ResolveFile; text?: string }): TestReport;
   /** Gives the run its canary family (tests that must fail through the runner's assertions, one that must pass), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
   /**
