@@ -4,13 +4,17 @@
 // Each computes the checksum of a word (src/measure/canary.ts), so no literal gives the outcome away.
 import { lstat, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
-import { treeResolver } from "../measure/junit-read.js";
 import type { TestBinary } from "./cargo-targets.js";
 import { readTreeFile } from "./tree-read.js";
 import { fileWords, phrases } from "../measure/canary-names.js";
 import type { CanaryContext, CanaryMember, CanaryResult } from "./types.js";
 
 const camel = (words: readonly string[]): string => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+
+// Not junit-read's treeResolver: importing it from here would close an import cycle through the runner registry.
+async function isFolder(treeDir: string, rel: string): Promise<boolean> {
+  return lstat(join(treeDir, rel)).then((s) => s.isDirectory(), () => false);
+}
 
 async function free(treeDir: string, rel: string): Promise<boolean> {
   return lstat(join(treeDir, rel)).then(() => false, () => true);
@@ -76,7 +80,7 @@ export async function cargoCanaries(ctx: CanaryContext, binaries: readonly TestB
     if (text === null) continue;
     const srcDir = binary.dir === "" ? "src" : `${binary.dir}/src`;
     // Beside the package's sources (not in tests/ or src/bin/, where cargo would take it for a target of its own).
-    const folder = treeResolver(ctx.treeDir)(srcDir, "directory") && !/^(?:.*\/)?(?:tests|src\/bin|examples|benches)(?:\/|$)/.test(srcDir) ? srcDir : posix.dirname(binary.root);
+    const folder = await isFolder(ctx.treeDir, srcDir) && !/^(?:.*\/)?(?:tests|src\/bin|examples|benches)(?:\/|$)/.test(srcDir) ? srcDir : posix.dirname(binary.root);
     let file: string;
     let mod: string;
     do {
