@@ -8,7 +8,7 @@
 import { mkdir } from "node:fs/promises";
 import { CANARY_RUNNERS, canaryLabel, runnersIn } from "../runners/index.js";
 import type { CanaryContext, CanaryMember, CanaryResult, Runner } from "../runners/types.js";
-import type { CaseResult, CanaryOutcome, TestReport } from "./report-types.js";
+import type { CaseResult, CanaryMemberOutcome, CanaryOutcome, TestCaseResult, TestReport } from "./report-types.js";
 import { inEachFile } from "./canary-files.js";
 import { phrases, salt } from "./canary-names.js";
 
@@ -24,6 +24,8 @@ export interface PlacedCanary {
   members: CanaryMember[];
   /** Test files the gate wrote into the run's tree (relative paths); read-only in the run, removed after it. */
   treeFiles: string[];
+  /** Tree files the gate appended to (a Rust crate root), read-only in the run, their text put back after it. */
+  edited: { file: string; text: string }[];
   /** Added to the test command's environment (node:test's preload). */
   env: Record<string, string>;
   /** Why the canary could not be given to a runner the command names. */
@@ -72,7 +74,7 @@ export async function placeFileCanary(command: string, treeDir: string, hostDir:
   return placed.members.length === 0 ? null : placed;
 }
 
-const emptyPlaced = (): PlacedCanary => ({ name: "", runners: [], members: [], treeFiles: [], env: {}, notes: [] });
+const emptyPlaced = (): PlacedCanary => ({ name: "", runners: [], members: [], treeFiles: [], edited: [], env: {}, notes: [] });
 
 type Giver = { runner: Runner; give: (ctx: CanaryContext) => Promise<CanaryResult> | null };
 
@@ -92,6 +94,7 @@ async function place(givers: Giver[], command: string, treeDir: string, hostDir:
     }
     Object.assign(placed.env, given.env ?? {});
     placed.treeFiles.push(...given.treeFiles ?? []);
+    placed.edited.push(...given.edited ?? []);
     placed.members.push(...given.members);
     placed.runners.push(canaryLabel(runner));
   }
@@ -100,6 +103,24 @@ async function place(givers: Giver[], command: string, treeDir: string, hostDir:
 }
 
 const RANK: Record<CaseResult, number> = { failed: 0, errored: 0, skipped: 1, passed: 2 };
+
+/**
+ * What the repository's own tests of one test binary did, for the canary compiled into it. It died
+ * when one of its tests did not finish or it failed to load (a build error, a panic): then a canary
+ * it never reached is explained, and the report is red already.
+ */
+function inBinary(binary: NonNullable<CanaryMember["inBinary"]>, others: readonly TestCaseResult[], loadErrors: readonly string[]): NonNullable<CanaryMemberOutcome["inBinary"]> {
+  const ids = new RegExp(binary.ids);
+  const own = others.filter((c) => ids.test(c.id));
+  const folder = binary.folder;
+  const inFolder = (file: string): boolean => folder !== undefined && (folder === "" ? !file.includes("/") : file.startsWith(`${folder}/`) && !file.slice(folder.length + 1).includes("/"));
+  return {
+    label: binary.label,
+    othersRan: own.some((c) => c.result !== "skipped"),
+    otherPassed: own.some((c) => c.result === "passed"),
+    died: own.some((c) => c.result === "errored") || loadErrors.some(inFolder),
+  };
+}
 
 type Placed = Pick<PlacedCanary, "name" | "runners" | "notes" | "members" | "treeFiles">;
 
@@ -115,12 +136,16 @@ export function stripCanary(report: TestReport, canary: Placed): { report: TestR
   const mine = report.cases.filter(isCanary);
   const others = report.cases.filter((c) => !mine.includes(c));
   const fileFailed = report.loadErrors.some((file) => files.has(file));
-  const members = canary.members.map(({ inEachFile: everyFile, ...member }) => {
-    let result: CaseResult | "absent" = fileFailed ? "errored" : "absent";
+  const members = canary.members.map(({ inEachFile: everyFile, inBinary: binary, file, ...member }) => {
+    let result: CaseResult | "absent" = (file === undefined ? fileFailed : report.loadErrors.includes(file)) ? "errored" : "absent";
     for (const c of mine.filter((m) => m.name === member.name)) {
       if (result === "absent" || RANK[c.result] > RANK[result]) result = c.result;
     }
-    return { ...member, result, ...(everyFile === true ? { inEachFile: inEachFile(member, mine, others) } : {}) };
+    return {
+      ...member, result,
+      ...(everyFile === true ? { inEachFile: inEachFile(member, mine, others) } : {}),
+      ...(binary !== undefined ? { inBinary: inBinary(binary, others, report.loadErrors) } : {}),
+    };
   });
   const mustFail = members.filter((m) => m.expect === "fail");
   let result: CanaryOutcome["result"] = "absent";

@@ -35,7 +35,7 @@ export async function readJunitReport(file: string, treeDir: string, command = "
   if (refusal !== null) return { error: refusal };
   try {
     const resolve = treeResolver(treeDir);
-    const report = junitIdsFor(command, parseJunit(text.text, resolve), { treeDir, resolve });
+    const report = junitIdsFor(command, parseJunit(text.text, resolve), { treeDir, resolve, text: text.text });
     // The digest names the bytes on disk, byte order mark and all.
     return { report: { ...report, digest: `sha256:${createHash("sha256").update(bytes.data).digest("hex")}` } };
   } catch (error) {

@@ -94,6 +94,11 @@ export interface CanaryMemberOutcome {
    * where its outcome was wrong (at most 10 named, `wrongCount` counts them all).
    */
   inEachFile?: { files: number; wrong: { file: string; result: CaseResult | "absent" }[]; wrongCount: number };
+  /**
+   * A canary compiled into one test binary of several: the binary, whether its own tests ran, whether
+   * one passed, and whether it died (a test that did not finish, a panic, a build error) (issue 19).
+   */
+  inBinary?: { label: string; othersRan: boolean; otherPassed: boolean; died: boolean };
 }
 
 /** One run of the suite on one tree. */

@@ -1,4 +1,4 @@
-import { mkdir, unlink } from "node:fs/promises";
+import { mkdir, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunResult } from "../sandbox/types.js";
 import type { Sandbox } from "../sandbox/index.js";
@@ -85,7 +85,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   try {
     command = await sandbox.run({
       command: spec.command, workdir: spec.treeDir, outdir: spec.reportDir, env: { ...env, ...spec.env, ...gateEnv }, timeoutMs: remaining, network: false,
-      readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? []],
+      readonlyPaths: [...spec.readonly, ...canary?.treeFiles ?? [], ...canary?.edited.map((e) => e.file) ?? []],
       extraMounts: gateDir !== undefined && inSandbox ? [{ host: gateDir, sandbox: GATE_MOUNT }] : [],
       treeOverlays: deps?.overlays ?? [],
       ...(deps === undefined || deps.lowers.length === 0 ? {} : { treeLowers: deps.lowers }),
@@ -97,6 +97,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   const read = await readJunitReport(junit, spec.treeDir, spec.command);
   // The tree may be run again (tests.stable's repeats): the canary's test file leaves with this run.
   for (const file of canary?.treeFiles ?? []) await unlink(join(spec.treeDir, file)).catch(() => undefined);
+  for (const { file, text } of canary?.edited ?? []) await writeFile(join(spec.treeDir, file), text);
   const withRecord = recorded === null ? {} : { provenance: recorded };
   const noReport = (error: string): SuiteRun => ({
     label: spec.label, setup, command, report: null, reportError: error, ...depsFact, ...withRecord,

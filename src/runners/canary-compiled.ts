@@ -3,11 +3,18 @@
 // language's own failure paths (a plain failure, the assertion the suite uses) and one that must pass.
 // Each computes the checksum of a word (src/measure/canary.ts), so no literal gives the outcome away.
 import { lstat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, posix } from "node:path";
+import type { TestBinary } from "./cargo-targets.js";
+import { readTreeFile } from "./tree-read.js";
 import { fileWords, phrases } from "../measure/canary-names.js";
 import type { CanaryContext, CanaryMember, CanaryResult } from "./types.js";
 
 const camel = (words: readonly string[]): string => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+
+// Not junit-read's treeResolver: importing it from here would close an import cycle through the runner registry.
+async function isFolder(treeDir: string, rel: string): Promise<boolean> {
+  return lstat(join(treeDir, rel)).then((s) => s.isDirectory(), () => false);
+}
 
 async function free(treeDir: string, rel: string): Promise<boolean> {
   return lstat(join(treeDir, rel)).then(() => false, () => true);
@@ -21,10 +28,27 @@ async function freshFile(treeDir: string, folder: string, name: (words: string[]
   }
 }
 
-/** Go: a `_test.go` file in the package folder `folder`, with that folder's package clause. */
-export async function goCanaries(ctx: CanaryContext, folder: string, clause: string): Promise<CanaryResult> {
+/** Draws `count` phrases none of which `taken` holds yet (the family spans binaries: names stay unique across them). */
+function freshPhrases(count: number, taken: Set<string>): string[][] {
+  for (;;) {
+    const drawn = phrases(count);
+    const keys = drawn.map((w) => w.join("_"));
+    if (keys.some((k) => taken.has(k))) continue;
+    for (const k of keys) taken.add(k);
+    return drawn;
+  }
+}
+
+/** A regular expression's source matching `text` literally. */
+export const literally = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/**
+ * Go: a `_test.go` file in the package folder `folder` (its test binary), with that folder's package
+ * clause; `pkg` is the package's import path, the prefix of its tests' ids.
+ */
+export async function goCanaries(ctx: CanaryContext, folder: string, clause: string, pkg: string, taken: Set<string>): Promise<{ treeFiles: string[]; members: CanaryMember[] }> {
   const file = await freshFile(ctx.treeDir, folder, (w) => `${w.join("_")}_test.go`);
-  const [fatal, errorf, pass] = phrases(3).map((w) => `Test${camel(w)}`) as [string, string, string];
+  const [fatal, errorf, pass] = freshPhrases(3, taken).map((w) => `Test${camel(w)}`) as [string, string, string];
   const { word, right, wrong } = ctx.values;
   const sum = `got := 0\n\tfor i, r := range ${JSON.stringify(word)} {\n\t\tgot += (i + 1) * int(r)\n\t}\n\tgot %= 1009`;
   const body = `package ${clause}\n\nimport "testing"\n\n`
@@ -32,26 +56,57 @@ export async function goCanaries(ctx: CanaryContext, folder: string, clause: str
     + `func ${errorf}(t *testing.T) {\n\t${sum}\n\tif got != ${wrong} {\n\t\tt.Errorf("expected %d, got %d", ${wrong}, got)\n\t}\n}\n\n`
     + `func ${pass}(t *testing.T) {\n\t${sum}\n\tif got != ${right} {\n\t\tt.Fatalf("expected %d, got %d", ${right}, got)\n\t}\n}\n`;
   await writeFile(join(ctx.treeDir, file), body, { flag: "wx" });
+  const inBinary = { label: pkg, ids: `^${literally(pkg)}/(?:Test|Example|Fuzz)`, folder };
   const members: CanaryMember[] = [
     { name: fatal, via: "go t.Fatalf", expect: "fail" }, { name: errorf, via: "go t.Errorf", expect: "fail" }, { name: pass, via: "go t.Fatalf", expect: "pass" },
-  ];
+  ].map((m) => ({ ...m, expect: m.expect as "fail" | "pass", inBinary, file }));
   return { treeFiles: [file], members };
 }
 
-/** Rust: an integration test file (tests/<name>.rs) of the root package. */
-export async function cargoCanaries(ctx: CanaryContext): Promise<CanaryResult> {
-  const file = await freshFile(ctx.treeDir, "tests", (w) => `${w.join("_")}.rs`);
-  const [panics, assertEq, pass] = phrases(3).map((w) => w.join("_")) as [string, string, string];
+/**
+ * Rust: a module of canaries in every test binary (issue 19): a module file beside the package's
+ * sources, and `#[cfg(test)] #[path = "…"] mod …;` appended to each crate root (the library, every
+ * binary, every integration test), after its last line, so the ids and line numbers of the reviewed
+ * code stay as they are. The roots' text is put back after the run.
+ */
+export async function cargoCanaries(ctx: CanaryContext, binaries: readonly TestBinary[]): Promise<CanaryResult> {
+  const taken = new Set<string>();
+  const treeFiles: string[] = [];
+  const edited: { file: string; text: string }[] = [];
+  const members: CanaryMember[] = [];
   const { word, right, wrong } = ctx.values;
-  const body = `fn checksum(text: &str) -> usize {\n    text.chars().enumerate().map(|(i, c)| (i + 1) * (c as usize)).sum::<usize>() % 1009\n}\n\n`
-    + `#[test]\nfn ${panics}() {\n    let got = checksum(${JSON.stringify(word)});\n    if got != ${wrong} {\n        panic!("expected ${wrong}, got {}", got);\n    }\n}\n\n`
-    + `#[test]\nfn ${assertEq}() {\n    assert_eq!(checksum(${JSON.stringify(word)}), ${wrong});\n}\n\n`
-    + `#[test]\nfn ${pass}() {\n    assert_eq!(checksum(${JSON.stringify(word)}), ${right});\n}\n`;
-  await writeFile(join(ctx.treeDir, file), body, { flag: "wx" });
-  const members: CanaryMember[] = [
-    { name: panics, via: "rust panic!", expect: "fail" }, { name: assertEq, via: "rust assert_eq!", expect: "fail" }, { name: pass, via: "rust assert_eq!", expect: "pass" },
-  ];
-  return { treeFiles: [file], members };
+  for (const binary of binaries) {
+    const text = readTreeFile(ctx.treeDir, binary.root);
+    if (text === null) continue;
+    const srcDir = binary.dir === "" ? "src" : `${binary.dir}/src`;
+    // Beside the package's sources (not in tests/ or src/bin/, where cargo would take it for a target of its own).
+    const folder = await isFolder(ctx.treeDir, srcDir) && !/^(?:.*\/)?(?:tests|src\/bin|examples|benches)(?:\/|$)/.test(srcDir) ? srcDir : posix.dirname(binary.root);
+    let file: string;
+    let mod: string;
+    do {
+      file = await freshFile(ctx.treeDir, folder, (w) => `${w.join("_")}.rs`);
+      mod = posix.basename(file, ".rs");
+    } while (taken.has(mod) || new RegExp(`\\b${mod}\\b`).test(text));
+    taken.add(mod);
+    const [panics, assertEq, pass] = freshPhrases(3, taken).map((w) => w.join("_")) as [string, string, string];
+    const body = `#![allow(dead_code)]\n\nfn checksum(text: &str) -> usize {\n    text.chars().enumerate().map(|(i, c)| (i + 1) * (c as usize)).sum::<usize>() % 1009\n}\n\n`
+      + `#[test]\nfn ${panics}() {\n    let got = checksum(${JSON.stringify(word)});\n    if got != ${wrong} {\n        panic!("expected ${wrong}, got {}", got);\n    }\n}\n\n`
+      + `#[test]\nfn ${assertEq}() {\n    assert_eq!(checksum(${JSON.stringify(word)}), ${wrong});\n}\n\n`
+      + `#[test]\nfn ${pass}() {\n    assert_eq!(checksum(${JSON.stringify(word)}), ${right});\n}\n`;
+    await writeFile(join(ctx.treeDir, file), body, { flag: "wx" });
+    const path = posix.relative(posix.dirname(binary.root), file);
+    await writeFile(join(ctx.treeDir, binary.root), `${text}${text.endsWith("\n") ? "" : "\n"}#[cfg(test)]\n#[path = ${JSON.stringify(path)}]\nmod ${mod};\n`);
+    treeFiles.push(file);
+    edited.push({ file: binary.root, text });
+    const prefix = `${binary.crate}::${binary.target}`;
+    const inBinary = { label: prefix, ids: `^${literally(prefix)}::` };
+    members.push(
+      { name: `${mod}::${panics}`, via: "rust panic!", expect: "fail", inBinary, file },
+      { name: `${mod}::${assertEq}`, via: "rust assert_eq!", expect: "fail", inBinary, file },
+      { name: `${mod}::${pass}`, via: "rust assert_eq!", expect: "pass", inBinary, file },
+    );
+  }
+  return { treeFiles, edited, members };
 }
 
 /** Java (Maven, Gradle): a test class in src/test/java of the JUnit the build names (Jupiter or 4). */

@@ -91,9 +91,19 @@ export function parseCargo(text: string, resolve: ResolveFile, treeDir: string):
   let docCrate: string | null = null;
   let pendingError: string | null = null;
   const failures = new Map<string, string>();
+  // Per libtest block: its tests, and whether cargo (the parent process, not the test binary) said
+  // the binary failed. A block with failures whose binary cargo saw exit 0 was not what it printed.
+  const blocks: { ids: string[]; failed: boolean; cargoSawFailure: boolean }[] = [];
+  const block = (): (typeof blocks)[number] | undefined => blocks[blocks.length - 1];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
+    if (/^error: test failed, to rerun pass /.test(line)) {
+      const last = block();
+      if (last !== undefined) last.cargoSawFailure = true;
+      continue;
+    }
     if (/^\s+Running /.test(line)) {
+      blocks.push({ ids: [], failed: false, cargoSawFailure: false });
       target = targetOf(line, resolve, treeDir);
       docCrate = null;
       continue;
@@ -149,6 +159,21 @@ export function parseCargo(text: string, resolve: ResolveFile, treeDir: string):
     }
     if (cases.has(id)) duplicates.add(id);
     cases.set(id, { id, file, name: path, result });
+    const last = target !== null ? block() : undefined;
+    if (last !== undefined) {
+      last.ids.push(id);
+      if (result === "failed") last.failed = true;
+    }
+  }
+  // Issue 19: code under test that prints a forged `test x ... ok` and ends its binary with exit 0.
+  // Its own passes cannot be believed: errored, so the run is never read as all passed.
+  for (const b of blocks) {
+    if (!b.failed || b.cargoSawFailure) continue;
+    for (const id of b.ids) {
+      const c = cases.get(id);
+      if (c?.result === "passed") cases.set(id, { ...c, result: "errored", message: "its test binary exited 0 although it reported failed tests: what it printed cannot be believed" });
+    }
+    notes.add("a test binary reported failed tests but exited 0 (cargo did not see it fail): its passes were read as errored");
   }
   for (const [key, message] of failures) {
     const id = key.startsWith("doc:") ? `${key.slice(4, key.indexOf("::"))}::doc::${key.slice(key.indexOf("::") + 2)}` : key;

@@ -7,12 +7,12 @@
 // (tests/ranex_canary_<token>.rs) of the root package. rustup's proxies are left out: init names the
 // toolchain's own bin folder, so neither RUSTUP_HOME nor ~/.cargo has to be in the sandbox.
 import { execFileSync } from "node:child_process";
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { claimsCargo, packageName, parseCargo } from "./cargo-report.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
 import { readTreeFile } from "./tree-read.js";
 import { cargoCanaries } from "./canary-compiled.js";
+import { testBinaries } from "./cargo-targets.js";
 import type { Runner } from "./types.js";
 import { WARM_DIR } from "../measure/deps/cache.js";
 
@@ -65,13 +65,13 @@ export const cargo: Runner = {
     note: ["cargo test's output (stdout and stderr) is the report; ids are <crate>::<target>::<path::to::test>."],
   }),
   read: { format: "cargo test", claims: claimsCargo, parse: parseCargo },
+  // A canary in every test binary (the library's, each binary's, each integration test's, of every
+  // package of a workspace): code that forges one binary's output or ends it early meets the canary
+  // compiled into it (issue 19).
   async canary(ctx) {
-    const { treeDir } = ctx;
-    const manifest = readTreeFile(treeDir, "Cargo.toml");
-    if (packageName(manifest) === null) return { note: "cargo: the tree's root Cargo.toml has no [package] (a workspace root): no canary yet" };
-    if (manifest !== null && /^\s*autotests\s*=\s*false/m.test(manifest)) return { note: "cargo: the package sets autotests = false, so a canary test file would not be built" };
-    await mkdir(join(treeDir, "tests"), { recursive: true });
-    return cargoCanaries(ctx);
+    const binaries = testBinaries(ctx.treeDir);
+    if (binaries.length === 0) return { note: "cargo: no package of the tree has a library, binary or integration test for the canary to go into" };
+    return cargoCanaries(ctx, binaries);
   },
   select({ command, ids }) {
     if (!canSelectCargo(command)) return null;

@@ -14,7 +14,7 @@ import { WARM_DIR } from "../measure/deps/cache.js";
 import { claimsGoJson, modulePath, packageFolder, parseGoJson } from "./go-report.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
 import { goCanaries } from "./canary-compiled.js";
-import type { Runner } from "./types.js";
+import type { CanaryMember, Runner } from "./types.js";
 
 /** Where setup leaves the module cache, in the tree (stored under the dependency key, read-only in runs). */
 export const GO_DEPS_DIR = ".ranex-deps/go";
@@ -54,6 +54,20 @@ async function testFolders(treeDir: string, rel = "", depth = 0): Promise<string
   return found;
 }
 
+/** The package clause of a folder's test files: one without build constraints first (the canary has none). */
+async function clauseOf(treeDir: string, folder: string): Promise<string | null> {
+  const files = (await readdir(join(treeDir, folder))).filter((f) => f.endsWith("_test.go")).sort();
+  let constrained: string | null = null;
+  for (const file of files) {
+    const text = await readFile(join(treeDir, folder, file), "utf8").catch(() => "");
+    const clause = /^\s*package\s+(\w+)/m.exec(text)?.[1];
+    if (clause === undefined) continue;
+    if (!/^\/\/go:build\s/m.test(text.slice(0, text.search(/^\s*package\s/m)))) return clause;
+    constrained ??= clause;
+  }
+  return constrained;
+}
+
 export const go: Runner = {
   name: "go",
   runs: runsGoJson,
@@ -72,16 +86,30 @@ export const go: Runner = {
     note: ["go test -json writes test2json events to $RANEX_REPORT; ids are <package>/<TestName>[/<subtest>]."],
   }),
   read: { format: "go test -json", claims: claimsGoJson, parse: (text, _resolve, treeDir) => parseGoJson(text, treeDir) },
+  // A canary in every package folder whose tests run: each package is a test binary of its own, and
+  // code under test (an init(), a test's call) that forges one binary's output or ends it early meets
+  // the canary compiled into that binary, whichever package it is (issue 19).
   async canary(ctx) {
     const { treeDir } = ctx;
     const folders = await testFolders(treeDir);
     if (folders.length === 0) return { note: "go: no package folder holds a _test.go file to put the canary beside" };
-    // A random package: code that forges results for some packages only is caught as often as not.
-    const folder = folders[Math.floor(Math.random() * folders.length)] ?? "";
-    const beside = (await readdir(join(treeDir, folder))).filter((f) => f.endsWith("_test.go")).sort()[0] ?? "";
-    const clause = /^\s*package\s+(\w+)/m.exec(await readFile(join(treeDir, folder, beside), "utf8"))?.[1];
-    if (clause === undefined) return { note: `go: ${folder || "."}/${beside} has no package clause to copy` };
-    return goCanaries(ctx, folder, clause);
+    const module = modulePath(treeDir);
+    if (module === null) return { note: "go: the tree's go.mod names no module, so the canaries' ids cannot be told" };
+    const taken = new Set<string>();
+    const placed: { members: CanaryMember[]; treeFiles: string[] } = { treeFiles: [], members: [] };
+    const notes: string[] = [];
+    for (const folder of folders) {
+      const clause = await clauseOf(treeDir, folder);
+      if (clause === null) {
+        notes.push(folder || ".");
+        continue;
+      }
+      const given = await goCanaries(ctx, folder, clause, folder === "" ? module : `${module}/${folder}`, taken);
+      placed.treeFiles.push(...given.treeFiles);
+      placed.members.push(...given.members);
+    }
+    if (placed.members.length === 0) return { note: `go: no test file has a package clause to copy (${notes.join(", ")})` };
+    return placed;
   },
   select({ command, ids }) {
     if (!canSelectGo(command)) return null;

@@ -86,7 +86,7 @@ export function readerFor(command: string, text: string): ReportReader | null {
 }
 
 /** The JUnit report with the ids of the command's runner (Surefire's `class#method`), or as read. */
-export function junitIdsFor(command: string, report: TestReport, tree: { treeDir: string; resolve: ResolveFile }): TestReport {
+export function junitIdsFor(command: string, report: TestReport, tree: { treeDir: string; resolve: ResolveFile; text?: string }): TestReport {
   const runner = runnersIn(command).find((r) => r.junitIds !== undefined);
   return runner?.junitIds?.(report, tree) ?? report;
 }

@@ -7,15 +7,14 @@
 // fails writes no JUnit: the command then hands cargo's own output to the gate, whose cargo reader
 // makes the compile errors load errors of the files rustc names. `--retries 0`: a retry that passes
 // would hide from tests.stable the very flakiness it measures.
-import { readdirSync } from "node:fs";
-import { join, posix } from "node:path";
+import { posix } from "node:path";
 import type { Detection } from "../policy/detect.js";
 import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestCaseResult, TestReport } from "../measure/report-types.js";
 import { CARGO_DEPS_DIR, cargo, cargoFolder } from "./cargo.js";
-import { moduleFile, packageName } from "./cargo-report.js";
+import { moduleFile } from "./cargo-report.js";
+import { packageDirs } from "./cargo-targets.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
-import { readTreeFile } from "./tree-read.js";
 import type { Runner } from "./types.js";
 
 const GATE_JUNIT = "ranex-junit.xml";
@@ -32,7 +31,7 @@ export function nextestJunitPath(config: string | null): string | null {
 /** The run's command: the JUnit nextest wrote, or cargo's output when the build failed before any test ran. */
 export function nextestTestCommand(junitPath: string | null): string {
   const report = `target/nextest/default/${junitPath ?? GATE_JUNIT}`;
-  const tool = junitPath === null ? ` --tool-config-file "ranex:$RANEX_REPORTERS/nextest.toml"` : "";
+  const tool = ` --tool-config-file "ranex:$RANEX_REPORTERS/nextest.toml"`;
   return `rm -f ${report}; CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo nextest run --offline --locked --no-fail-fast --retries 0${tool} > /tmp/ranex-build.log 2>&1; status=$?; `
     + `cat /tmp/ranex-build.log; if [ -f ${report} ]; then cp ${report} "$RANEX_REPORT"; else cp /tmp/ranex-build.log "$RANEX_REPORT"; fi; exit $status`;
 }
@@ -42,26 +41,6 @@ const runsNextest = (command: string): boolean => /\bcargo\s+(?:\+\S+\s+)?nextes
 /** The folder holding cargo-nextest, or null: where the user's shell finds it, then cargo's usual bin folders. */
 export function nextestFolder(): string | null {
   return findBinary("cargo-nextest", ["/root/.cargo/bin", "/usr/local/cargo/bin"]);
-}
-
-/** Package folders by crate name: the root package and those one or two folders down (a workspace's members). */
-function packageDirs(treeDir: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const visit = (rel: string, depth: number): void => {
-    const name = packageName(readTreeFile(treeDir, rel === "" ? "Cargo.toml" : `${rel}/Cargo.toml`));
-    if (name !== null && !found.has(name)) found.set(name, rel);
-    if (depth === 2) return;
-    let entries;
-    try {
-      entries = readdirSync(join(treeDir, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    // Real folders only: a symlink in the change's tree could lead anywhere.
-    for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
-  };
-  visit("", 0);
-  return found;
 }
 
 /** The target's root source file, as cargo lays targets out by default. */
@@ -79,11 +58,13 @@ function targetRoot(dir: string, kind: string, name: string, resolve: ResolveFil
  * `calc::calc` (tests/calc.rs), `calc::example/demo`. The ids become cargo's: `calc::lib::…`,
  * `calc::bin.calc::…`, `calc::calc::…`, with the file the test's module path leads to.
  */
-export function nextestIds(report: TestReport, tree: { treeDir: string; resolve: ResolveFile }): TestReport {
+export function nextestIds(report: TestReport, tree: { treeDir: string; resolve: ResolveFile; text?: string }): TestReport {
   let dirs: Map<string, string> | null = null;
   const mapped = new Set<string>();
   const rename = new Map<string, string>();
-  const cases = report.cases.map((c): TestCaseResult => {
+  const early = tree.text === undefined ? new Set<string>() : endedEarly(tree.text);
+  const cases = report.cases.map((raw): TestCaseResult => {
+    const c: TestCaseResult = early.has(raw.id) && raw.result === "passed" ? { ...raw, result: "errored", message: EARLY } : raw;
     if (c.file !== null || !c.id.endsWith(`::${c.name}`)) return c;
     const binary = c.id.slice(0, -(c.name.length + 2));
     const m = /^([\w-]+)(?:::(?:(bin|example|bench)\/)?([\w-]+))?$/.exec(binary);
@@ -101,6 +82,38 @@ export function nextestIds(report: TestReport, tree: { treeDir: string; resolve:
   });
   const notes = report.notes.filter((n) => ![...mapped].some((b) => n === `could not map classname ${b} to a file in the tree; its test ids begin with the classname`));
   return { ...report, cases, notes, duplicates: report.duplicates.map((id) => rename.get(id) ?? id) };
+}
+
+const EARLY = "ended without libtest's own end of the test (its process exited before the test returned): no pass";
+
+const unescapeXml = (text: string): string => text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1")
+  .replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-fA-F]+);/g, (_m, e: string) => ({ lt: "<", gt: ">", quot: "\"", apos: "'", amp: "&" } as Record<string, string>)[e]
+    ?? String.fromCodePoint(e.startsWith("#x") ? parseInt(e.slice(2), 16) : Number(e.slice(1))));
+
+/**
+ * Under nextest every test is a process of its own, and nextest takes an exit status of 0 for a pass:
+ * code under test that calls `exit(0)` before the assertion passes. libtest prints
+ * `test result: ok. 1 passed` only when the test returned; the gate's tool config keeps passing
+ * tests' output in the report, so a passed testcase whose output lacks them ended early. The ids are
+ * the JUnit reader's (`<classname>::<name>`); a testcase whose output was not kept is not judged here.
+ */
+export function endedEarly(xml: string): Set<string> {
+  const found = new Set<string>();
+  const attr = (attrs: string, key: string): string | null => {
+    const m = new RegExp(`\\s${key}="([^"]*)"`).exec(attrs);
+    return m?.[1] === undefined ? null : unescapeXml(m[1]);
+  };
+  for (const m of xml.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const body = m[2];
+    const name = attr(m[1] ?? "", "name");
+    const classname = attr(m[1] ?? "", "classname");
+    if (body === undefined || name === null || classname === null || /<(?:failure|error|skipped)\b/.test(body)) continue;
+    const out = /<system-out>([\s\S]*?)<\/system-out>/.exec(body);
+    if (out === null) continue;
+    // The summary only: with nextest's --nocapture the test's own output can share a line with `test <name> ... ok`.
+    if (!/^test result: ok\. 1 passed; 0 failed;/m.test(unescapeXml(out[1] ?? ""))) found.add(`${classname}::${name}`);
+  }
+  return found;
 }
 
 export const nextest: Runner = {

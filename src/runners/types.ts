@@ -65,11 +65,22 @@ export interface CanaryMember {
   expect: "fail" | "pass";
   /** Registered inside every test file of the run (jest's setupFilesAfterEnv): judged file by file. */
   inEachFile?: true;
+  /**
+   * Compiled into one test binary of several (a Go package, a Rust target, issue 19): judged with
+   * that binary's own tests, which `ids` (a regular expression's source) matches. `folder`: where the
+   * binary's test files are (Go: a load error there means the binary died, not that it was forged).
+   */
+  inBinary?: { label: string; ids: string; folder?: string };
+  /** The gate's file this canary is in, when the family spans several: only its load error errors it. */
+  file?: string;
 }
 
 export type CanaryResult =
-  /** Added to the run: environment, files written in the tree (read-only in the run), the canaries placed. */
-  | { env?: Record<string, string>; treeFiles?: string[]; members: CanaryMember[] }
+  /**
+   * Added to the run: environment, files written in the tree (read-only in the run), the canaries
+   * placed; `edited`: tree files the canary appended to (a Rust crate root), with their text to put back.
+   */
+  | { env?: Record<string, string>; treeFiles?: string[]; edited?: { file: string; text: string }[]; members: CanaryMember[] }
   /** Why this runner gets no canary in this command. */
   | { note: string };
 
@@ -116,7 +127,7 @@ export interface Runner {
   /** The runner's native report; absent when it writes JUnit XML (read by src/measure/junit.ts). */
   read?: ReportReader;
   /** Renames the JUnit reader's ids to the runner's own (Surefire's `class#method`), with the tree the run used. */
-  junitIds?(report: TestReport, tree: { treeDir: string; resolve: ResolveFile }): TestReport;
+  junitIds?(report: TestReport, tree: { treeDir: string; resolve: ResolveFile; text?: string }): TestReport;
   /** Gives the run its canary family (tests that must fail through the runner's assertions, one that must pass), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
   /**

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -79,6 +79,17 @@ describe("cargo test", () => {
     });
     expect(head.report?.cases.find((c) => c.id.endsWith("negates"))?.message).toContain("neg is wrong");
     expect(head.canary).toMatchObject({ runners: ["cargo"], result: "failed", othersRan: true });
+    // A canary in every test binary (issue 19): the library's and tests/show.rs's, each judged with its binary's tests.
+    const members = head.canary?.members ?? [];
+    expect(members.map((m) => m.inBinary?.label)).toEqual(["calc::lib", "calc::lib", "calc::lib", "calc::show", "calc::show", "calc::show"]);
+    for (const m of members) {
+      expect(m.result, m.name).toBe(m.expect === "fail" ? "failed" : "passed");
+      expect(m.inBinary).toMatchObject({ othersRan: true, otherPassed: true, died: false });
+    }
+    // The crate roots the canary was appended to are as they were; its module files are gone.
+    expect(readFileSync(join(tree, "src/lib.rs"), "utf8")).toBe(CRATE["src/lib.rs"]);
+    expect(readFileSync(join(tree, "tests/show.rs"), "utf8")).toBe(CRATE["tests/show.rs"]);
+    expect(readdirSync(join(tree, "src")).sort()).toEqual(["lib.rs", "ops.rs"]);
   });
 
   it("selects with -- --exact: the selected run reports only those tests", async () => {

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readJunitReport } from "../../src/measure/junit-read.js";
+import { checksum } from "../../src/measure/canary.js";
 import type { TestReport } from "../../src/measure/report-types.js";
 import { detectTestRunner } from "../../src/policy/detect.js";
 import { testCommand } from "../../src/policy/init.js";
@@ -100,6 +101,38 @@ describe("go test -json", () => {
     for (const member of placed.members) expect(run.cases.find((c) => c.name === member.name)).toMatchObject({ id: `example.com/m/${member.name}`, result: "failed" });
     expect(await go.canary({ command: GO_TEST_COMMAND, treeDir: tempDir("ranex-go-empty-"), hostDir: "", seenAs: "", values }))
       .toEqual({ note: expect.stringContaining("no package folder") as unknown as string });
+  });
+
+  it("gives a canary to every package folder with tests, each with its own names, clause and binary (issue 19)", async () => {
+    const tree = tempDir("ranex-go-canaries-");
+    write(tree, {
+      "go.mod": MODULE["go.mod"], "calc.go": MODULE["calc.go"], "calc_test.go": MODULE["calc_test.go"],
+      // Only an external test package here, and a file behind a build constraint that sorts first.
+      "shapes/shapes.go": "package shapes\n\nfunc Area(w, h int) int { return w * h }\n",
+      "shapes/a_test.go": '//go:build integration\n\npackage shapes_test\n\nimport "testing"\n\nfunc TestSlow(t *testing.T) {}\n',
+      "shapes/shapes_test.go": 'package shapes_test\n\nimport (\n\t"testing"\n\n\t"example.com/m/shapes"\n)\n\nfunc TestArea(t *testing.T) { if shapes.Area(2, 3) != 6 { t.Fatal("bad") } }\n',
+      "shapes/testdata/x_test.go": "package nothing\n",
+    });
+    const values = { word: "parsesemptyheader", right: checksum("parsesemptyheader"), wrong: checksum("parsesemptyheader") + 5 };
+    const placed = await go.canary({ command: GO_TEST_COMMAND, treeDir: tree, hostDir: tree, seenAs: tree, values });
+    if ("note" in placed) throw new Error(placed.note);
+    const files = placed.treeFiles ?? [];
+    expect(files.map((f) => f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : "")).toEqual(["", "shapes"]);
+    expect(readFileSync(join(tree, files[1] ?? ""), "utf8")).toMatch(/^package shapes_test$/m);
+    expect(new Set(placed.members.map((m) => m.name)).size).toBe(6);
+    expect(placed.members.map((m) => [m.inBinary?.label, m.expect])).toEqual([
+      ["example.com/m", "fail"], ["example.com/m", "fail"], ["example.com/m", "pass"],
+      ["example.com/m/shapes", "fail"], ["example.com/m/shapes", "fail"], ["example.com/m/shapes", "pass"],
+    ]);
+    // A real run: every canary in its package's binary, as it must be; the root's ids do not take in the sub-package's tests.
+    const run = await goReport(tree);
+    for (const member of placed.members) {
+      const pkg = member.inBinary?.label ?? "";
+      expect(run.cases.find((c) => c.name === member.name), member.name).toMatchObject({ id: `${pkg}/${member.name}`, result: member.expect === "fail" ? "failed" : "passed" });
+    }
+    const rootIds = new RegExp(placed.members[0]?.inBinary?.ids ?? "");
+    expect(rootIds.test("example.com/m/TestAdd")).toBe(true);
+    expect(rootIds.test("example.com/m/shapes/TestArea")).toBe(false);
   });
 
   it("selects top-level tests per package with -run, and the selected run reports only them", async () => {

@@ -79,6 +79,27 @@ describe("nextest's JUnit, read", () => {
     expect(nextestJunitPath('[profile.default.junit]\npath = "../../../etc/x.xml"\n')).toBeNull();
     expect(nextestJunitPath('[profile.default.junit]\npath = "x.xml; rm -rf ~"\n')).toBeNull();
     expect(nextestTestCommand(null)).toContain('--tool-config-file "ranex:$RANEX_REPORTERS/nextest.toml"');
+    // With the owner's path too: the gate's tool config keeps passing tests' output (issue 19).
+    expect(nextestTestCommand("junit.xml")).toContain('--tool-config-file "ranex:$RANEX_REPORTERS/nextest.toml"');
+  });
+
+  it("a passed test whose process ended before libtest's summary (an exit 0 from inside it) is errored, not passed", async () => {
+    const tree = tempDir("ranex-nextest-early-");
+    write(tree, { "Cargo.toml": CRATE["Cargo.toml"], "src/lib.rs": "", "tests/calc.rs": "" });
+    const out = (name: string, text: string): string => `<testcase name="${name}" classname="calc::calc" time="0.1"><system-out>${text}</system-out><system-err></system-err></testcase>`;
+    const summary = "\nrunning 1 test\ntest NAME ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 2 filtered out; finished in 0.00s\n";
+    write(tree, { "report.xml": `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="nextest-run"><testsuite name="calc::calc" tests="4">`
+      + out("adds", summary.replace("NAME", "adds"))
+      // The forged line libtest would print, but not its summary of one test: the process exited first.
+      + out("muls", "\nrunning 1 test\ntest muls ... ok\n\ntest result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.30s\n")
+      + out("quiet", "\nrunning 1 test\n")
+      + `<testcase name="unkept" classname="calc::calc" time="0.1"/></testsuite></testsuites>\n` });
+    const read = await readJunitReport(join(tree, "report.xml"), tree, nextestTestCommand("junit.xml"));
+    const report = (read as { report: TestReport }).report;
+    expect(Object.fromEntries(report.cases.map((c) => [c.id, c.result]))).toEqual({
+      "calc::calc::adds": "passed", "calc::calc::muls": "errored", "calc::calc::quiet": "errored", "calc::calc::unkept": "passed",
+    });
+    expect(report.cases.find((c) => c.id === "calc::calc::muls")?.message).toContain("exited before the test returned");
   });
 
   it("init without cargo-nextest on the machine: cargo test, and one line saying so", async () => {

@@ -19,7 +19,10 @@ export function canaryFindings(run: SuiteRun, details: Detail[]): string | null 
   const present = members.filter((m) => m.result !== "absent");
   const wrong: string[] = [];
   for (const m of members) {
-    if (m.inEachFile !== undefined) {
+    if (m.inBinary !== undefined) {
+      const why = binaryWise(m, m.inBinary);
+      if (why !== null) wrong.push(why);
+    } else if (m.inEachFile !== undefined) {
       if (m.inEachFile.wrongCount > 0) wrong.push(fileWise(m, m.inEachFile));
       else if (m.result === "absent" && present.length > 0) wrong.push(`${m.name} (through ${m.via}) was not reported while the other canaries were`);
     } else if (m.expect === "fail" && (m.result === "passed" || (m.result === "skipped" && canary.othersRan))) {
@@ -41,6 +44,23 @@ export function canaryFindings(run: SuiteRun, details: Detail[]): string | null 
     details.push({ kind: "canary", message: `the canaries given to ${canary.runners.join(", ")} were not collected (a test selection or configuration can leave them out); their absence proves nothing either way` });
   }
   return null;
+}
+
+/**
+ * A canary compiled into one test binary of several is judged with that binary's own tests: missing
+ * while they were reported, the binary ended before it (an exit from code under test) or its output
+ * was rewritten, unless the binary visibly died (issue 19). A must-pass one that failed where none of
+ * the binary's own tests passed says nothing about forgery.
+ */
+function binaryWise(m: CanaryMemberOutcome, binary: NonNullable<CanaryMemberOutcome["inBinary"]>): string | null {
+  const how = m.expect === "fail" ? "fails" : "passes";
+  const inside = `in ${binary.label}'s test binary`;
+  if (m.result === "absent" || m.result === "skipped") {
+    if (!binary.othersRan || binary.died) return null;
+    return `${m.name} (${how} through ${m.via}, ${inside}) was ${m.result === "absent" ? "not reported" : "reported skipped"} while that binary's own tests were: it ended before the canary ran, or its output was rewritten`;
+  }
+  if (m.expect === "fail") return m.result === "passed" ? `${m.name} (fails through ${m.via}, ${inside}) was reported passed` : null;
+  return m.result !== "passed" && binary.otherPassed ? `${m.name} (passes through ${m.via}, ${inside}) was reported ${m.result}` : null;
 }
 
 function fileWise(m: CanaryMemberOutcome, each: NonNullable<CanaryMemberOutcome["inEachFile"]>): string {
