@@ -84,6 +84,25 @@ describe("judging a repository with submodules", () => {
     expect(claim(j, "tests.regression").status).toBe("pass");
   }, 180_000);
 
+  // A library vendored as a submodule whose tests are the repository's tests (lib-base's policy):
+  // moving the gitlink changes every file in it, and each is judged as if it were in the tree.
+  it("a gitlink moved to a commit whose frozen test is weakened FAILs unsafe, naming the test inside the submodule", async () => {
+    const j = await judged("lib-weaken", local, "lib-base");
+    expect(j.verdict.verdict, j.verdict.reasons.join("\n")).toBe("FAIL");
+    expect(j.verdict.class).toBe("unsafe");
+    expect(claim(j, "diff.frozen").status).toBe("fail");
+    expect(text(j, "diff.frozen")).toMatch(/"vendor\/shapes\/tests\/test_shapes\.py" \(modified inside the submodule "vendor\/shapes", moved [0-9a-f]{12}→[0-9a-f]{12}\)/);
+    // The library's code it changed is no frozen file: diff.frozen names the test only.
+    expect(text(j, "diff.frozen")).not.toContain("vendor/shapes/shapes.py");
+  }, 180_000);
+
+  it("a gitlink moved to a commit that changes only code outside the frozen set stays a CANDIDATE, its files judged by diff.scope", async () => {
+    const j = await judged("lib-bump", local, "lib-base");
+    expect(j.verdict.verdict, j.verdict.reasons.join("\n")).toBe("CANDIDATE");
+    expect(claim(j, "diff.frozen").reason).toContain("1 file inside a moved submodule compared");
+    expect(claim(j, "diff.scope").reason).toMatch(/^2 changed paths within scope/);
+  }, 180_000);
+
   it.each([
     ["url-elsewhere", /^not measured: submodule "tests\/data": commit [0-9a-f]{12} could not be fetched from \.\.\/python-submodule-modules\/extra/],
     ["url-ext", /^not measured: submodule "tests\/data" \("ext::.*"\): its URL names a remote helper/],
