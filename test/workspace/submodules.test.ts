@@ -112,3 +112,25 @@ describe("what a moved gitlink changes", () => {
     expect(changes.problems).toEqual([{ path: "tests/data", why: expect.stringMatching(/^its files on the head could not be compared: submodule "tests\/data": commit 0123456789ab/) as unknown }]);
   });
 });
+
+describe("the download of a submodule is bounded as it arrives", () => {
+  it("a commit whose download passes what the submodules may take is stopped, names the submodule, and leaves nothing to reuse", async () => {
+    const dataDir = tempDir();
+    const source = await fixtureRepo("python-submodule");
+    const attempt = async (): Promise<string> => {
+      const repo = (await openRepository(source, dataDir, { submodules: local })).withSubmoduleLimit(4 * 1024 * 1024);
+      const err = await repo.materialise("noisy", join(tempDir(), "tree")).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(SubmoduleError);
+      return (err as Error).message;
+    };
+    const bound = /^submodule "tests\/data": commit [0-9a-f]{12} could not be fetched from \.\.\/python-submodule-modules\/data: the download (passed|took) \d+\.\d MB, more than the 5\.0 MB it may take \(sandbox\.tree_mb\)$/;
+    expect(await attempt()).toMatch(bound);
+    // Stopped again the second time: nothing of the first download is taken as already fetched.
+    expect(await attempt()).toMatch(bound);
+  });
+
+  it("a download that takes longer than the operator allows is stopped, naming the submodule and the setting", async () => {
+    const message = await refusal("noisy", { ...local, fetchSeconds: 0.001 });
+    expect(message).toMatch(/^submodule "tests\/data": commit [0-9a-f]{12} could not be fetched from .*: the download took longer than 0\.0 s \(RANEX_SUBMODULE_FETCH_SECONDS\)$/);
+  });
+});
