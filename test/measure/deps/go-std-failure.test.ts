@@ -35,11 +35,22 @@ describe("the standard-library layer's failures and toolchain", () => {
     expect(third.missing).toContain("-race requires cgo");
   }, 300_000);
 
+  it("a command with flags the gate does not build a layer for gets the default layer, and the setup line says why the rest is compiled by the runs", async () => {
+    // The tests' shared layer (vitest.config.ts): built once by whichever Go test comes first.
+    const cacheDir = process.env.RANEX_GO_STD_DIR ?? tempDir("ranex-go-std-");
+    const command = GO_TEST_COMMAND.replace("go test", "go test -gcflags=all=-N -cover");
+    const layers = await prepareGoStd(sandbox, { cacheDir, scratchDir: tempDir("ranex-scratch-"), commands: [command], retryMs: 3_600_000, keep: 4 });
+    expect(layers.missing).toBeNull();
+    expect(layers.below).toHaveLength(1);
+    expect(layers.note).toMatch(/^Go standard library (from the gate's layer|built by the gate in [\d.]+ s) for default flags \([0-9a-f]{12}(, go env remembered)?\); not built for -gcflags=all=-N: the runs compile what those flags change$/);
+  }, 1_800_000);
+
   it("go env is asked once per toolchain and environment, then remembered", async () => {
     const cacheDir = tempDir("ranex-go-std-");
-    const asked = await goEnv(sandbox, cacheDir, tempDir("ranex-env-"), []);
+    // An environment no other test of this process asks (the answers are remembered in the process too).
+    const asked = await goEnv(sandbox, cacheDir, tempDir("ranex-env-"), ["GOAMD64=v3"]);
     expect("env" in asked && asked.cached).toBe(false);
-    const again = await goEnv(sandbox, cacheDir, tempDir("ranex-env-"), []);
+    const again = await goEnv(sandbox, cacheDir, tempDir("ranex-env-"), ["GOAMD64=v3"]);
     expect(again).toEqual({ env: "env" in asked ? asked.env : {}, cached: true });
     expect("env" in again && again.env.GOVERSION).toMatch(/^go1\./);
     // Another environment is another question.
