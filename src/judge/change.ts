@@ -85,9 +85,11 @@ export async function readDiff(repo: Repository, from: string, head: string, pol
   const [facts, files, headLinks] = await Promise.all([repo.diff(from, head), repo.listFiles(from), treeLinks(repo, head)]);
   const basePaths = files.map((f) => f.path);
   const gitlinks = facts.filter((f) => f.submodule).map((f) => f.path);
+  // Fetched within the policy's tree limit, as the runs' trees are: the diff never downloads more than they may.
+  const held = policy.sandbox.tree_mb === undefined ? repo : repo.withSubmoduleLimit(policy.sandbox.tree_mb * 1024 * 1024);
   const [testless, modules, inlineTestEdits, inside] = await Promise.all([
     testlessFiles(repo, head, facts, policy), moduleNames(repo, from, basePaths, policy, facts), inlineTestFacts(repo, from, facts, policy),
-    gitlinks.length === 0 ? NOTHING_INSIDE : submoduleChanges(gitlinks, () => repo.submodules(from), () => repo.submodules(head)),
+    gitlinks.length === 0 ? NOTHING_INSIDE : submoduleChanges(gitlinks, () => held.submodules(from), () => held.submodules(head)),
   ]);
   return { facts, basePaths, headLinks, testless, modules, inlineTestEdits, inside };
 }

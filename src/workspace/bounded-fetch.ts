@@ -41,11 +41,26 @@ export async function boundedFetch(gitDir: string, args: readonly string[], conf
     return result;
   } catch (err) {
     await removeNew(packs, had);
+    // A git killed mid-fetch never releases its locks: the next fetch of this mirror would fail on them.
+    if (stop.signal.aborted) await removeLocks(gitDir);
     throw err;
   } finally {
     clearTimeout(timer);
     clearInterval(poll);
   }
+}
+
+/** The lock files a fetch takes (the shallow file, packed refs, any ref): only ever called under the mirror's lock. */
+async function removeLocks(gitDir: string): Promise<void> {
+  await rm(join(gitDir, "shallow.lock"), { force: true });
+  await rm(join(gitDir, "packed-refs.lock"), { force: true });
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      if (entry.isDirectory()) await walk(join(dir, entry.name));
+      else if (entry.name.endsWith(".lock")) await rm(join(dir, entry.name), { force: true });
+    }
+  };
+  await walk(join(gitDir, "refs"));
 }
 
 async function folderBytes(dir: string): Promise<number> {

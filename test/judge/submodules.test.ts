@@ -74,6 +74,14 @@ describe("judging a repository with submodules", () => {
     expect(text(j, "tests.regression")).toMatch(/^not measured: submodule "tests\/data": its files take 6\.0 MB, more than the 4\.0 MB .*\(sandbox\.tree_mb\)/);
   }, 60_000);
 
+  it("a submodule whose download passes the policy's sandbox.tree_mb is stopped while it arrives, and FAILs naming it", async () => {
+    const j = await judged("noisy");
+    expect(j.verdict.verdict).toBe("FAIL");
+    expect(text(j, "tests.regression")).toMatch(/^not measured: submodule "tests\/data": commit [0-9a-f]{12} could not be fetched from \.\.\/python-submodule-modules\/data: the download (passed|took) [\d.]+ MB, more than the 5\.0 MB it may take \(sandbox\.tree_mb\)/);
+    // The diff's comparison of its files is held to the same bound: never a pass.
+    expect(text(j, "diff.frozen")).toMatch(/tests\/data \(submodule moved; its files on the head could not be compared: .*the download (passed|took) [\d.]+ MB/);
+  }, 60_000);
+
   it("a submodule where the base has a link out of the tree lands in the head's own folder, never through the base's link", async () => {
     // link-base: `vendor` -> /tmp; link-head: `vendor/extra` a submodule (the extra repository, neg.txt).
     const j = await judged("link-head", local, "link-base");
