@@ -1,6 +1,6 @@
 import type { Evidence } from "../kernel/index.js";
 import type { Policy, Task } from "../policy/schema.js";
-import { WorkspaceError, type CommitsAhead, type MergeResult, type Repository } from "../workspace/index.js";
+import { submoduleChanges, WorkspaceError, type CommitsAhead, type MergeResult, type Repository, type SubmoduleChanges } from "../workspace/index.js";
 import type { AddedLines, DiffFact } from "../workspace/types.js";
 import { frozenClaim, safetyClaim, scopeClaim, type DiffContext } from "../measure/diff/index.js";
 import type { ModuleNames } from "../measure/diff/context.js";
@@ -75,15 +75,23 @@ export interface ReadDiff {
   modules: ModuleNames;
   /** Edits to the base's tests inside source files (Rust unit tests, issue 22). */
   inlineTestEdits: InlineTestEdit[];
+  /** The files inside submodules whose gitlinks the change moves (issue 22): judged as if in the tree. */
+  inside: SubmoduleChanges;
 }
+
+const NOTHING_INSIDE: SubmoduleChanges = { facts: [], basePaths: [], problems: [] };
 
 export async function readDiff(repo: Repository, from: string, head: string, policy: Policy): Promise<ReadDiff> {
   const [facts, files, headLinks] = await Promise.all([repo.diff(from, head), repo.listFiles(from), treeLinks(repo, head)]);
   const basePaths = files.map((f) => f.path);
-  const [testless, modules, inlineTestEdits] = await Promise.all([
+  const gitlinks = facts.filter((f) => f.submodule).map((f) => f.path);
+  // Fetched within the policy's tree limit, as the runs' trees are: the diff never downloads more than they may.
+  const held = policy.sandbox.tree_mb === undefined ? repo : repo.withSubmoduleLimit(policy.sandbox.tree_mb * 1024 * 1024);
+  const [testless, modules, inlineTestEdits, inside] = await Promise.all([
     testlessFiles(repo, head, facts, policy), moduleNames(repo, from, basePaths, policy, facts), inlineTestFacts(repo, from, facts, policy),
+    gitlinks.length === 0 ? NOTHING_INSIDE : submoduleChanges(gitlinks, () => held.submodules(from), () => held.submodules(head)),
   ]);
-  return { facts, basePaths, headLinks, testless, modules, inlineTestEdits };
+  return { facts, basePaths, headLinks, testless, modules, inlineTestEdits, inside };
 }
 
 /** The context of the diff claims; `added` is left empty where only the file facts are read. */
@@ -91,6 +99,7 @@ export function diffContext(read: ReadDiff, input: { digest: string; policy: Pol
   return {
     subject: input.digest, facts: read.facts, basePaths: read.basePaths, policy: input.policy, task: input.task, added,
     headLinks: read.headLinks, testless: read.testless, modules: read.modules, inlineTestEdits: read.inlineTestEdits,
+    inside: read.inside,
   };
 }
 

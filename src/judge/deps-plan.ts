@@ -12,6 +12,7 @@ import { dependencyKey } from "../measure/deps/key.js";
 import type { DepsPlan } from "../measure/plan.js";
 import { presentFrozen } from "./run-plan.js";
 import { usesGateGoCache } from "../runners/go.js";
+import { DEFAULT_KEEP, DEFAULT_RETRY_MINUTES } from "../measure/deps/go-std-store.js";
 
 export const DEFAULT_DEPS_CACHE_MB = 4096;
 
@@ -28,6 +29,21 @@ export function depsCacheBytes(env: Readonly<Record<string, string | undefined>>
 export function goStdCacheDir(dataDir: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
   const shared = env.RANEX_GO_STD_DIR;
   return shared !== undefined && isAbsolute(shared) ? shared : join(dataDir, "cache", "go-std");
+}
+
+/**
+ * The operator's knobs of the standard-library layers: `RANEX_GO_STD_RETRY_MINUTES` (default 60),
+ * how long a failed build is believed before a judgment tries again; `RANEX_GO_STD_KEEP` (default
+ * 4), how many layers are kept (the least recently used go first). A value that is not a positive
+ * number (0 for KEEP: at least the judgment's own) keeps the default.
+ */
+export function goStdKnobs(env: Readonly<Record<string, string | undefined>> = process.env): { retryMs: number; keep: number } {
+  const retry = Number(env.RANEX_GO_STD_RETRY_MINUTES ?? DEFAULT_RETRY_MINUTES);
+  const keep = Number(env.RANEX_GO_STD_KEEP ?? DEFAULT_KEEP);
+  return {
+    retryMs: (Number.isFinite(retry) && retry >= 0 ? retry : DEFAULT_RETRY_MINUTES) * 60_000,
+    keep: Number.isInteger(keep) && keep >= 0 ? keep : DEFAULT_KEEP,
+  };
 }
 
 export interface DepsPlanInput {
@@ -51,7 +67,7 @@ export async function planDependencies(input: DepsPlanInput): Promise<DepsPlan |
   const cacheDir = join(input.dataDir, "deps");
   const maxBytes = depsCacheBytes();
   // Go's standard library, compiled once per toolchain by the gate (src/measure/deps/go-std.ts).
-  const goStd = [tests.setup, tests.command].some(usesGateGoCache) ? { goStd: { cacheDir: goStdCacheDir(input.dataDir), scratchDir: input.scratch } } : {};
+  const goStd = [tests.setup, tests.command].some(usesGateGoCache) ? { goStd: { cacheDir: goStdCacheDir(input.dataDir), scratchDir: input.scratch, ...goStdKnobs() } } : {};
   if (await lookupDependencies(cacheDir, key) !== null) return { cacheDir, key, maxBytes, setupTree: null, ...goStd };
   const treeDir = join(input.scratch, "tree-setup");
   await input.repo.materialise(input.base, treeDir);

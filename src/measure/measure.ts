@@ -53,7 +53,7 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
     const command = tests.setup;
     const { goStd } = depsPlan;
     // Before the setup, which builds above it (and is not timed with it).
-    const gate = goStd === undefined ? undefined : await timed("go-std", () => prepareGoStd(sandbox, goStd.cacheDir, goStd.scratchDir));
+    const gate = goStd === undefined ? undefined : await timed("go-std", () => prepareGoStd(sandbox, { ...goStd, commands: [tests.setup, tests.command] }));
     deps = await timed(depsPlan.setupTree === null ? "setup-cached" : "setup", () => prepareDependencies(sandbox, depsPlan, {
       command, network: tests.setup_network, timeoutSeconds: tests.timeout, env: {},
     }, gate));

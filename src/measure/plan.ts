@@ -161,9 +161,11 @@ export interface DepsPlan {
   setupTree: { treeDir: string; readonly: string[] } | null;
   /**
    * The policy builds into the gate's Go build cache: where the gate keeps its standard-library
-   * layers (deps/go-std.ts) and where this judgment's stamp goes. Absent for other policies.
+   * layers (deps/go-std.ts) and where this judgment's stamp goes, how long a failed build is believed
+   * (ms) and how many layers are kept: the operator's knobs, read by the parent (the measuring
+   * process has no environment). Absent for other policies.
    */
-  goStd?: { cacheDir: string; scratchDir: string };
+  goStd?: { cacheDir: string; scratchDir: string; retryMs: number; keep: number };
 }
 
 /** What the measuring process hands back. */

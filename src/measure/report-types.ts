@@ -120,9 +120,10 @@ export interface SuiteRun {
    * result came from the cache, and on a miss how long the one setup took. `installed`: when and in
    * how long the setup that filled the cache ran (on a hit; absent for entries stored before it was kept).
    * `entries`: where the setup's entries are in the tree (`.venv`, `node_modules`): made from the base,
-   * read-only in the run, so what runs from them is installed code, not the change's.
+   * read-only in the run, so what runs from them is installed code, not the change's. `goStd`: the
+   * gate's Go standard-library layers (deps/go-std.ts): kept or built now, or why one is missing.
    */
-  deps?: { key: string; hit: boolean; setupMs: number | null; installed?: DepsInstall; entries?: string[] };
+  deps?: { key: string; hit: boolean; setupMs: number | null; installed?: DepsInstall; entries?: string[]; goStd?: string };
   /**
    * The ids this run was asked to run (a repeat of selected tests), set by the measuring side, never
    * read from the report; absent for a run of the whole suite. A run says nothing of ids outside it.

@@ -45,12 +45,13 @@ export function suiteRunFact(run: SuiteRun): RunFact {
 
 /** How a run got its dependencies: a hit reads as one, never as a setup that ran again. */
 export function depsText(deps: NonNullable<SuiteRun["deps"]>): string {
+  const std = deps.goStd === undefined ? "" : `; ${deps.goStd}`;
   if (deps.hit) {
     const { installed } = deps;
     const when = installed === undefined ? "" : `installed once in ${secondsText(installed.ms)}${installed.on === "" ? "" : ` on ${installed.on}`}, `;
-    return `dependencies from cache (${when}key ${deps.key})`;
+    return `dependencies from cache (${when}key ${deps.key})${std}`;
   }
-  return `ran once for all runs${deps.setupMs === null ? "" : ` in ${secondsText(deps.setupMs)}`} (key ${deps.key})`;
+  return `ran once for all runs${deps.setupMs === null ? "" : ` in ${secondsText(deps.setupMs)}`} (key ${deps.key})${std}`;
 }
 
 /** The facts of one check (`check:<name>`). */

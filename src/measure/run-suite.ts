@@ -49,7 +49,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   const deps = spec.deps;
   // A miss records its own install too: a base run read back from the base cache later is a hit on it.
   const installed = deps?.installed ?? null;
-  const depsFact = deps === undefined ? {} : { deps: { key: deps.key, hit: deps.hit, setupMs: deps.setup?.durationMs ?? null, ...(installed === null ? {} : { installed }), entries: deps.overlays.map((o) => o.path) } };
+  const depsFact = deps === undefined ? {} : { deps: { key: deps.key, hit: deps.hit, setupMs: deps.setup?.durationMs ?? null, ...(installed === null ? {} : { installed }), entries: deps.overlays.map((o) => o.path), ...(deps.goStd === undefined ? {} : { goStd: deps.goStd }) } };
   if (deps !== undefined && deps.failure !== null) {
     // The one setup failed: every run says so, with the setup's own exit and output.
     return { label: spec.label, setup: deps.setup, command: null, report: null, reportError: deps.failure, ...depsFact };

@@ -64,6 +64,11 @@ export interface GitOptions {
   config?: readonly string[];
   /** Refuse output larger than this (bytes); protects memory against huge trees or diffs. */
   maxOutput?: number;
+  /**
+   * Ends git and every process it started (a remote helper, index-pack) when aborted: the call
+   * then rejects with the signal's reason. Used to bound a fetch by time and bytes.
+   */
+  signal?: AbortSignal;
 }
 
 export interface GitResult {
@@ -78,10 +83,20 @@ const DEFAULT_MAX_OUTPUT = 256 * 1024 * 1024;
 export function runGit(gitDir: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   const maxOutput = options.maxOutput ?? DEFAULT_MAX_OUTPUT;
   return new Promise((resolve, reject) => {
+    const { signal } = options;
     const child = spawn("git", gitArgv(gitDir, args, options.config), {
       env: gitEnv(),
       stdio: ["pipe", "pipe", "pipe"],
+      // Its own process group, so an abort reaches the helpers git starts too.
+      ...(signal === undefined ? {} : { detached: true }),
     });
+    const stop = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch { /* already gone */ }
+    };
+    if (signal?.aborted === true) stop();
+    signal?.addEventListener("abort", stop, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
@@ -100,6 +115,11 @@ export function runGit(gitDir: string, args: readonly string[], options: GitOpti
     });
     child.on("error", (e) => reject(new WorkspaceError(`cannot run git: ${e.message}`)));
     child.on("close", (code) => {
+      signal?.removeEventListener("abort", stop);
+      if (signal?.aborted === true) {
+        reject(signal.reason instanceof Error ? signal.reason : new WorkspaceError(String(signal.reason)));
+        return;
+      }
       if (tooLarge) {
         reject(new WorkspaceError(`git ${args[0] ?? ""} produced more than ${maxOutput} bytes of output`));
         return;

@@ -8,3 +8,4 @@ export type { MergeResult } from "./merge.js";
 export type { CommitsAhead, CommitSummary } from "./history.js";
 export { SubmoduleError, DEFAULT_SUBMODULE_BYTES, type Submodule } from "./submodules.js";
 export { submoduleAccess, type SubmoduleAccess } from "./submodule-url.js";
+export { submoduleChanges, type SubmoduleChanges, type SubmoduleFileFact } from "./submodule-diff.js";

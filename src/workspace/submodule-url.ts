@@ -12,9 +12,12 @@ export interface SubmoduleAccess {
   file: boolean;
   /** How many levels are followed: 1 is the tree's own submodules, 2 their submodules too. */
   depth: number;
+  /** How long one submodule's download may take (RANEX_SUBMODULE_FETCH_SECONDS); DEFAULT_SUBMODULE_FETCH_SECONDS when absent. */
+  fetchSeconds?: number;
 }
 
 export const DEFAULT_SUBMODULE_DEPTH = 3;
+export const DEFAULT_SUBMODULE_FETCH_SECONDS = 300;
 const MAX_SUBMODULE_DEPTH = 10;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -29,10 +32,12 @@ export function submoduleAccess(env: Env): SubmoduleAccess {
   const hosts = listed === undefined || listed.trim() === "" ? defaults
     : listed.trim().toLowerCase() === "none" ? [] : listed.split(/[,\s]+/).filter((h) => h !== "").map(hostOnly);
   const depth = Number(env.RANEX_SUBMODULE_DEPTH ?? DEFAULT_SUBMODULE_DEPTH);
+  const fetchSeconds = Number(env.RANEX_SUBMODULE_FETCH_SECONDS ?? DEFAULT_SUBMODULE_FETCH_SECONDS);
   return {
     hosts: [...new Set(hosts)],
     file: env.RANEX_SUBMODULE_FILE === "1",
     depth: Number.isInteger(depth) && depth >= 0 ? Math.min(depth, MAX_SUBMODULE_DEPTH) : DEFAULT_SUBMODULE_DEPTH,
+    ...(Number.isFinite(fetchSeconds) && fetchSeconds > 0 && fetchSeconds !== DEFAULT_SUBMODULE_FETCH_SECONDS ? { fetchSeconds } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
+import { boundedFetch, FetchLimitError, type FetchBound } from "./bounded-fetch.js";
 import { WorkspaceError } from "./errors.js";
 import { gitOrThrow, lastLine, runGit, splitNul } from "./git.js";
 import { ensureMirror, mirrorDirFor, withMirrorLock } from "./mirror.js";
-import { resolveSubmoduleUrl, sameOwner, type SubmoduleAccess } from "./submodule-url.js";
+import { DEFAULT_SUBMODULE_FETCH_SECONDS, resolveSubmoduleUrl, sameOwner, type SubmoduleAccess } from "./submodule-url.js";
 import { entryAt, listTree, unsafePathReason, type TreeEntry } from "./tree.js";
 import { MODE_GITLINK, MODE_SYMLINK } from "./types.js";
 
@@ -17,6 +18,8 @@ export class SubmoduleError extends WorkspaceError {}
 /** Bytes all submodules of a tree may hold together when the policy names no `sandbox.tree_mb`. */
 export const DEFAULT_SUBMODULE_BYTES = 1024 * 1024 * 1024;
 const MAX_GITMODULES_BYTES = 64 * 1024;
+/** What a download may take beyond the files' own bytes: commits, trees, pack headers. */
+const PACK_ALLOWANCE = 1024 * 1024;
 
 export interface SubmoduleSource {
   dataDir: string;
@@ -72,8 +75,15 @@ async function resolveLevel(gitDir: string, tree: string, parent: string, prefix
     // Credentials only for the superproject's own owner, at every level: a nested submodule's parent
     // is someone else's repository, and its owner is not the one the token was issued for.
     const config = sameOwner(resolved.location, source.parent) ? source.gitConfig : [];
-    const subDir = await fetchCommit(source.dataDir, resolved.location, link.object, resolved.kind, config)
-      .catch((err: Error) => { throw new SubmoduleError(`submodule ${shown(path)}: commit ${link.object.slice(0, 12)} could not be fetched from ${url}: ${err.message}`); });
+    // The download is bounded as it arrives (./bounded-fetch.ts): by what the submodules may still
+    // take (a pack of files is rarely larger than the files, so a small allowance for git's own
+    // objects), and by the operator's time (RANEX_SUBMODULE_FETCH_SECONDS).
+    const bound = { maxBytes: Math.max(budget.left, 0) + PACK_ALLOWANCE, timeoutMs: (source.access.fetchSeconds ?? DEFAULT_SUBMODULE_FETCH_SECONDS) * 1000 };
+    const subDir = await fetchCommit(source.dataDir, resolved.location, link.object, resolved.kind, config, bound)
+      .catch((err: Error) => {
+        const knob = err instanceof FetchLimitError ? (err.message.includes("longer") ? " (RANEX_SUBMODULE_FETCH_SECONDS)" : " (sandbox.tree_mb)") : "";
+        throw new SubmoduleError(`submodule ${shown(path)}: commit ${link.object.slice(0, 12)} could not be fetched from ${url}: ${err.message}${knob}`);
+      });
     const subTree = (await gitOrThrow(subDir, ["rev-parse", "--verify", `${link.object}^{tree}`], `submodule ${path}`)).toString("utf8").trim();
     const bytes = (await listTree(subDir, subTree, true)).reduce((sum, e) => sum + (e.size ?? 0), 0);
     budget.left -= bytes;
@@ -135,7 +145,7 @@ function checkDeclared(declared: readonly Declared[], entries: readonly TreeEntr
 }
 
 /** The mirror holding `commit` from `location`: fetched once (only that commit, shallow), then reused. */
-async function fetchCommit(dataDir: string, location: string, commit: string, kind: "https" | "file", config: readonly string[]): Promise<string> {
+async function fetchCommit(dataDir: string, location: string, commit: string, kind: "https" | "file", config: readonly string[], bound: FetchBound): Promise<string> {
   const dir = mirrorDirFor(location, dataDir, "submodules");
   return withMirrorLock(dir, async () => {
     await ensureMirror(dir);
@@ -144,7 +154,10 @@ async function fetchCommit(dataDir: string, location: string, commit: string, ki
     // options with `--`, so no URL is ever read as one.
     const transport = ["protocol.allow=never", "protocol.http.allow=never", "protocol.ssh.allow=never", `protocol.file.allow=${kind === "file" ? "always" : "never"}`, `protocol.https.allow=${kind === "https" ? "always" : "never"}`];
     const args = ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--depth=1", "--", location, `${commit}:refs/ranex/commits/${commit}`];
-    const result = await runGit(dir, args, { config: [...transport, ...config] });
+    const result = await boundedFetch(dir, args, [...transport, ...config], bound).catch(async (err: Error) => {
+      await runGit(dir, ["update-ref", "-d", `refs/ranex/commits/${commit}`]);
+      throw err;
+    });
     if (result.code !== 0) throw new WorkspaceError(lastLine(result.stderr));
     return dir;
   });

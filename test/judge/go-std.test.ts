@@ -132,5 +132,11 @@ describe("the gate's Go standard-library layer", () => {
     const without = await judge({ source: repo, base: "main", head: "honest", task: "mul", dataDir: tempDir("ranex-data-") });
     expect(withLayer.verdict.verdict, withLayer.verdict.reasons.join("; ")).toBe("CANDIDATE");
     expect(claims(without)).toEqual(claims(withLayer));
+    // The setup line says which layer the runs had, and why there was none.
+    const setups = (j: Judgment): string[] => j.verdict.claims.flatMap((c) => c.runs ?? []).flatMap((r) => (r.setup === undefined ? [] : [r.setup]));
+    expect(setups(withLayer).length).toBeGreaterThan(0);
+    for (const line of setups(withLayer)) expect(line).toMatch(/; Go standard library (from the gate's layer|built by the gate in [\d.]+ s) for default flags \([0-9a-f]{12}(, go env remembered)?\)$/);
+    expect(setups(without).length).toBeGreaterThan(0);
+    for (const line of setups(without)) expect(line).toMatch(/; Go standard library compiled by the runs: the Go standard library's layer could not be prepared: /);
   }, 1_800_000);
 });

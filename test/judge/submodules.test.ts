@@ -64,12 +64,22 @@ describe("judging a repository with submodules", () => {
     const j = await judged("missing-commit");
     expect(j.verdict.verdict).toBe("FAIL");
     expect(text(j, "tests.regression")).toMatch(/^not measured: submodule "tests\/data": commit 0123456789ab could not be fetched from \.\.\/python-submodule-modules\/data/);
+    // Its files cannot be compared either: diff.frozen says so, never a pass.
+    expect(text(j, "diff.frozen")).toMatch(/tests\/data \(submodule moved; its files on the head could not be compared: submodule "tests\/data": commit 0123456789ab could not be fetched/);
   }, 60_000);
 
   it("a submodule over the policy's sandbox.tree_mb FAILs naming it", async () => {
     const j = await judged("huge");
     expect(j.verdict.verdict).toBe("FAIL");
     expect(text(j, "tests.regression")).toMatch(/^not measured: submodule "tests\/data": its files take 6\.0 MB, more than the 4\.0 MB .*\(sandbox\.tree_mb\)/);
+  }, 60_000);
+
+  it("a submodule whose download passes the policy's sandbox.tree_mb is stopped while it arrives, and FAILs naming it", async () => {
+    const j = await judged("noisy");
+    expect(j.verdict.verdict).toBe("FAIL");
+    expect(text(j, "tests.regression")).toMatch(/^not measured: submodule "tests\/data": commit [0-9a-f]{12} could not be fetched from \.\.\/python-submodule-modules\/data: the download (passed|took) [\d.]+ MB, more than the 5\.0 MB it may take \(sandbox\.tree_mb\)/);
+    // The diff's comparison of its files is held to the same bound: never a pass.
+    expect(text(j, "diff.frozen")).toMatch(/tests\/data \(submodule moved; its files on the head could not be compared: .*the download (passed|took) [\d.]+ MB/);
   }, 60_000);
 
   it("a submodule where the base has a link out of the tree lands in the head's own folder, never through the base's link", async () => {
@@ -82,6 +92,25 @@ describe("judging a repository with submodules", () => {
     expect(text(j, "diff.safety")).toContain("vendor/extra: submodule added");
     // Both trees were laid out and measured: the base with its link, the head with the submodule.
     expect(claim(j, "tests.regression").status).toBe("pass");
+  }, 180_000);
+
+  // A library vendored as a submodule whose tests are the repository's tests (lib-base's policy):
+  // moving the gitlink changes every file in it, and each is judged as if it were in the tree.
+  it("a gitlink moved to a commit whose frozen test is weakened FAILs unsafe, naming the test inside the submodule", async () => {
+    const j = await judged("lib-weaken", local, "lib-base");
+    expect(j.verdict.verdict, j.verdict.reasons.join("\n")).toBe("FAIL");
+    expect(j.verdict.class).toBe("unsafe");
+    expect(claim(j, "diff.frozen").status).toBe("fail");
+    expect(text(j, "diff.frozen")).toMatch(/vendor\/shapes\/tests\/test_shapes\.py \(modified inside the submodule vendor\/shapes, moved [0-9a-f]{12}→[0-9a-f]{12}\)/);
+    // The library's code it changed is no frozen file: diff.frozen names the test only.
+    expect(text(j, "diff.frozen")).not.toContain("vendor/shapes/shapes.py");
+  }, 180_000);
+
+  it("a gitlink moved to a commit that changes only code outside the frozen set stays a CANDIDATE, its files judged by diff.scope", async () => {
+    const j = await judged("lib-bump", local, "lib-base");
+    expect(j.verdict.verdict, j.verdict.reasons.join("\n")).toBe("CANDIDATE");
+    expect(claim(j, "diff.frozen").reason).toContain("1 file inside a moved submodule compared");
+    expect(claim(j, "diff.scope").reason).toMatch(/^2 changed paths within scope/);
   }, 180_000);
 
   it.each([

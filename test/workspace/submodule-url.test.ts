@@ -72,5 +72,7 @@ describe("where a submodule may be fetched from", () => {
     expect(submoduleAccess({ RANEX_SUBMODULE_HOSTS: "github.com, GitLab.com", RANEX_SUBMODULE_FILE: "1", RANEX_SUBMODULE_DEPTH: "1" }))
       .toEqual({ hosts: ["github.com", "gitlab.com"], file: true, depth: 1 });
     expect(submoduleAccess({ RANEX_SUBMODULE_HOSTS: "none", RANEX_SUBMODULE_DEPTH: "x" })).toEqual({ hosts: [], file: false, depth: 3 });
+    expect(submoduleAccess({ RANEX_SUBMODULE_FETCH_SECONDS: "20" })).toEqual({ hosts: ["github.com"], file: false, depth: 3, fetchSeconds: 20 });
+    expect(submoduleAccess({ RANEX_SUBMODULE_FETCH_SECONDS: "-1" })).toEqual({ hosts: ["github.com"], file: false, depth: 3 });
   });
 });

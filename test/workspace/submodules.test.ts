@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openRepository, SubmoduleError, type SubmoduleAccess } from "../../src/workspace/index.js";
+import { openRepository, submoduleChanges, SubmoduleError, type SubmoduleAccess } from "../../src/workspace/index.js";
 import { fixtureRepo } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/git-repo.js";
 
@@ -88,5 +88,49 @@ describe("an honest tree with submodules", () => {
 
   it("nested submodules stop at the operator's depth", async () => {
     expect(await refusal("honest", { ...local, depth: 1 })).toBe(`submodule "tests/data/more": it is nested 2 levels deep, more than the 1 the operator allows (RANEX_SUBMODULE_DEPTH)`);
+  });
+});
+
+describe("what a moved gitlink changes", () => {
+  it("every file that differs between the two commits, by its path in the tree, and the base's files inside submodules", async () => {
+    const repo = await opened();
+    const changes = await submoduleChanges(["vendor/shapes"], () => repo.submodules("lib-base"), () => repo.submodules("lib-weaken"));
+    expect(changes.problems).toEqual([]);
+    expect(changes.facts.map((f) => [f.status, f.path, f.within.path])).toEqual([
+      ["M", "vendor/shapes/shapes.py", "vendor/shapes"],
+      ["M", "vendor/shapes/tests/test_shapes.py", "vendor/shapes"],
+    ]);
+    expect(changes.basePaths).toContain("vendor/shapes/tests/test_shapes.py");
+    // Nested submodules are listed as the runs' trees hold them.
+    expect(changes.basePaths).toContain("tests/data/more/cases/neg.txt");
+  });
+
+  it("a side that cannot be fetched is a problem naming the gitlink, never an empty comparison", async () => {
+    const repo = await opened();
+    const changes = await submoduleChanges(["tests/data"], () => repo.submodules("main"), () => repo.submodules("missing-commit"));
+    expect(changes.facts).toEqual([]);
+    expect(changes.problems).toEqual([{ path: "tests/data", why: expect.stringMatching(/^its files on the head could not be compared: submodule "tests\/data": commit 0123456789ab/) as unknown }]);
+  });
+});
+
+describe("the download of a submodule is bounded as it arrives", () => {
+  it("a commit whose download passes what the submodules may take is stopped, names the submodule, and leaves nothing to reuse", async () => {
+    const dataDir = tempDir();
+    const source = await fixtureRepo("python-submodule");
+    const attempt = async (): Promise<string> => {
+      const repo = (await openRepository(source, dataDir, { submodules: local })).withSubmoduleLimit(4 * 1024 * 1024);
+      const err = await repo.materialise("noisy", join(tempDir(), "tree")).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(SubmoduleError);
+      return (err as Error).message;
+    };
+    const bound = /^submodule "tests\/data": commit [0-9a-f]{12} could not be fetched from \.\.\/python-submodule-modules\/data: the download (passed|took) \d+\.\d MB, more than the 5\.0 MB it may take \(sandbox\.tree_mb\)$/;
+    expect(await attempt()).toMatch(bound);
+    // Stopped again the second time: nothing of the first download is taken as already fetched.
+    expect(await attempt()).toMatch(bound);
+  });
+
+  it("a download that takes longer than the operator allows is stopped, naming the submodule and the setting", async () => {
+    const message = await refusal("noisy", { ...local, fetchSeconds: 0.001 });
+    expect(message).toMatch(/^submodule "tests\/data": commit [0-9a-f]{12} could not be fetched from .*: the download took longer than 0\.0 s \(RANEX_SUBMODULE_FETCH_SECONDS\)$/);
   });
 });

@@ -30,6 +30,8 @@ export interface PreparedDependencies {
   /** Entries evicted to keep the cache within its size, and a store that failed (the runs still use the setup's tree). */
   evicted: string[];
   storeError: string | null;
+  /** What the setup line says of the gate's Go standard-library layers (./go-std.ts); absent without them. */
+  goStd?: string;
 }
 
 export interface SetupCommand {
@@ -43,6 +45,11 @@ const overlaysOf = (cached: CachedDependencies): PreparedDependencies["overlays"
   cached.entries.map((path) => ({ host: cachedPath(cached, path), path }));
 
 export async function prepareDependencies(sandbox: Sandbox, deps: DepsPlan, setup: SetupCommand, gate: GoStdLayers = NO_GATE_LAYERS): Promise<PreparedDependencies> {
+  const made = await prepared(sandbox, deps, setup, gate);
+  return gate.note === null ? made : { ...made, goStd: gate.note };
+}
+
+async function prepared(sandbox: Sandbox, deps: DepsPlan, setup: SetupCommand, gate: GoStdLayers): Promise<Omit<PreparedDependencies, "goStd">> {
   const none = { evicted: [], storeError: null };
   const lowers = (warm: string | null): string[] => [...gate.above, ...warm === null ? [] : [warm], ...gate.below];
   const cached = await lookupDependencies(deps.cacheDir, deps.key);

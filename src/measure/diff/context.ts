@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import type { Policy, Task } from "../../policy/schema.js";
 import type { AddedLines, DiffFact } from "../../workspace/types.js";
+import type { SubmoduleChanges } from "../../workspace/submodule-diff.js";
 import type { FrozenHelper } from "./frozen-helpers.js";
 import type { InlineTestEdit } from "./inline-tests.js";
 
@@ -37,6 +38,12 @@ export interface DiffContext {
    * modules, issue 22), found from the base blobs and the hunks: see ./inline-tests.ts.
    */
   inlineTestEdits?: readonly InlineTestEdit[];
+  /**
+   * The files inside the submodules whose gitlinks the change moves, adds or removes (issue 22), with
+   * their full paths, and the base's files inside submodules: diff.frozen and diff.scope judge them
+   * as files of the tree. `problems`: submodules whose files could not be compared (never a pass).
+   */
+  inside?: SubmoduleChanges;
 }
 
 /** Names that resolve to code outside the tree, which a module of the same name would replace. */

@@ -44,7 +44,8 @@ function buildFrozenSet(ctx: DiffContext): FrozenSet {
   const unfrozen = new Set(ctx.policy.unfreeze);
   const isTestData = matcher(TEST_DATA_GLOBS);
   // Test files and test data as of the base: what the frozen tests run and compare with.
-  const baseTests = new Set(ctx.basePaths.filter((p) => isTestFile(p) || isTestData(p)));
+  // Files inside the base's submodules too (issue 22): a submodule's tests run as the tree's do.
+  const baseTests = new Set([...ctx.basePaths, ...ctx.inside?.basePaths ?? []].filter((p) => isTestFile(p) || isTestData(p)));
   // The frozen tests' helpers, unless released by path (`tests.helpers.release`, or `unfreeze`).
   const released = new Set(ctx.policy.tests.helpers.release);
   const helpers = (ctx.helpers ?? []).filter((h) => !released.has(h.path) && !unfrozen.has(h.path));

@@ -13,7 +13,7 @@ export const FROZEN_CLAIM = "diff.frozen";
 export interface FrozenFinding {
   path: string;
   paths: string[];
-  kind: "added" | "modified" | "mode" | "deleted" | "renamed" | "copied" | "type-changed" | "symlink" | "case-shadow" | "new-test" | "inline-test" | "assert-shadow";
+  kind: "added" | "modified" | "mode" | "deleted" | "renamed" | "copied" | "type-changed" | "symlink" | "case-shadow" | "new-test" | "inline-test" | "assert-shadow" | "submodule";
   what: string;
 }
 
@@ -31,6 +31,15 @@ export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
     if (direct !== null) { findings.push(explained(direct, frozen)); continue; }
     const indirect = indirectChange(fact, frozen, newTests, ctx.policy.tests.allow_new, links);
     if (indirect !== null) findings.push(indirect);
+  }
+  // Files inside a moved submodule (issue 22): frozen as if they were in the tree, named with the move.
+  for (const fact of ctx.inside?.facts ?? []) {
+    const direct = directChange(fact, frozen);
+    const move = `inside the submodule ${shown(fact.within.path)}, moved ${fact.within.from.slice(0, 12)}→${fact.within.to.slice(0, 12)}`;
+    if (direct !== null) findings.push(explained({ ...direct, what: `${direct.what} ${move}` }, frozen));
+  }
+  for (const problem of ctx.inside?.problems ?? []) {
+    findings.push({ path: problem.path, paths: [problem.path], kind: "submodule", what: `submodule moved; ${problem.why}` });
   }
   // Tests of the base inside source files (issue 22): frozen like a test file, line by line, so new
   // tests may still be added beside them. A path already reported whole is not reported again.
@@ -138,6 +147,12 @@ export function frozenClaim(ctx: DiffContext): Evidence {
   return {
     claim: FROZEN_CLAIM, subject: ctx.subject, outcome: "pass",
     details: helpers.map((h) => ({ path: h.path, kind: h.kind ?? "helper", message: `${shown(h.path)}: ${helperWhy(h)}` })),
-    reason: `${plural(ctx.facts.length, "changed path")}, none frozen${targets}${held}`,
+    reason: `${plural(ctx.facts.length, "changed path")}${inside(ctx)}, none frozen${targets}${held}`,
   };
+}
+
+/** ` and 3 files inside moved submodules compared`: what a pass covered beyond the parent's diff. */
+function inside(ctx: DiffContext): string {
+  const count = ctx.inside?.facts.length ?? 0;
+  return count === 0 ? "" : ` and ${plural(count, "file")} inside ${count === 1 ? "a moved submodule" : "moved submodules"} compared`;
 }

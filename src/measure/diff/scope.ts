@@ -43,6 +43,8 @@ export function scopeClaim(ctx: DiffContext): Evidence {
     changed.add(fact.path);
     if (fact.status === "R" && fact.oldPath !== null) changed.add(fact.oldPath);
   }
+  // Files inside a moved submodule are changed files of the tree (issue 22).
+  for (const fact of ctx.inside?.facts ?? []) changed.add(fact.path);
   const judged = [...changed].filter((p) => !leftToFrozen.has(p));
 
   const outside: { path: string; why: keyof typeof WHY }[] = [];
