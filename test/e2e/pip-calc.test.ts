@@ -86,3 +86,21 @@ describe("pdm-calc: a Python project locked with pdm", () => {
     expect(honest.verdict, JSON.stringify(honest.claims.filter((c) => c.status !== "pass"))).toBe("CANDIDATE");
   }, 1_800_000);
 });
+
+// Found on python-humanize/humanize: its test extra is written with TOML dotted keys under [project]
+// (`optional-dependencies.tests = [...]`), which init's pattern did not see, so it wrote no setup and
+// every test failed to import; and its version comes from git tags (hatch-vcs), so `pip install -e .`
+// in setup's copy of the base, which has no .git, stopped at "unable to detect version".
+describe("hatch-vcs-calc: a src layout versioned by git tags, its test extra in dotted keys", () => {
+  it("init installs the project with its test extra under a pretended version; the try runs its tests", async () => {
+    const repo = join(tempDir(), "hatch-vcs-calc");
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+    await run("bash", [join(FIXTURES_DIR, "hatch-vcs-calc.sh"), repo], { env });
+    const init = await runCli(["init", "--dir", repo, "--data-dir", tempDir("ranex-data-")], 900_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain("pyproject.toml declares dependencies installed into .venv by setup");
+    expect(init.stdout).toContain("tests/test_width.py  2 (2 passed)");
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8"))
+      .toContain("SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0 .venv/bin/pip install --disable-pip-version-check --no-input --quiet -e ''.[tests]''");
+  }, 900_000);
+});

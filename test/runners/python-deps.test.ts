@@ -50,6 +50,16 @@ describe("Python dependencies in ranex init", () => {
   it("reads which requirements files and extras a test run needs", () => {
     expect(requirementsFiles(["requirements-docs.txt", "test-requirements.txt", "requirements.txt", "README.md", "requirements_ci.txt"]))
       .toEqual(["requirements.txt", "requirements_ci.txt", "test-requirements.txt"]);
-    expect(testExtras("[project.optional-dependencies]\ndocs = []\ntests = ['pytest']\ndev = ['ruff']\n[tool.x]\ntest = 1\n")).toEqual(["tests", "dev"]);
+    expect(testExtras("[project.optional-dependencies]\ndocs = []\ntests = ['pytest']\ndev = ['ruff']\n[tool.x]\ntest = 1\n")).toEqual(["tests", "dev"]);    // The same table in TOML's other forms (python-humanize/humanize writes dotted keys).
+    expect(testExtras("[project]\nname = 'x'\noptional-dependencies.tests = ['freezegun']\noptional-dependencies.docs = []\n")).toEqual(["tests"]);
+    expect(testExtras("project.optional-dependencies = { testing = ['pytest'], docs = [] }\n")).toEqual(["testing"]);
+    expect(testExtras("[project\nbroken")).toEqual([]);
+  });
+
+  it("installs a project with only a test extra, and pretends a version when it is read from git tags", async () => {
+    const found = await detectTestRunner(repoWith({ "pyproject.toml": "[build-system]\nrequires = ['hatchling', 'hatch-vcs']\n[project]\nname = 'x'\ndynamic = ['version']\noptional-dependencies.tests = ['freezegun']\n" }));
+    expect(found.install).toMatch(/&& SETUPTOOLS_SCM_PRETEND_VERSION=0\.0\.0 \.venv\/bin\/pip install .* -e '\.\[tests\]'$/);
+    const plain = await detectTestRunner(repoWith({ "pyproject.toml": "[project]\nname = 'x'\nversion = '1'\ndependencies = ['attrs']\n" }));
+    expect(plain.install).not.toContain("PRETEND");
   });
 });
