@@ -1,0 +1,26 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { FIXTURES_DIR } from "../helpers/fixtures.js";
+import { tempDir } from "../helpers/git-repo.js";
+import { runCli } from "./run-cli.js";
+
+// Found on yargs/yargs-parser: `npm test` runs `pretest` first (there, tsc compiles what the mocha
+// tests import from build/), and init followed scripts.test alone, so its try found every test file
+// failing to load and sent the user to install dependencies. fixtures/repos/node-pretest.sh has the
+// same shape with nothing to install.
+const run = promisify(execFile);
+
+describe("node-pretest: tests that import what npm's pretest builds", () => {
+  it("init keeps `npm run pretest` before the runner, and its try runs the tests", async () => {
+    const repo = join(tempDir(), "node-pretest");
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+    await run("bash", [join(FIXTURES_DIR, "node-pretest.sh"), repo], { env });
+    const init = await runCli(["init", "--dir", repo, "--data-dir", tempDir("ranex-data-")], 240_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain("tests found: 1 in 1 file(s)\n  test/calc.test.js  1 (1 passed)");
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("  command: 'npm run pretest && node --test ");
+  }, 300_000);
+});
