@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -7,6 +7,8 @@ import { FIXTURES_DIR } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { runCli } from "./run-cli.js";
 
+// What npm runs besides the test script, as `ranex init` meets it on real packages (issue 22).
+//
 // Found on yargs/yargs-parser: `npm test` runs `pretest` first (there, tsc compiles what the mocha
 // tests import from build/), and init followed scripts.test alone, so its try found every test file
 // failing to load and sent the user to install dependencies. fixtures/repos/node-pretest.sh has the
@@ -22,5 +24,20 @@ describe("node-pretest: tests that import what npm's pretest builds", () => {
     expect(init.code, init.stdout + init.stderr).toBe(0);
     expect(init.stdout).toContain("tests found: 1 in 1 file(s)\n  test/calc.test.js  1 (1 passed)");
     expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("  command: 'npm run pretest && node --test ");
+  }, 300_000);
+});
+
+// Found on yargs/yargs-parser too: `init --add-deps` ran `npm install --save-dev <reporter>` on the
+// host with every dependency's install scripts, outside the sandbox; puppeteer's browser download
+// failed there and init stopped. It only needs package.json and the lock: the setup installs.
+describe("mocha-postinstall: --add-deps beside a devDependency whose postinstall fails", () => {
+  it("declares the reporter without running any install script on the host", async () => {
+    const repo = join(tempDir(), "mocha-postinstall");
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+    await run("bash", [join(FIXTURES_DIR, "mocha-postinstall.sh"), repo], { env });
+    const init = await runCli(["init", "--dir", repo, "--add-deps", "--no-try", "--data-dir", tempDir("ranex-data-")], 240_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).devDependencies).toHaveProperty("mocha-junit-reporter");
+    expect(existsSync(join(repo, "postinstall-ran"))).toBe(false);
   }, 300_000);
 });
