@@ -5,6 +5,7 @@ import { detectTestRunner } from "../../src/policy/detect.js";
 import { renderStarter } from "../../src/policy/init.js";
 import { parsePolicy } from "../../src/policy/index.js";
 import { requirementsFiles, testExtras } from "../../src/runners/python-deps.js";
+import { toxSetenv } from "../../src/runners/python.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // What `ranex init` writes for Python repositories whose tests need packages from the index: the
@@ -61,5 +62,11 @@ describe("Python dependencies in ranex init", () => {
     expect(found.install).toMatch(/&& SETUPTOOLS_SCM_PRETEND_VERSION=0\.0\.0 \.venv\/bin\/pip install .* -e '\.\[tests\]'$/);
     const plain = await detectTestRunner(repoWith({ "pyproject.toml": "[project]\nname = 'x'\nversion = '1'\ndependencies = ['attrs']\n" }));
     expect(plain.install).not.toContain("PRETEND");
+  });
+
+  it("reads tox's [testenv] setenv, leaving out substitutions, shell words and the gate's own variables", () => {
+    const tox = "[testenv]\nsetenv =\n    A = 1\n    B=x/y\n    C = {envtmpdir}\n    PYTHONPATH = src\n    D = a b\ncommands = pytest\n[testenv:lint]\nsetenv =\n    E = 2\n";
+    expect(toxSetenv(tox)).toEqual(["A=1", "B=x/y"]);
+    expect(toxSetenv("[tox]\nenvlist = py\n")).toEqual([]);
   });
 });
