@@ -1,11 +1,7 @@
-import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
-import { tempDir } from "../helpers/git-repo.js";
-import { runCli } from "./run-cli.js";
+import { initFixture } from "./init-fixture.js";
 
 // What npm runs besides the test script, as `ranex init` meets it on real packages (issue 22).
 //
@@ -13,14 +9,10 @@ import { runCli } from "./run-cli.js";
 // tests import from build/), and init followed scripts.test alone, so its try found every test file
 // failing to load and sent the user to install dependencies. fixtures/repos/node-pretest.sh has the
 // same shape with nothing to install.
-const run = promisify(execFile);
 
 describe("node-pretest: tests that import what npm's pretest builds", () => {
   it("init keeps `npm run pretest` before the runner, and its try runs the tests", async () => {
-    const repo = join(tempDir(), "node-pretest");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-    await run("bash", [join(FIXTURES_DIR, "node-pretest.sh"), repo], { env });
-    const init = await runCli(["init", "--dir", repo, "--data-dir", tempDir("ranex-data-")], 240_000);
+    const { repo, init } = await initFixture("node-pretest", [], 240_000);
     expect(init.code, init.stdout + init.stderr).toBe(0);
     expect(init.stdout).toContain("tests found: 1 in 1 file(s)\n  test/calc.test.js  1 (1 passed)");
     expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("  command: 'npm run pretest && node --test ");
@@ -34,10 +26,7 @@ describe("node-pretest: tests that import what npm's pretest builds", () => {
 // writes puppeteer's own switch before the install.
 describe("mocha-postinstall: --add-deps beside puppeteer, whose postinstall downloads a browser", () => {
   it("declares the reporter without running any install script on the host; the setup skips the download and the try runs the tests", async () => {
-    const repo = join(tempDir(), "mocha-postinstall");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-    await run("bash", [join(FIXTURES_DIR, "mocha-postinstall.sh"), repo], { env });
-    const init = await runCli(["init", "--dir", repo, "--add-deps", "--data-dir", tempDir("ranex-data-")], 600_000);
+    const { repo, init } = await initFixture("mocha-postinstall", ["--add-deps"], 600_000);
     expect(init.code, init.stdout + init.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).devDependencies).toHaveProperty("mocha-junit-reporter");
     expect(existsSync(join(repo, "postinstall-ran"))).toBe(false);

@@ -1,23 +1,15 @@
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
-import { tempDir } from "../helpers/git-repo.js";
-import { runCli } from "./run-cli.js";
+import { initFixture } from "./init-fixture.js";
 
 // Found on tkem/cachetools: tox.ini's [testenv] sets THREADING_TESTS=1 and its threading tests skip
 // without it, so under init's command they were skipped on base and head alike: a PR could break
 // them and no claim would see it. fixtures/repos/tox-env.sh has the same shape.
-const run = promisify(execFile);
 
 describe("tox-env: a suite that needs the environment tox gives it", () => {
   it("init puts tox's setenv before the command (tox substitutions left out); the try runs every test", async () => {
-    const repo = join(tempDir(), "tox-env");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-    await run("bash", [join(FIXTURES_DIR, "tox-env.sh"), repo], { env });
-    const init = await runCli(["init", "--dir", repo, "--data-dir", tempDir("ranex-data-")], 240_000);
+    const { repo, init } = await initFixture("tox-env", [], 240_000);
     expect(init.code, init.stdout + init.stderr).toBe(0);
     expect(init.stdout).toContain("tests/test_calc.py  2 (2 passed)");
     const policy = readFileSync(join(repo, ".github/ranex.yml"), "utf8");

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { FIXTURES_DIR } from "../helpers/fixtures.js";
 import { git, tempDir } from "../helpers/git-repo.js";
 import { cacheEntries } from "../helpers/deps-repo.js";
+import { initFixture } from "./init-fixture.js";
 import { parseVerdict, runCli } from "./run-cli.js";
 
 // Python with packages from the index (issue 22): fixtures/repos/pip-calc.sh (and uv-calc.sh), whose code and tests
@@ -93,10 +94,7 @@ describe("pdm-calc: a Python project locked with pdm", () => {
 // in setup's copy of the base, which has no .git, stopped at "unable to detect version".
 describe("hatch-vcs-calc: a src layout versioned by git tags, its test extra in dotted keys", () => {
   it("init installs the project with its test extra under a pretended version; the try runs its tests", async () => {
-    const repo = join(tempDir(), "hatch-vcs-calc");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-    await run("bash", [join(FIXTURES_DIR, "hatch-vcs-calc.sh"), repo], { env });
-    const init = await runCli(["init", "--dir", repo, "--data-dir", tempDir("ranex-data-")], 900_000);
+    const { repo, init } = await initFixture("hatch-vcs-calc", [], 900_000);
     expect(init.code, init.stdout + init.stderr).toBe(0);
     expect(init.stdout).toContain("pyproject.toml declares dependencies installed into .venv by setup");
     expect(init.stdout).toContain("tests/test_width.py  2 (2 passed)");
