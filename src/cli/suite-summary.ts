@@ -84,6 +84,10 @@ function fixFor(suite: SuiteRun, toolchain: readonly string[]): string {
   const output = `${suite.setup?.outputTail ?? ""}\n${suite.command?.outputTail ?? ""}`;
   const violation = suite.command?.violation ?? suite.setup?.violation ?? null;
   if (violation !== null && /toolchain\.path/.test(violation)) return "fix toolchain.path: every entry must be a directory on this machine";
+  // Setup has the network, but only the package registries: a failure there is a download from elsewhere.
+  if (suite.command === null && /EAI_AGAIN|ENOTFOUND|getaddrinfo|ECONNREFUSED|ETIMEDOUT/.test(output)) {
+    return "setup reached for a host that is not a package registry (only the registries are reachable, and only with setup_network: true): a dependency's install script downloads from elsewhere (a browser, a prebuilt binary); skip that download in tests.setup with the package's own switch (ranex init writes PUPPETEER_SKIP_DOWNLOAD=1 and the like for the packages it knows)";
+  }
   if (/EAI_AGAIN|ENOTFOUND|getaddrinfo/.test(output)) return "the run tried to reach the network, which only setup may (with setup_network: true); install everything in setup";
   // `/bin/sh: 1: vitest: not found`, `bash: vitest: command not found`, `No module named 'pytest'`.
   const notFound = /(?:^|: )([\w.-]+): (?:command )?not found|command not found: ([\w.-]+)|No module named '?([\w.]+)'?/m.exec(output);

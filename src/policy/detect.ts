@@ -40,6 +40,8 @@ export interface Detection {
   preSteps?: string[];
   /** The test script as npm runs it (`npm run` followed): the TAP runners keep the files and options it gives them. */
   testScript?: string;
+  /** `NAME=value` assignments the repository's own test environment sets (tox's `[testenv] setenv`), put before the command. */
+  env?: string[];
   /** The Python interpreter the tests run with: `.venv/bin/python` when setup makes a virtualenv (src/runners/python-deps.ts). */
   python?: string;
   /** The launcher the repository commits for its runner (`./gradlew`), run in place of the machine's. */

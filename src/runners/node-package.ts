@@ -53,7 +53,27 @@ export function nodeRunnerOf(pkg: PackageJson, files: ReadonlySet<string>): { ki
   return null;
 }
 
+/**
+ * Packages whose install scripts download a browser or a binary from a host that is no package
+ * registry, which setup cannot reach: the whole install failed (puppeteer, found on
+ * yargs/yargs-parser, whose mocha suite never starts a browser). Each one's own switch skips it.
+ */
+const DOWNLOAD_SKIPS: readonly [string, string][] = [
+  ["puppeteer", "PUPPETEER_SKIP_DOWNLOAD=1 PUPPETEER_SKIP_CHROMIUM_DOWNLOAD=1"],
+  ["playwright", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1"],
+  ["@playwright/test", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1"],
+  ["cypress", "CYPRESS_INSTALL_BINARY=0"],
+  ["electron", "ELECTRON_SKIP_BINARY_DOWNLOAD=1"],
+  ["chromedriver", "CHROMEDRIVER_SKIP_DOWNLOAD=true"],
+];
+
 function installCommand(pkg: PackageJson, files: ReadonlySet<string>): string | null {
+  const skips = [...new Set(DOWNLOAD_SKIPS.filter(([name]) => hasDep(pkg, name)).map(([, env]) => env))];
+  const install = bareInstall(pkg, files);
+  return install === null || skips.length === 0 ? install : `${skips.join(" ")} ${install}`;
+}
+
+function bareInstall(pkg: PackageJson, files: ReadonlySet<string>): string | null {
   if (files.has("pnpm-lock.yaml")) return "pnpm install --frozen-lockfile --offline";
   if (files.has("yarn.lock")) return "yarn install --frozen-lockfile";
   // No audit or funding calls: they reach the network for nothing the judgment needs.

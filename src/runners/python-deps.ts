@@ -13,6 +13,7 @@
 //   pyproject.toml / setup.py / setup.cfg with dependencies -> pip install -e .[test extras]
 // The venv made by pip sees the machine's site-packages (--system-site-packages): Debian's pytest
 // serves when the repository lists none; a pytest it lists wins.
+import { parse as parseToml } from "smol-toml";
 import type { RepoView } from "./types.js";
 
 export interface PythonDeps {
@@ -45,26 +46,67 @@ export function requirementsFiles(files: Iterable<string>): string[] {
     .sort((a, b) => (a === "requirements.txt" ? -1 : b === "requirements.txt" ? 1 : a.localeCompare(b)));
 }
 
-/** Extras of pyproject.toml's [project.optional-dependencies] that tests are likely to need. */
+/**
+ * pyproject.toml's `[project]` table, read by a TOML parser: the same table is written in several
+ * forms (`[project.optional-dependencies]`, dotted keys `optional-dependencies.tests = [...]` under
+ * `[project]`, inline tables), and a pattern for one form missed the others (python-humanize/humanize
+ * writes dotted keys, so init installed nothing and every test failed to import). A file that does
+ * not parse gives nothing: pip would refuse it too.
+ */
+function projectTable(pyproject: string): Record<string, unknown> {
+  try {
+    const project = parseToml(pyproject)["project"];
+    return typeof project === "object" && project !== null && !Array.isArray(project) ? (project as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Extras of pyproject.toml's `project.optional-dependencies` that tests are likely to need. */
 export function testExtras(pyproject: string): string[] {
-  const section = /^\[project\.optional-dependencies\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? "";
-  const names = [...section.matchAll(/^([A-Za-z0-9_.-]+)\s*=/gm)].map((m) => m[1]!);
-  return names.filter((n) => /^(?:test|tests|testing|dev)$/i.test(n));
+  const extras = projectTable(pyproject)["optional-dependencies"];
+  if (typeof extras !== "object" || extras === null) return [];
+  return Object.keys(extras).filter((n) => /^(?:test|tests|testing|dev)$/i.test(n));
 }
 
 /** Whether pyproject.toml, setup.py or setup.cfg declares packages to install. */
 function declaresDependencies(pyproject: string | null, setupPy: string | null, setupCfg: string | null): boolean {
-  if (pyproject !== null && /^\s*dependencies\s*=\s*\[\s*["']/m.test(pyproject)) return true;
-  if (pyproject !== null && /^\[project\.optional-dependencies\]/m.test(pyproject)) return true;
+  if (pyproject !== null) {
+    const project = projectTable(pyproject);
+    const deps = project["dependencies"];
+    const extras = project["optional-dependencies"];
+    if (Array.isArray(deps) && deps.length > 0) return true;
+    if (typeof extras === "object" && extras !== null && Object.keys(extras).length > 0) return true;
+  }
   if (setupPy !== null && /install_requires\s*=\s*\[\s*["']/.test(setupPy)) return true;
   return setupCfg !== null && /^install_requires\s*=\s*\S/m.test(setupCfg);
 }
 
+/**
+ * The environment a build of the project itself needs when its version comes from git tags
+ * (setuptools-scm, hatch-vcs, pdm-backend's scm source): the setup's tree is a copy of the base
+ * without `.git`, so the build stopped at "unable to detect version" and nothing was installed
+ * (found on python-humanize/humanize, hatch-vcs). A pretended version lets it build; the version
+ * file such a build writes into the tree is kept with the setup's entries.
+ */
+function scmVersionEnv(...texts: (string | null)[]): string {
+  const text = texts.join("\n");
+  const env: string[] = [];
+  if (/setuptools[-_]scm|hatch[-_]vcs/i.test(text)) env.push("SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0");
+  if (/pdm[-_]backend/i.test(text) && /source\s*=\s*["']scm["']/.test(text)) env.push("PDM_BUILD_SCM_VERSION=0.0.0");
+  return env.map((e) => `${e} `).join("");
+}
+
 export async function pythonDependencies(repo: RepoView): Promise<PythonDeps | null> {
   const { files } = repo;
+  const pyproject = files.has("pyproject.toml") ? await repo.readText("pyproject.toml") : null;
+  const setupPy = files.has("setup.py") ? await repo.readText("setup.py") : null;
+  const setupCfg = files.has("setup.cfg") ? await repo.readText("setup.cfg") : null;
+  const scm = scmVersionEnv(pyproject, setupPy, setupCfg);
   if (files.has("uv.lock")) {
     return {
-      install: `${tool("uv")} && UV_PROJECT_ENVIRONMENT=.venv UV_LINK_MODE=copy UV_PYTHON_DOWNLOADS=never UV_SYSTEM_CERTS=true UV_NATIVE_TLS=true /tmp/ranex-uv/bin/uv sync --frozen --all-extras`,
+      // uv sync builds and installs the project itself too.
+      install: `${tool("uv")} && ${scm}UV_PROJECT_ENVIRONMENT=.venv UV_LINK_MODE=copy UV_PYTHON_DOWNLOADS=never UV_SYSTEM_CERTS=true UV_NATIVE_TLS=true /tmp/ranex-uv/bin/uv sync --frozen --all-extras`,
       python: VENV_PYTHON, evidence: "uv.lock",
     };
   }
@@ -87,13 +129,10 @@ export async function pythonDependencies(repo: RepoView): Promise<PythonDeps | n
   if (requirements.length > 0) {
     return { install: `${VENV} && ${PIP} ${requirements.map((f) => `-r ${f}`).join(" ")}`, python: VENV_PYTHON, evidence: requirements.join(", ") };
   }
-  const pyproject = files.has("pyproject.toml") ? await repo.readText("pyproject.toml") : null;
-  const setupPy = files.has("setup.py") ? await repo.readText("setup.py") : null;
-  const setupCfg = files.has("setup.cfg") ? await repo.readText("setup.cfg") : null;
   if (declaresDependencies(pyproject, setupPy, setupCfg)) {
     const extras = pyproject === null ? [] : testExtras(pyproject);
     const target = extras.length === 0 ? "." : `'.[${extras.join(",")}]'`;
-    return { install: `${VENV} && ${PIP} -e ${target}`, python: VENV_PYTHON, evidence: pyproject !== null ? "pyproject.toml declares dependencies" : "setup.py/setup.cfg declare dependencies" };
+    return { install: `${VENV} && ${scm}${PIP} -e ${target}`, python: VENV_PYTHON, evidence: pyproject !== null ? "pyproject.toml declares dependencies" : "setup.py/setup.cfg declare dependencies" };
   }
   return null;
 }

@@ -29,11 +29,18 @@ export function testSteps(pkg: PackageJson, script = "test", seen: ReadonlySet<s
   const body = pkg.scripts?.[script];
   if (body === undefined || seen.has(script) || seen.size > 6) return [];
   const inner = new Set([...seen, script]);
-  return body.split(/\s*&&\s*/).filter((s) => s.trim() !== "").map((text) => {
+  const steps = body.split(/\s*&&\s*/).filter((s) => s.trim() !== "").map((text) => {
     const called = scriptCalled(text, pkg);
     const expanded = called === null ? text : testSteps(pkg, called, inner).map((s) => s.expanded).join(" && ") || text;
     return { text: text.trim(), expanded };
   });
+  // npm runs `pre<name>` before every script it runs (yargs/yargs-parser: `pretest` compiles the
+  // TypeScript its mocha tests import from build/): the tests need it as much as a step written
+  // inline. It is kept as one `npm run` step, which finds the package's own bin folder as npm does.
+  const pre = `pre${script}`;
+  if (script.startsWith("pre") || pkg.scripts?.[pre] === undefined || inner.has(pre)) return steps;
+  const expanded = testSteps(pkg, pre, inner).map((s) => s.expanded).join(" && ");
+  return [{ text: `npm run ${pre}`, expanded }, ...steps];
 }
 
 /** The whole test script with its indirection expanded, for matching runner names. */
@@ -50,7 +57,8 @@ export function preSteps(pkg: PackageJson, runner: RegExp): string[] {
   const steps = testSteps(pkg);
   const at = steps.findIndex((s) => runner.test(s.expanded));
   if (at <= 0) return [];
-  return steps.slice(0, at).map((s) => s.text).filter((t) => !/\b(?:lint|eslint|prettier|tsc\s+--noEmit|typecheck|standard|xo)\b/.test(t));
+  const check = (t: string): boolean => /\b(?:lint|eslint|prettier|tsc\s+--noEmit|typecheck|standard|xo)\b/.test(t);
+  return steps.slice(0, at).filter((s) => !check(s.text) && !s.expanded.split(/\s*&&\s*/).every(check)).map((s) => s.text);
 }
 
 /** Runners the gate cannot read yet, how to recognise them, and the command that would make a report it can. */

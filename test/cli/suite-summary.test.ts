@@ -35,3 +35,17 @@ describe("the first problem of a jest run whose test files failed to run", () =>
     expect(found?.problem).toMatch(/^4 test file\(s\) failed to load and no test ran: test\/empty\.test\.js, test\/missing\.test\.js, test\/syntax\.test\.js, test\/throws\.test\.js; first error: test\/empty\.test\.js: Your test suite must contain at least one test\.; last output: /);
   });
 });
+
+// Found on yargs/yargs-parser: puppeteer's postinstall could not reach its browser host from setup
+// (which reaches the registries only), and the fix line said the *run* had tried the network.
+describe("the first problem of a setup that reached for a host that is no registry", () => {
+  it("says the setup's download went elsewhere, not that the run used the network", () => {
+    const setup = {
+      exitCode: 1, signal: null, timedOut: false, durationMs: 900, outputBytes: 60, outputTruncated: false, peakMemoryBytes: null, cpuMs: null, violation: null,
+      outputTail: "npm error Error: getaddrinfo EAI_AGAIN storage.googleapis.com\nnpm error     at async downloadBrowsers (file:///work/node_modules/puppeteer/lib/esm/puppeteer/node/install.js:84:9)\n",
+    };
+    const found = firstProblem({ suite: { label: "head", setup, command: null, report: null, reportError: null }, policy });
+    expect(found?.problem).toContain("setup exited with 1");
+    expect(found?.fix).toMatch(/^setup reached for a host that is not a package registry .*PUPPETEER_SKIP_DOWNLOAD=1/);
+  });
+});

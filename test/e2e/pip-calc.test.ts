@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { FIXTURES_DIR } from "../helpers/fixtures.js";
 import { git, tempDir } from "../helpers/git-repo.js";
 import { cacheEntries } from "../helpers/deps-repo.js";
+import { initFixture } from "./init-fixture.js";
 import { parseVerdict, runCli } from "./run-cli.js";
 
 // Python with packages from the index (issue 22): fixtures/repos/pip-calc.sh (and uv-calc.sh), whose code and tests
@@ -85,4 +86,19 @@ describe("pdm-calc: a Python project locked with pdm", () => {
     const honest = parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", "honest", "--data-dir", data, "--json"], 900_000));
     expect(honest.verdict, JSON.stringify(honest.claims.filter((c) => c.status !== "pass"))).toBe("CANDIDATE");
   }, 1_800_000);
+});
+
+// Found on python-humanize/humanize: its test extra is written with TOML dotted keys under [project]
+// (`optional-dependencies.tests = [...]`), which init's pattern did not see, so it wrote no setup and
+// every test failed to import; and its version comes from git tags (hatch-vcs), so `pip install -e .`
+// in setup's copy of the base, which has no .git, stopped at "unable to detect version".
+describe("hatch-vcs-calc: a src layout versioned by git tags, its test extra in dotted keys", () => {
+  it("init installs the project with its test extra under a pretended version; the try runs its tests", async () => {
+    const { repo, init } = await initFixture("hatch-vcs-calc", [], 900_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain("pyproject.toml declares dependencies installed into .venv by setup");
+    expect(init.stdout).toContain("tests/test_width.py  2 (2 passed)");
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8"))
+      .toContain("SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0 .venv/bin/pip install --disable-pip-version-check --no-input --quiet -e ''.[tests]''");
+  }, 900_000);
 });

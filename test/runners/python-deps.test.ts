@@ -5,6 +5,7 @@ import { detectTestRunner } from "../../src/policy/detect.js";
 import { renderStarter } from "../../src/policy/init.js";
 import { parsePolicy } from "../../src/policy/index.js";
 import { requirementsFiles, testExtras } from "../../src/runners/python-deps.js";
+import { toxSetenv } from "../../src/runners/python.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // What `ranex init` writes for Python repositories whose tests need packages from the index: the
@@ -50,6 +51,22 @@ describe("Python dependencies in ranex init", () => {
   it("reads which requirements files and extras a test run needs", () => {
     expect(requirementsFiles(["requirements-docs.txt", "test-requirements.txt", "requirements.txt", "README.md", "requirements_ci.txt"]))
       .toEqual(["requirements.txt", "requirements_ci.txt", "test-requirements.txt"]);
-    expect(testExtras("[project.optional-dependencies]\ndocs = []\ntests = ['pytest']\ndev = ['ruff']\n[tool.x]\ntest = 1\n")).toEqual(["tests", "dev"]);
+    expect(testExtras("[project.optional-dependencies]\ndocs = []\ntests = ['pytest']\ndev = ['ruff']\n[tool.x]\ntest = 1\n")).toEqual(["tests", "dev"]);    // The same table in TOML's other forms (python-humanize/humanize writes dotted keys).
+    expect(testExtras("[project]\nname = 'x'\noptional-dependencies.tests = ['freezegun']\noptional-dependencies.docs = []\n")).toEqual(["tests"]);
+    expect(testExtras("project.optional-dependencies = { testing = ['pytest'], docs = [] }\n")).toEqual(["testing"]);
+    expect(testExtras("[project\nbroken")).toEqual([]);
+  });
+
+  it("installs a project with only a test extra, and pretends a version when it is read from git tags", async () => {
+    const found = await detectTestRunner(repoWith({ "pyproject.toml": "[build-system]\nrequires = ['hatchling', 'hatch-vcs']\n[project]\nname = 'x'\ndynamic = ['version']\noptional-dependencies.tests = ['freezegun']\n" }));
+    expect(found.install).toMatch(/&& SETUPTOOLS_SCM_PRETEND_VERSION=0\.0\.0 \.venv\/bin\/pip install .* -e '\.\[tests\]'$/);
+    const plain = await detectTestRunner(repoWith({ "pyproject.toml": "[project]\nname = 'x'\nversion = '1'\ndependencies = ['attrs']\n" }));
+    expect(plain.install).not.toContain("PRETEND");
+  });
+
+  it("reads tox's [testenv] setenv, leaving out substitutions, shell words and the gate's own variables", () => {
+    const tox = "[testenv]\nsetenv =\n    A = 1\n    B=x/y\n    C = {envtmpdir}\n    PYTHONPATH = src\n    D = a b\ncommands = pytest\n[testenv:lint]\nsetenv =\n    E = 2\n";
+    expect(toxSetenv(tox)).toEqual(["A=1", "B=x/y"]);
+    expect(toxSetenv("[tox]\nenvlist = py\n")).toEqual([]);
   });
 });

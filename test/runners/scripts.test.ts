@@ -29,6 +29,10 @@ describe("npm test as npm runs it", () => {
     expect(preSteps({ scripts }, /\bnode\b[^&|;]*--test\b/)).toEqual(["npm run generate"]);
     // Lint before the tests is a check's business, not the test command's.
     expect(preSteps({ scripts: { test: "npm run lint && node --test", lint: "eslint ." } }, /--test/)).toEqual([]);
+    // npm runs pre<script> before the script: a build there is kept, a lint there left to checks.
+    expect(preSteps({ scripts: { pretest: "rimraf build && tsc -p tsconfig.test.json", test: "c8 mocha test/*.mjs" } }, /\bmocha\b/)).toEqual(["npm run pretest"]);
+    expect(preSteps({ scripts: { "pretest:unit": "npm run lint", lint: "eslint .", test: "npm run test:unit", "test:unit": "mocha" } }, /\bmocha\b/)).toEqual([]);
+    expect(expandedTest({ scripts: { pretest: "npm run build", build: "tsc", test: "mocha" } })).toBe("tsc && mocha");
     // A script that calls itself is not followed forever.
     expect(expandedTest({ scripts: { test: "npm test" } })).toBe("npm test");
   });

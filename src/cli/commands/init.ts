@@ -83,7 +83,11 @@ export const run: Command = async (args, io) => {
   if (missing.length > 0 && opts.addDeps) {
     const dirtyBefore = await changedFromHead(opts.dir, MANIFEST_FILES).catch(() => [] as string[]);
     io.stdout(`adding devDependencies: npm install --save-dev ${missing.join(" ")}\n`);
-    const added = await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", ...missing], { cwd: opts.dir, reject: false, all: true });
+    // --ignore-scripts: this install only declares the packages (package.json and the lock); the
+    // policy's setup installs them in the sandbox. With scripts, npm ran every dependency's install
+    // scripts here, outside the sandbox, and one that downloads a browser (puppeteer, found on
+    // yargs/yargs-parser) failed without its host and stopped init.
+    const added = await execa("npm", ["install", "--save-dev", "--ignore-scripts", "--no-audit", "--no-fund", ...missing], { cwd: opts.dir, reject: false, all: true });
     if (added.exitCode !== 0) {
       io.stderr(`ranex init: npm install --save-dev ${missing.join(" ")} failed (exit ${added.exitCode}): ${String(added.all ?? "").trim().split("\n").slice(-3).join(" | ")}\n`);
       return 2;

@@ -1,0 +1,36 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { initFixture } from "./init-fixture.js";
+
+// What npm runs besides the test script, as `ranex init` meets it on real packages (issue 22).
+//
+// Found on yargs/yargs-parser: `npm test` runs `pretest` first (there, tsc compiles what the mocha
+// tests import from build/), and init followed scripts.test alone, so its try found every test file
+// failing to load and sent the user to install dependencies. fixtures/repos/node-pretest.sh has the
+// same shape with nothing to install.
+
+describe("node-pretest: tests that import what npm's pretest builds", () => {
+  it("init keeps `npm run pretest` before the runner, and its try runs the tests", async () => {
+    const { repo, init } = await initFixture("node-pretest", [], 240_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain("tests found: 1 in 1 file(s)\n  test/calc.test.js  1 (1 passed)");
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("  command: 'npm run pretest && node --test ");
+  }, 300_000);
+});
+
+// Found on yargs/yargs-parser too: `init --add-deps` ran `npm install --save-dev <reporter>` on the
+// host with every dependency's install scripts, outside the sandbox; puppeteer's browser download
+// failed there and init stopped. It only needs package.json and the lock: the setup installs. And
+// the setup in the sandbox failed the same way (its network reaches the registries only), so init
+// writes puppeteer's own switch before the install.
+describe("mocha-postinstall: --add-deps beside puppeteer, whose postinstall downloads a browser", () => {
+  it("declares the reporter without running any install script on the host; the setup skips the download and the try runs the tests", async () => {
+    const { repo, init } = await initFixture("mocha-postinstall", ["--add-deps"], 600_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).devDependencies).toHaveProperty("mocha-junit-reporter");
+    expect(existsSync(join(repo, "postinstall-ran"))).toBe(false);
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("  setup: 'PUPPETEER_SKIP_DOWNLOAD=1 PUPPETEER_SKIP_CHROMIUM_DOWNLOAD=1 npm install --no-audit --no-fund'");
+    expect(init.stdout).toMatch(/tests found: 1 in 1 file\(s\)\n {2}test\/calc\.js {2}1 \(1 passed\)/);
+  }, 700_000);
+});
