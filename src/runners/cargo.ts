@@ -51,12 +51,16 @@ export const cargo: Runner = {
     if (!repo.files.has("Cargo.toml")) return null;
     const locked = repo.files.has("Cargo.lock");
     const nextest = (await repo.list(".config")).includes("nextest.toml");
+    // A workspace's members keep their integration tests in crates/<member>/tests/: test files
+    // (frozen as of the base, a PR's new ones its targets), which the default `tests/**` misses.
+    const workspace = /^\[workspace\]/m.test(await repo.readText("Cargo.toml") ?? "");
     return {
       // src/runners/nextest.ts answers first when cargo-nextest is on the machine.
       evidence: `Cargo.toml${nextest ? " and .config/nextest.toml, but this machine has no cargo-nextest, so the gate runs cargo test: install it (cargo install cargo-nextest --locked) and run ranex init again to have nextest run" : ""}`,
       runnerDeclared: true, reporterDeclared: true,
       // Without a committed Cargo.lock, fetch writes one: it is stored with the registry, so every run uses the same.
       install: cargoSetup(locked),
+      ...(workspace ? { testFiles: ["**/tests/**"] } : {}),
       toolchain: toolchainFor(cargoFolder(repo.dir)),
     };
   },

@@ -7,15 +7,13 @@
 // fails writes no JUnit: the command then hands cargo's own output to the gate, whose cargo reader
 // makes the compile errors load errors of the files rustc names. `--retries 0`: a retry that passes
 // would hide from tests.stable the very flakiness it measures.
-import { readdirSync } from "node:fs";
-import { join, posix } from "node:path";
+import { posix } from "node:path";
 import type { Detection } from "../policy/detect.js";
 import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestCaseResult, TestReport } from "../measure/report-types.js";
 import { CARGO_DEPS_DIR, cargo, cargoFolder } from "./cargo.js";
-import { moduleFile, packageName } from "./cargo-report.js";
+import { moduleFile, packageDirs } from "./cargo-report.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
-import { readTreeFile } from "./tree-read.js";
 import type { Runner } from "./types.js";
 
 const GATE_JUNIT = "ranex-junit.xml";
@@ -42,26 +40,6 @@ const runsNextest = (command: string): boolean => /\bcargo\s+(?:\+\S+\s+)?nextes
 /** The folder holding cargo-nextest, or null: where the user's shell finds it, then cargo's usual bin folders. */
 export function nextestFolder(): string | null {
   return findBinary("cargo-nextest", ["/root/.cargo/bin", "/usr/local/cargo/bin"]);
-}
-
-/** Package folders by crate name: the root package and those one or two folders down (a workspace's members). */
-function packageDirs(treeDir: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const visit = (rel: string, depth: number): void => {
-    const name = packageName(readTreeFile(treeDir, rel === "" ? "Cargo.toml" : `${rel}/Cargo.toml`));
-    if (name !== null && !found.has(name)) found.set(name, rel);
-    if (depth === 2) return;
-    let entries;
-    try {
-      entries = readdirSync(join(treeDir, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    // Real folders only: a symlink in the change's tree could lead anywhere.
-    for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
-  };
-  visit("", 0);
-  return found;
 }
 
 /** The target's root source file, as cargo lays targets out by default. */
