@@ -69,7 +69,7 @@ describe("rust-workspace: a virtual workspace whose members both have tests/mod.
     });
   }, 600_000);
 
-  it("a workspace whose root is a package too: the root's src/lib.rs and tests/mod.rs stay the root's", async () => {
+  it("a workspace whose root is a package too: init runs the whole workspace, and the root's src/lib.rs and tests/mod.rs stay the root's", async () => {
     const tree = tempDir("ranex-cargo-ws-root-");
     cpSync(repo, tree, { recursive: true, filter: (p) => !p.includes("/.git") });
     writeFileSync(join(tree, "Cargo.toml"), `[package]\nname = "wsroot"\nversion = "0.1.0"\nedition = "2021"\n\n${readFileSync(join(tree, "Cargo.toml"), "utf8")}`);
@@ -79,6 +79,9 @@ describe("rust-workspace: a virtual workspace whose members both have tests/mod.
     writeFileSync(join(tree, "src", "lib.rs"), "#[cfg(test)]\nmod tests {\n    #[test]\n    fn works() {}\n}\n");
     writeFileSync(join(tree, "tests", "mod.rs"), "#[test]\nfn basic() {}\n");
     const found = await detectTestRunner(tree);
+    // Plain `cargo test` at such a root tests the root package alone: the members' tests never ran.
+    expect(testCommand(found)?.command).toContain("cargo test --workspace --offline --locked");
+    expect(found.install).toContain("cargo test --workspace --offline --locked --no-run");
     const head = await sandboxRun(tree, testCommand(found)?.command ?? "false", found.toolchain ?? []);
     expect(head.reportError).toBeNull();
     expect(head.report?.duplicates).toEqual([]);
