@@ -4,8 +4,9 @@
 // test's file is its class's source under src/test/java. Dependencies: a local repository filled once
 // per pom.xml by setup (one build of the tests, since Surefire resolves
 // its JUnit provider only when tests run), read-only in runs, which are offline (`-o`).
-import { realpathSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestReport } from "../measure/report-types.js";
 import { treeResolver } from "../measure/junit-read.js";
 import { findBinary } from "./toolchain.js";
@@ -61,8 +62,38 @@ export function javaConfigFolders(withMaven = true): string[] {
   return [...folders].sort();
 }
 
+/** Folders (relative, up to two down) holding a build file: a multi-module build's modules. */
+function moduleDirs(treeDir: string): string[] {
+  const found: string[] = [];
+  const visit = (rel: string, depth: number): void => {
+    let entries;
+    try {
+      entries = readdirSync(join(treeDir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (rel !== "" && entries.some((e) => e.isFile() && /^(?:pom\.xml|build\.gradle(?:\.kts)?)$/.test(e.name))) found.push(rel);
+    // Real folders only: a symlink in the change's tree could lead anywhere.
+    if (depth < 2) for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target" && e.name !== "build" && e.name !== "src") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
+  };
+  visit("", 0);
+  return found;
+}
+
+/**
+ * A test class's source in one module of a multi-module build (`core/src/test/java/ex/CoreTest.java`):
+ * the reader looks at the root's `src/test/java` only (issue 22: zalando/problem's tests had no file).
+ * Null when no module, or more than one, has it.
+ */
+function moduleSource(className: string, modules: readonly string[], resolve: ResolveFile): string | null {
+  const path = (className.split("$")[0] ?? "").replace(/\./g, "/");
+  const found = modules.flatMap((m) => ["java", "kotlin", "groovy", "scala"].map((lang) => `${m}/src/test/${lang}/${path}.${lang === "kotlin" ? "kt" : lang}`)).filter((f) => resolve(f));
+  return found.length === 1 ? found[0] ?? null : null;
+}
+
 /** Surefire ids from the JUnit reader's `<file>::<Inner>::<name>`: `<class>[$Inner]#<name>`. */
-export function surefireIds(report: TestReport): TestReport {
+export function surefireIds(report: TestReport, tree?: { treeDir: string; resolve: ResolveFile }): TestReport {
+  let modules: string[] | null = null;
   const cases = report.cases.map((c) => {
     const parts = c.id.split("::");
     const name = parts.pop() ?? c.name;
@@ -71,7 +102,10 @@ export function surefireIds(report: TestReport): TestReport {
     const className = source !== undefined ? source.replace(/\//g, ".") : head;
     // Surefire names a suite after the class it ran (`com.example.CalcTest$Inner`): no part of a test's name.
     const inner = parts.filter((part) => !part.includes(".")).flatMap((part) => part.split("$"));
-    return { ...c, id: `${[className, ...inner].join("$")}#${name}` };
+    const id = `${[className, ...inner].join("$")}#${name}`;
+    if (c.file !== null || tree === undefined || !/^[\w.$]+$/.test(className)) return { ...c, id };
+    modules ??= moduleDirs(tree.treeDir);
+    return { ...c, id, file: moduleSource(className, modules, tree.resolve) };
   });
   const rename = new Map(report.cases.map((c, i) => [c.id, cases[i]?.id ?? c.id]));
   return { ...report, cases, duplicates: report.duplicates.map((id) => rename.get(id) ?? id) };
