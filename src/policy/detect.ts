@@ -44,7 +44,7 @@ export interface Detection {
   env?: string[];
   /** The Python interpreter the tests run with: `.venv/bin/python` when setup makes a virtualenv (src/runners/python-deps.ts). */
   python?: string;
-  /** The launcher the repository commits for its runner (`./gradlew`), run in place of the machine's. */
+  /** The launcher the repository commits for its runner (`./gradlew`), run in place of the machine's; `cargo test --workspace` for a workspace whose root is a package. */
   launcher?: string;
   /** Where the runner's own configuration puts its report (nextest's `[profile.default.junit] path`). */
   reportPath?: string;

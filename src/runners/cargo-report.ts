@@ -3,8 +3,12 @@
 // `<crate>::<target>::<path::to::test>`: the target is `lib`, `bin.<name>`, the integration test's
 // name (tests/<name>.rs), or `doc`. A test's file is the module file its path leads to from the
 // target's source file. Compile errors are load errors of the files rustc points at.
+// In a workspace cargo prints each target's source relative to its own package (`Running tests/mod.rs`
+// for crates/alpha/tests/mod.rs): the package is found among the tree's packages (issue 22, tried on
+// RustCrypto/utils, where every member's tests had no file and two members' `tests/mod.rs` shared ids).
 import { createHash } from "node:crypto";
-import { posix } from "node:path";
+import { readdirSync } from "node:fs";
+import { join, posix } from "node:path";
 import { readTreeFile } from "./tree-read.js";
 import type { CaseResult, LoadErrorMessage, TestCaseResult, TestReport } from "../measure/report-types.js";
 import type { ResolveFile } from "../measure/junit-paths.js";
@@ -22,43 +26,88 @@ interface Target {
   file: string | null;
 }
 
-const RESULT: Record<string, CaseResult> = { ok: "passed", FAILED: "failed", ignored: "skipped" };
-
-/** The package holding `source` (a path cargo printed): its name and folder, from the nearest Cargo.toml. */
-function packageOf(source: string, resolve: ResolveFile, treeDir: string): { name: string; dir: string; file: string } | null {
-  const clean = source.replace(/^\.\//, "");
-  if (!resolve(clean)) return null;
-  for (let dir = posix.dirname(clean); ; dir = posix.dirname(dir)) {
-    const manifest = dir === "." ? "Cargo.toml" : `${dir}/Cargo.toml`;
-    if (resolve(manifest)) {
-      const name = packageName(readTreeFile(treeDir, manifest));
-      if (name !== null) return { name, dir: dir === "." ? "" : dir, file: clean };
-    }
-    if (dir === "." || dir === "/" || dir === "") return null;
-  }
+interface Package {
+  name: string;
+  /** Its folder, relative to the tree (`` for the root). */
+  dir: string;
+  /** Its library target's name (`[lib] name`, else the package's with `-` as `_`): the unit-test binary's name. */
+  lib: string;
 }
+
+const RESULT: Record<string, CaseResult> = { ok: "passed", FAILED: "failed", ignored: "skipped" };
 
 /** `[package] name` of a Cargo.toml's text (a workspace root without a package has none). */
 export function packageName(text: string | null): string | null {
-  if (text === null) return null;
-  const section = /^\[package\][^\S\n]*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(text)?.[1] ?? "";
-  return /^\s*name\s*=\s*"([^"]+)"/m.exec(section)?.[1] ?? null;
+  return tableKey(text, "package", "name");
 }
 
-function targetOf(line: string, resolve: ResolveFile, treeDir: string): Target {
+function tableKey(text: string | null, table: string, key: string): string | null {
+  if (text === null) return null;
+  const section = new RegExp(`^\\[${table}\\][^\\S\\n]*$([\\s\\S]*?)(?=^\\[|(?![\\s\\S]))`, "m").exec(text)?.[1] ?? "";
+  return new RegExp(`^\\s*${key}\\s*=\\s*"([^"]+)"`, "m").exec(section)?.[1] ?? null;
+}
+
+/** Package folders by crate name: the root package and those one or two folders down (a workspace's members). */
+export function packageDirs(treeDir: string): Map<string, string> {
+  return new Map(packagesOf(treeDir).map((p) => [p.name, p.dir]));
+}
+
+function packagesOf(treeDir: string): Package[] {
+  const found = new Map<string, Package>();
+  const visit = (rel: string, depth: number): void => {
+    const manifest = readTreeFile(treeDir, rel === "" ? "Cargo.toml" : `${rel}/Cargo.toml`);
+    const name = packageName(manifest);
+    if (name !== null && !found.has(name)) found.set(name, { name, dir: rel, lib: tableKey(manifest, "lib", "name") ?? name.replace(/-/g, "_") });
+    if (depth === 2) return;
+    let entries;
+    try {
+      entries = readdirSync(join(treeDir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    // Real folders only: a symlink in the change's tree could lead anywhere.
+    for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
+  };
+  visit("", 0);
+  return [...found.values()];
+}
+
+/**
+ * The package a `Running` line's source belongs to. cargo prints it relative to the package, so
+ * every package holding that file is a candidate; the unit-test binary's name picks the library,
+ * and cargo runs the targets package by package in name order, so among packages that all hold
+ * `tests/mod.rs` the one being run is the current package or the next one by name.
+ */
+function packageOf(source: string, binary: string, unit: boolean, packages: readonly Package[], current: Package | null, resolve: ResolveFile): Package | null {
+  const clean = source.replace(/^\.\//, "");
+  let candidates = packages.filter((p) => resolve(p.dir === "" ? clean : `${p.dir}/${clean}`));
+  if (unit && /(^|\/)src\/lib\.rs$/.test(clean)) {
+    const named = candidates.filter((p) => p.lib === binary);
+    if (named.length > 0) candidates = named;
+  }
+  if (candidates.length <= 1) return candidates[0] ?? null;
+  if (current !== null && candidates.includes(current)) return current;
+  const byName = [...candidates].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return byName.find((p) => current === null || p.name > current.name) ?? byName[0] ?? null;
+}
+
+function targetOf(line: string, packages: readonly Package[], current: Package | null, resolve: ResolveFile): Target & { pkg: Package | null } {
   // `Running unittests src/lib.rs (target/debug/deps/calc-1a2b)`, `Running tests/show.rs (target/debug/deps/show-3c4d)`
   const match = /^\s+Running (unittests )?(\S+) \((\S+)\)/.exec(line);
   const unit = match?.[1] !== undefined;
   const source = match?.[2] ?? "";
   const binary = (match?.[3] ?? "").split("/").pop()?.replace(/-[0-9a-f]{8,}$/, "") ?? "";
-  const pkg = packageOf(source, resolve, treeDir);
+  const clean = source.replace(/^\.\//, "");
+  // A path from the tree's root (a target outside its package's folder): the package holding it.
+  const holding = resolve(clean) ? packages.filter((p) => p.dir !== "" && clean.startsWith(`${p.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0] : undefined;
+  const pkg = packageOf(clean, binary, unit, packages, current, resolve) ?? holding ?? null;
   const crate = pkg?.name ?? binary;
-  const rel = pkg === null ? source : posix.relative(pkg.dir === "" ? "." : pkg.dir, pkg.file);
+  const rel = pkg !== null && pkg === holding ? clean.slice(pkg.dir.length + 1) : clean;
   let name: string;
   if (unit && /^src\/lib\.rs$/.test(rel)) name = "lib";
   else if (unit) name = `bin.${/^src\/main\.rs$/.test(rel) ? crate : posix.basename(rel, ".rs") === "main" ? posix.basename(posix.dirname(rel)) : posix.basename(rel, ".rs")}`;
   else name = /^tests\//.test(rel) ? (posix.basename(rel, ".rs") === "main" ? posix.basename(posix.dirname(rel)) : posix.basename(rel, ".rs")) : binary;
-  return { crate, name, file: pkg?.file ?? null };
+  return { crate, name, file: pkg === null ? null : pkg.dir === "" ? rel : `${pkg.dir}/${rel}`, pkg };
 }
 
 /** The module file a test path leads to from its target's root file (`tests::adds` in src/lib.rs → src/tests.rs if there is one). */
@@ -87,6 +136,8 @@ export function parseCargo(text: string, resolve: ResolveFile, treeDir: string):
   const duplicates = new Set<string>();
   const loadErrors = new Map<string, string>();
   const notes = new Set<string>();
+  const packages = packagesOf(treeDir);
+  let current: Package | null = null;
   let target: Target | null = null;
   let docCrate: string | null = null;
   let pendingError: string | null = null;
@@ -104,7 +155,9 @@ export function parseCargo(text: string, resolve: ResolveFile, treeDir: string):
     }
     if (/^\s+Running /.test(line)) {
       blocks.push({ ids: [], failed: false, cargoSawFailure: false });
-      target = targetOf(line, resolve, treeDir);
+      const found = targetOf(line, packages, current, resolve);
+      target = found;
+      current = found.pkg ?? current;
       docCrate = null;
       continue;
     }

@@ -5,7 +5,7 @@
 // early, meets a canary in the same process.
 import { readdirSync } from "node:fs";
 import { join, posix } from "node:path";
-import { packageName } from "./cargo-report.js";
+import { packageDirs } from "./cargo-report.js";
 import { readTreeFile } from "./tree-read.js";
 
 /** One test binary: its crate root in the tree, and its ids' prefix (`<crate>::<target>`, as cargo-report.ts names it). */
@@ -15,26 +15,6 @@ export interface TestBinary {
   target: string;
   /** The package's folder (`` for the tree's root). */
   dir: string;
-}
-
-/** Package folders by crate name: the root package and those one or two folders down (a workspace's members). */
-export function packageDirs(treeDir: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const visit = (rel: string, depth: number): void => {
-    const name = packageName(readTreeFile(treeDir, rel === "" ? "Cargo.toml" : `${rel}/Cargo.toml`));
-    if (name !== null && !found.has(name)) found.set(name, rel);
-    if (depth === 2) return;
-    let entries;
-    try {
-      entries = readdirSync(join(treeDir, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    // Real folders only: a symlink in the change's tree could lead anywhere.
-    for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
-  };
-  visit("", 0);
-  return found;
 }
 
 interface Section { kind: string; body: string }

@@ -27,8 +27,13 @@ export const CARGO_TARGET = `${WARM_DIR}/cargo-target`;
 const ENV = `CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" CARGO_TARGET_DIR="$PWD/${CARGO_TARGET}"`;
 export const CARGO_TEST_COMMAND = `${ENV} cargo test --offline --locked --no-fail-fast > "$RANEX_REPORT" 2>&1`;
 /** Once per Cargo.lock: the registry, and a build of every test target (a failing build is no failed setup). */
-export const cargoSetup = (locked: boolean): string =>
-  `export ${ENV}; cargo fetch${locked ? " --locked" : ""} && { cargo test --offline --locked --no-run >/dev/null 2>&1 || true; }`;
+export const cargoSetup = (locked: boolean, all = false): string =>
+  `export ${ENV}; cargo fetch${locked ? " --locked" : ""} && { cargo test${all ? " --workspace" : ""} --offline --locked --no-run >/dev/null 2>&1 || true; }`;
+/**
+ * A workspace whose root is a package too: plain `cargo test` there tests the root package alone
+ * (its default members), so the members' tests would never run. Init writes `--workspace` then.
+ */
+const WHOLE_WORKSPACE = "cargo test --workspace";
 
 const runsCargo = (command: string): boolean => /\bcargo\s+(?:\+\S+\s+)?test\b/.test(command) && /\$\{?RANEX_(?:REPORT|JUNIT)\b/.test(command);
 
@@ -51,17 +56,24 @@ export const cargo: Runner = {
     if (!repo.files.has("Cargo.toml")) return null;
     const locked = repo.files.has("Cargo.lock");
     const nextest = (await repo.list(".config")).includes("nextest.toml");
+    // A workspace's members keep their integration tests in crates/<member>/tests/: test files
+    // (frozen as of the base, a PR's new ones its targets), which the default `tests/**` misses.
+    const manifest = await repo.readText("Cargo.toml");
+    const workspace = /^\[workspace\]/m.test(manifest ?? "");
+    const all = workspace && packageName(manifest) !== null;
     return {
       // src/runners/nextest.ts answers first when cargo-nextest is on the machine.
       evidence: `Cargo.toml${nextest ? " and .config/nextest.toml, but this machine has no cargo-nextest, so the gate runs cargo test: install it (cargo install cargo-nextest --locked) and run ranex init again to have nextest run" : ""}`,
       runnerDeclared: true, reporterDeclared: true,
       // Without a committed Cargo.lock, fetch writes one: it is stored with the registry, so every run uses the same.
-      install: cargoSetup(locked),
+      install: cargoSetup(locked, all),
+      ...(all ? { launcher: WHOLE_WORKSPACE } : {}),
+      ...(workspace ? { testFiles: ["**/tests/**"] } : {}),
       toolchain: toolchainFor(cargoFolder(repo.dir)),
     };
   },
-  command: () => ({
-    command: CARGO_TEST_COMMAND,
+  command: (found) => ({
+    command: found.launcher === WHOLE_WORKSPACE ? CARGO_TEST_COMMAND.replace("cargo test", WHOLE_WORKSPACE) : CARGO_TEST_COMMAND,
     note: ["cargo test's output (stdout and stderr) is the report; ids are <crate>::<target>::<path::to::test>."],
   }),
   read: { format: "cargo test", claims: claimsCargo, parse: parseCargo },

@@ -2,10 +2,11 @@
 // report by the gate's reporters/junit-merge.sh with the test sources javac rejected as load errors.
 // Ids are `<class>#<method>` (`com.example.CalcTest#adds`, `com.example.CalcTest$Inner#zero`); a
 // test's file is its class's source under src/test/java. Dependencies: a local repository filled once
-// per pom.xml by setup (dependency:go-offline, then one build of the tests, since Surefire resolves
+// per pom.xml by setup (one build of the tests, since Surefire resolves
 // its JUnit provider only when tests run), read-only in runs, which are offline (`-o`).
-import { realpathSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestReport } from "../measure/report-types.js";
 import { treeResolver } from "../measure/junit-read.js";
 import { findBinary } from "./toolchain.js";
@@ -28,8 +29,16 @@ const FAST_JVM = `MAVEN_OPTS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"`;
 export const MAVEN_TEST_COMMAND =
   `${FAST_JVM} mvn -o -B -q -fae ${REPO} test > /tmp/ranex-build.log 2>&1; status=$?; cat /tmp/ranex-build.log; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/ranex-build.log; exit $status`;
 // The build in setup leaves target/ folders behind: removed, or every run would see them read-only.
+// The test build comes first and decides: it resolves a multi-module build's own modules from the
+// reactor, which `dependency:go-offline` alone cannot (a sibling `1.0-SNAPSHOT` is in no registry:
+// every setup of zalando/problem failed, issue 22), so go-offline only adds what it can. Failing
+// tests or a base that does not compile are the owner's business; a dependency Maven could not
+// fetch fails the setup, with Maven's output.
+const SETUP_LOG = "/tmp/ranex-maven-setup.log";
 export const MAVEN_SETUP_COMMAND =
-  `export ${FAST_JVM}; mvn -B -q ${REPO} dependency:go-offline && { mvn -B -q ${REPO} -Dmaven.test.failure.ignore=true test >/dev/null 2>&1; find . -name target -type d -prune -exec rm -rf {} +; true; }`;
+  `export ${FAST_JVM}; mvn -B -q ${REPO} -Dmaven.test.failure.ignore=true test > ${SETUP_LOG} 2>&1; mvn -B -q ${REPO} dependency:go-offline >/dev/null 2>&1; `
+  + `find . -name target -type d -prune -exec rm -rf {} +; `
+  + `if grep -qE '^\\[ERROR\\] .*(Could not (resolve|transfer|find artifact)|Non-resolvable|could not be resolved|Unresolveable)' ${SETUP_LOG}; then cat ${SETUP_LOG} >&2; exit 1; fi`;
 
 const runsMaven = (command: string): boolean => /(?:^|[\s;&|(/])(?:mvn|mvnw)\b[^;&|]*\btest\b/.test(command);
 
@@ -54,8 +63,38 @@ export function javaConfigFolders(withMaven = true): string[] {
   return [...folders].sort();
 }
 
+/** Folders (relative, up to two down) holding a build file: a multi-module build's modules. */
+function moduleDirs(treeDir: string): string[] {
+  const found: string[] = [];
+  const visit = (rel: string, depth: number): void => {
+    let entries;
+    try {
+      entries = readdirSync(join(treeDir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (rel !== "" && entries.some((e) => e.isFile() && /^(?:pom\.xml|build\.gradle(?:\.kts)?)$/.test(e.name))) found.push(rel);
+    // Real folders only: a symlink in the change's tree could lead anywhere.
+    if (depth < 2) for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target" && e.name !== "build" && e.name !== "src") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
+  };
+  visit("", 0);
+  return found;
+}
+
+/**
+ * A test class's source in one module of a multi-module build (`core/src/test/java/ex/CoreTest.java`):
+ * the reader looks at the root's `src/test/java` only (issue 22: zalando/problem's tests had no file).
+ * Null when no module, or more than one, has it.
+ */
+function moduleSource(className: string, modules: readonly string[], resolve: ResolveFile): string | null {
+  const path = (className.split("$")[0] ?? "").replace(/\./g, "/");
+  const found = modules.flatMap((m) => ["java", "kotlin", "groovy", "scala"].map((lang) => `${m}/src/test/${lang}/${path}.${lang === "kotlin" ? "kt" : lang}`)).filter((f) => resolve(f));
+  return found.length === 1 ? found[0] ?? null : null;
+}
+
 /** Surefire ids from the JUnit reader's `<file>::<Inner>::<name>`: `<class>[$Inner]#<name>`. */
-export function surefireIds(report: TestReport): TestReport {
+export function surefireIds(report: TestReport, tree?: { treeDir: string; resolve: ResolveFile }): TestReport {
+  let modules: string[] | null = null;
   const cases = report.cases.map((c) => {
     const parts = c.id.split("::");
     const name = parts.pop() ?? c.name;
@@ -64,7 +103,10 @@ export function surefireIds(report: TestReport): TestReport {
     const className = source !== undefined ? source.replace(/\//g, ".") : head;
     // Surefire names a suite after the class it ran (`com.example.CalcTest$Inner`): no part of a test's name.
     const inner = parts.filter((part) => !part.includes(".")).flatMap((part) => part.split("$"));
-    return { ...c, id: `${[className, ...inner].join("$")}#${name}` };
+    const id = `${[className, ...inner].join("$")}#${name}`;
+    if (c.file !== null || tree === undefined || !/^[\w.$]+$/.test(className)) return { ...c, id };
+    modules ??= moduleDirs(tree.treeDir);
+    return { ...c, id, file: moduleSource(className, modules, tree.resolve) };
   });
   const rename = new Map(report.cases.map((c, i) => [c.id, cases[i]?.id ?? c.id]));
   return { ...report, cases, duplicates: report.duplicates.map((id) => rename.get(id) ?? id) };

@@ -12,8 +12,7 @@ import type { Detection } from "../policy/detect.js";
 import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestCaseResult, TestReport } from "../measure/report-types.js";
 import { CARGO_DEPS_DIR, cargo, cargoFolder } from "./cargo.js";
-import { moduleFile } from "./cargo-report.js";
-import { packageDirs } from "./cargo-targets.js";
+import { moduleFile, packageDirs } from "./cargo-report.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
 import type { Runner } from "./types.js";
 
