@@ -38,9 +38,6 @@ export function frozenFindings(ctx: DiffContext): FrozenFinding[] {
     const move = `inside the submodule ${shown(fact.within.path)}, moved ${fact.within.from.slice(0, 12)}→${fact.within.to.slice(0, 12)}`;
     if (direct !== null) findings.push(explained({ ...direct, what: `${direct.what} ${move}` }, frozen));
   }
-  for (const problem of ctx.inside?.problems ?? []) {
-    findings.push({ path: problem.path, paths: [problem.path], kind: "submodule", what: `submodule moved; ${problem.why}` });
-  }
   // Tests of the base inside source files (issue 22): frozen like a test file, line by line, so new
   // tests may still be added beside them. A path already reported whole is not reported again.
   const reported = new Set(findings.flatMap((f) => f.paths));
@@ -123,7 +120,20 @@ function indirectChange(
 
 /** Claim `diff.frozen`: the change leaves the frozen set (tests as of base, harness, policy) alone. */
 export function frozenClaim(ctx: DiffContext): Evidence {
-  const findings = frozenFindings(ctx);
+  const found = frozenFindings(ctx);
+  // A moved submodule whose files could not be compared (no URL, fetch refused) is missing evidence,
+  // not tampering: alone it leaves the claim absent (class incomplete, still blocking); beside a real
+  // finding it is listed with it.
+  const unseen: FrozenFinding[] = (ctx.inside?.problems ?? []).map((problem) => (
+    { path: problem.path, paths: [problem.path], kind: "submodule", what: `submodule moved; ${problem.why}` }));
+  if (found.length === 0 && unseen.length > 0) {
+    return {
+      claim: FROZEN_CLAIM, subject: ctx.subject, outcome: "absent",
+      details: unseen.map((f) => ({ path: f.path, kind: f.kind, message: `${shown(f.path)}: ${f.what}` })),
+      reason: `not measured: ${listed(unseen.map((f) => `${shown(f.path)} (${f.what})`))}`,
+    };
+  }
+  const findings = [...found, ...unseen];
   const details: Detail[] = findings.map((f) => ({ path: f.path, kind: f.kind, message: `${shown(f.path)}: ${f.what}` }));
   if (findings.length > 0) {
     const items = findings.map((f) => `${shown(f.path)} (${f.what})`);

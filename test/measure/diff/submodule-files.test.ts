@@ -24,10 +24,12 @@ describe("files inside a moved submodule", () => {
     expect(frozenClaim(ctx).reason).toBe("1 changed path and 1 file inside a moved submodule compared, none frozen");
   });
 
-  it("a submodule whose files could not be compared fails diff.frozen, never a pass", () => {
+  it("a submodule whose files could not be compared leaves diff.frozen without evidence (blocking, class incomplete), never a pass", () => {
     const ctx = context([submoduleUpdated("vendor/lib")], { policy: lib, inside: { facts: [], basePaths: [], problems: [{ path: "vendor/lib", why: "its files on the head could not be compared: refused" }] } });
     const evidence = frozenClaim(ctx);
-    expect(evidence.outcome).toBe("fail");
+    // Missing evidence, not tampering: the kernel fails an absent claim as incomplete.
+    expect(evidence.outcome).toBe("absent");
+    expect(evidence.reason).toBe("not measured: vendor/lib (submodule moved; its files on the head could not be compared: refused)");
     expect(evidence.details).toEqual([{ path: "vendor/lib", kind: "submodule", message: "vendor/lib: submodule moved; its files on the head could not be compared: refused" }]);
   });
 });
