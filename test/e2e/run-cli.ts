@@ -1,5 +1,8 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
+import { promisify } from "node:util";
+import { FIXTURES_DIR } from "../helpers/fixtures.js";
+import { git, tempDir } from "../helpers/git-repo.js";
 
 // Runs the real CLI as a separate process (bin/ranex.js), the way a person or CI would, and reads
 // its `--json` contract. At most `limit` judges run at once: each one already runs base and head in
@@ -65,3 +68,23 @@ export function failingText(verdict: VerdictJson): string {
     .map((c) => [c.name, c.reason, ...c.details.map((d) => `${d.message} ${d.path ?? ""}`)].join("\n")).join("\n");
 }
 
+
+/**
+ * A fixture (fixtures/repos/<name>.sh) as a new user meets it: `ranex init` run through the CLI, its
+ * policy committed on main unmodified, and `heads` replayed on top of it as PRs opened after it.
+ */
+export async function initByCli(name: string, heads: readonly string[]): Promise<{ repo: string; data: string; init: CliResult }> {
+  const repo = join(tempDir(`ranex-${name}-`), name);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+  await promisify(execFile)("bash", [join(FIXTURES_DIR, `${name}.sh`), repo], { env });
+  const data = tempDir("ranex-data-");
+  const init = await runCli(["init", "--dir", repo, "--data-dir", data], 1_200_000);
+  git(repo, "add", ".github/ranex.yml");
+  git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
+  for (const head of heads) {
+    git(repo, "checkout", "-q", head);
+    git(repo, "rebase", "-q", "main");
+  }
+  git(repo, "checkout", "-q", "main");
+  return { repo, data, init };
+}

@@ -1,17 +1,12 @@
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
-import { git, tempDir } from "../helpers/git-repo.js";
-import { failingText, parseVerdict, runCli, type VerdictJson } from "../e2e/run-cli.js";
+import { failingText, initByCli, parseVerdict, runCli, type VerdictJson } from "../e2e/run-cli.js";
 
 // Doc-tests as the gate names them (issue 22). rustdoc names an example by its line
 // (`src/lib.rs - clamp (line 10)`); tried on rust-lang/glob, an honest fix that added lines above an
 // example FAILed tests.regression: "tests vanished on head". The ids drop the line, so an example
 // keeps its id when code above it moves; one that is really deleted still vanishes.
-const run = promisify(execFile);
 
 describe("rust-doctest: ranex init, then a fix above the examples and a deleted example", () => {
   let repo: string;
@@ -21,19 +16,7 @@ describe("rust-doctest: ranex init, then a fix above the examples and a deleted 
     parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", head, "--data-dir", data, "--json"], 1_200_000));
 
   beforeAll(async () => {
-    repo = join(tempDir("ranex-rust-doctest-"), "rust-doctest");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-    await run("bash", [join(FIXTURES_DIR, "rust-doctest.sh"), repo], { env });
-    data = tempDir("ranex-data-");
-    init = await runCli(["init", "--dir", repo, "--data-dir", data], 1_200_000);
-    // init's policy, committed unmodified; the heads replayed on top of it as PRs opened after it.
-    git(repo, "add", ".github/ranex.yml");
-    git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
-    for (const head of ["honest", "drop-example"]) {
-      git(repo, "checkout", "-q", head);
-      git(repo, "rebase", "-q", "main");
-    }
-    git(repo, "checkout", "-q", "main");
+    ({ repo, data, init } = await initByCli("rust-doctest", ["honest", "drop-example"]));
   }, 1_500_000);
 
   it("init's try names each example without its line, the second of an item with #2", () => {

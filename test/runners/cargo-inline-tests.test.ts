@@ -1,16 +1,10 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
-import { git, tempDir } from "../helpers/git-repo.js";
-import { failingText, parseVerdict, runCli, type VerdictJson } from "../e2e/run-cli.js";
+import { failingText, initByCli, parseVerdict, runCli, type VerdictJson } from "../e2e/run-cli.js";
 
 // Rust unit tests live inside source files (issue 22). Tried on rust-lang/glob: asserts dropped from
 // a `#[test]` fn in the `#[cfg(test)] mod tests` of src/lib.rs were judged CANDIDATE, since init's
 // `tests.files` (`tests/**`) never freezes src/. The base's inline tests are now frozen line by
 // line; new tests added to the same module stay allowed.
-const run = promisify(execFile);
 
 describe("rust-inline: ranex init, then a weakened inline test and an honest fix with a new inline test", () => {
   let repo: string;
@@ -20,19 +14,7 @@ describe("rust-inline: ranex init, then a weakened inline test and an honest fix
     parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", head, "--task", "midpoint", "--data-dir", data, "--json"], 1_200_000));
 
   beforeAll(async () => {
-    repo = join(tempDir("ranex-rust-inline-"), "rust-inline");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-    await run("bash", [join(FIXTURES_DIR, "rust-inline.sh"), repo], { env });
-    data = tempDir("ranex-data-");
-    init = await runCli(["init", "--dir", repo, "--data-dir", data], 1_200_000);
-    // init's policy, committed unmodified; the heads replayed on top of it as PRs opened after it.
-    git(repo, "add", ".github/ranex.yml");
-    git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
-    for (const head of ["honest", "weakened", "shadowed", "local-midpoint"]) {
-      git(repo, "checkout", "-q", head);
-      git(repo, "rebase", "-q", "main");
-    }
-    git(repo, "checkout", "-q", "main");
+    ({ repo, data, init } = await initByCli("rust-inline", ["honest", "weakened", "shadowed", "local-midpoint"]));
   }, 1_500_000);
 
   it("init picks cargo and leaves src/ out of tests.files", () => {

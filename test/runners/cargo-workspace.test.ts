@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSuite } from "../../src/measure/run-suite.js";
 import type { SuiteRun } from "../../src/measure/report-types.js";
@@ -9,16 +7,14 @@ import { detectTestRunner } from "../../src/policy/detect.js";
 import { testCommand } from "../../src/policy/init.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { PROFILE } from "../sandbox/helpers.js";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
-import { git, tempDir } from "../helpers/git-repo.js";
-import { failingText, parseVerdict, runCli, type VerdictJson } from "../e2e/run-cli.js";
+import { tempDir } from "../helpers/git-repo.js";
+import { failingText, initByCli, parseVerdict, runCli, type VerdictJson } from "../e2e/run-cli.js";
 
 // Cargo workspaces (issue 22, tried on RustCrypto/utils, a virtual workspace of 14 crates): cargo
 // prints each target's source relative to its own package (`Running tests/mod.rs`), so the reader
 // found no file for 456 of 481 tests, and named every integration test after its binary: the two
 // members' `tests/mod.rs` gave the same ids (`mod::mod::basic`), one outcome hiding the other. And
 // the default `tests/**` froze none of the members' test files. fixtures/repos/rust-workspace.sh.
-const run = promisify(execFile);
 
 async function sandboxRun(tree: string, command: string, toolchain: string[]): Promise<SuiteRun> {
   const scratch = tempDir("ranex-cargo-ws-run-");
@@ -39,19 +35,7 @@ describe("rust-workspace: a virtual workspace whose members both have tests/mod.
     parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", head, "--data-dir", data, "--json"], 1_200_000));
 
   beforeAll(async () => {
-    repo = join(tempDir("ranex-rust-ws-"), "rust-workspace");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-    await run("bash", [join(FIXTURES_DIR, "rust-workspace.sh"), repo], { env });
-    data = tempDir("ranex-data-");
-    init = await runCli(["init", "--dir", repo, "--data-dir", data], 1_200_000);
-    // init's policy, committed unmodified; the heads replayed on top of it as PRs opened after it.
-    git(repo, "add", ".github/ranex.yml");
-    git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
-    for (const head of ["honest", "edit-test", "no-fix"]) {
-      git(repo, "checkout", "-q", head);
-      git(repo, "rebase", "-q", "main");
-    }
-    git(repo, "checkout", "-q", "main");
+    ({ repo, data, init } = await initByCli("rust-workspace", ["honest", "edit-test", "no-fix"]));
   }, 1_500_000);
 
   it("names each member's tests after the member, with the member's files", async () => {

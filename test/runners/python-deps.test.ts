@@ -51,7 +51,8 @@ describe("Python dependencies in ranex init", () => {
   it("reads which requirements files and extras a test run needs", () => {
     expect(requirementsFiles(["requirements-docs.txt", "test-requirements.txt", "requirements.txt", "README.md", "requirements_ci.txt"]))
       .toEqual(["requirements.txt", "requirements_ci.txt", "test-requirements.txt"]);
-    expect(testExtras("[project.optional-dependencies]\ndocs = []\ntests = ['pytest']\ndev = ['ruff']\n[tool.x]\ntest = 1\n")).toEqual(["tests", "dev"]);    // The same table in TOML's other forms (python-humanize/humanize writes dotted keys).
+    expect(testExtras("[project.optional-dependencies]\ndocs = []\ntests = ['pytest']\ndev = ['ruff']\n[tool.x]\ntest = 1\n")).toEqual(["tests", "dev"]);
+    // The same table in TOML's other forms (python-humanize/humanize writes dotted keys).
     expect(testExtras("[project]\nname = 'x'\noptional-dependencies.tests = ['freezegun']\noptional-dependencies.docs = []\n")).toEqual(["tests"]);
     expect(testExtras("project.optional-dependencies = { testing = ['pytest'], docs = [] }\n")).toEqual(["testing"]);
     expect(testExtras("[project\nbroken")).toEqual([]);
