@@ -220,8 +220,10 @@ export function parseCargo(text: string, resolve: ResolveFile, treeDir: string):
   }
   // Issue 19: code under test that prints a forged `test x ... ok` and ends its binary with exit 0.
   // Its own passes cannot be believed: errored, so the run is never read as all passed.
+  const forged: string[] = [];
   for (const b of blocks) {
     if (!b.failed || b.cargoSawFailure) continue;
+    forged.push(`a test binary (${b.ids[0]?.split("::").slice(0, 2).join("::") ?? "?"}) printed failed tests but exited 0: cargo did not see it fail`);
     for (const id of b.ids) {
       const c = cases.get(id);
       if (c?.result === "passed") cases.set(id, { ...c, result: "errored", message: "its test binary exited 0 although it reported failed tests: what it printed cannot be believed" });
@@ -242,6 +244,7 @@ export function parseCargo(text: string, resolve: ResolveFile, treeDir: string):
     loadErrors: [...loadErrors.keys()].sort(),
     ...(messages.length > 0 ? { loadErrorMessages: messages } : {}),
     notes: [...notes],
+    ...(forged.length > 0 ? { forged } : {}),
   };
 }
 

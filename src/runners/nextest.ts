@@ -80,7 +80,12 @@ export function nextestIds(report: TestReport, tree: { treeDir: string; resolve:
     return { ...c, id, file: file === null ? null : posix.normalize(file) };
   });
   const notes = report.notes.filter((n) => ![...mapped].some((b) => n === `could not map classname ${b} to a file in the tree; its test ids begin with the classname`));
-  return { ...report, cases, notes, duplicates: report.duplicates.map((id) => rename.get(id) ?? id) };
+  // A test process that exited 0 before libtest ended the test is code under test ending it (issue 19).
+  const forged = cases.filter((c) => c.message === EARLY).map((c) => `${c.id} passed by its process's exit status, without libtest's end of the test`);
+  return {
+    ...report, cases, notes, duplicates: report.duplicates.map((id) => rename.get(id) ?? id),
+    ...(forged.length > 0 ? { forged: [...(report.forged ?? []), ...forged] } : {}),
+  };
 }
 
 const EARLY = "ended without libtest's own end of the test (its process exited before the test returned): no pass";

@@ -35,6 +35,15 @@ describe("tests.regression", () => {
     expect(head["command"]).toMatchObject({ exitCode: 0, timedOut: false, durationMs: expect.any(Number), outputTail: expect.stringContaining("2 passed") });
   });
 
+  it("does not believe a head run whose reader caught its output lying (a binary that printed failures and exited 0): unsafe", async () => {
+    const honest = await runSuite("head", tree(TESTS));
+    const head: SuiteRun = { ...honest, report: { ...honest.report!, forged: ["a test binary (calc::calc) printed failed tests but exited 0: cargo did not see it fail"] } };
+    const evidence = regressionClaim(SUBJECT, await base(), head, [], []);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.unsafe).toBe(true);
+    expect(evidence.reason).toContain("the test run reported results that did not happen: on head, a test binary (calc::calc) printed failed tests but exited 0");
+  });
+
   it("fails when a test that passed on base fails on head", async () => {
     const head = await runSuite("head", tree(TESTS, { "calc.py": "def add(a, b):\n    return a - b if a == 2 else a + b\n" }));
     const evidence = regressionClaim(SUBJECT, await base(), head, [], []);
