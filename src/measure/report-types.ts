@@ -56,6 +56,11 @@ export interface TestReport {
   loadErrorMessages?: LoadErrorMessage[];
   /** What a person should know about how the report was read (unmapped classnames, ...). */
   notes: string[];
+  /**
+   * What the runner's own process printed that this report contradicts (src/runners: `crossCheck`):
+   * the report was rewritten after the runner wrote it, and is not believed (issue 19).
+   */
+  contradictions?: string[];
 }
 
 /**
