@@ -18,6 +18,8 @@ const BUILD_FILES: Record<Build, readonly string[]> = {
   gradle: ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "gradle/libs.versions.toml"],
 };
 
+const OWN_BUILD_FILE: Record<Build, readonly string[]> = { maven: ["pom.xml"], gradle: ["build.gradle", "build.gradle.kts"] };
+
 // A pom that chooses its tests itself may leave a class named like the canary out: no canary there.
 const OWN_CHOICE = /<(?:includes|includesFile|test|testSourceDirectory)>/;
 
@@ -52,6 +54,8 @@ export async function jvmCanaries(ctx: CanaryContext, build: Build): Promise<Can
   for (const folder of ["", ...jvmModuleDirs(ctx.treeDir)]) {
     const name = folder === "" ? "the root project" : folder;
     if (!isFolder(ctx.treeDir, posix.join(folder, "src/test/java"))) continue;
+    // A folder of the other build's (a pom.xml beside a Gradle build) is not one of this build's modules.
+    if (folder !== "" && !OWN_BUILD_FILE[build].some((f) => readTreeFile(ctx.treeDir, `${folder}/${f}`) !== null)) continue;
     const texts = buildTexts(ctx.treeDir, folder, build);
     const junit = junitOf(texts, build);
     if (junit === null) skipped.push(`${name} (its build names neither JUnit 5 nor JUnit 4)`);
