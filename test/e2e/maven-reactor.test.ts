@@ -43,7 +43,7 @@ describe("maven-reactor: ranex init, then pull requests that forge a module's re
     expect(init.stdout).toContain("runner: maven (");
     expect(init.stdout).toMatch(/core\/src\/test\/java\/ex\/CalcTest\.java\s+2 \(1 passed, 1 failed\)/);
     expect(init.stdout).toMatch(/app\/src\/test\/java\/ex\/CalcTest\.java\s+1 \(1 passed\)/);
-    expect(init.stdout).toContain("app/ex.RoundTest#halfEven");
+    expect(init.stdout).toContain("round/ex.RoundTest#halfEven");
     expect(init.stdout).toContain("core/ex.CalcTest#muls");
   });
 

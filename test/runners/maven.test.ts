@@ -73,7 +73,7 @@ describe("maven", () => {
     expect(readFileSync(join(tree, file ?? ""), "utf8")).toContain("@org.junit.jupiter.api.Test");
     expect(placed.members.map((m) => m.expect)).toEqual(["fail", "fail", "pass"]);
     const selection = maven.select({ command: MAVEN_TEST_COMMAND, ids: ["com.example.calc.CalcTest#muls", "com.example.calc.CalcTest#adds", "com.example.calc.MulTest#mulsNegative"], listFile: "", backend: "bwrap", common: {} });
-    expect(selection?.command).toMatch(/^exec 3>&1; status=\$\( \{ \{ MAVEN_OPTS="-XX:TieredStopAtLevel=1 -XX:\+UseSerialGC" mvn -Dtest='com\.example\.calc\.CalcTest#adds\+muls,com\.example\.calc\.MulTest#mulsNegative' -Dsurefire\.failIfNoSpecifiedTests=false -o /);
+    expect(selection?.command).toMatch(/^MAVEN_OPTS="-XX:TieredStopAtLevel=1 -XX:\+UseSerialGC" sh "\$RANEX_REPORTERS\/maven-run\.sh" mvn -Dtest='com\.example\.calc\.CalcTest#adds\+muls,com\.example\.calc\.MulTest#mulsNegative' -Dsurefire\.failIfNoSpecifiedTests=false -o /);
     expect(maven.select({ command: MAVEN_TEST_COMMAND, ids: ["com.example.calc.CalcTest$Inner#zero"], listFile: "", backend: "bwrap", common: {} })).toBeNull();
   });
 
