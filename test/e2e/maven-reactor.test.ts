@@ -56,21 +56,18 @@ describe("maven-reactor: ranex init, then pull requests that forge a module's re
     expect(regression?.details.filter((d) => d.kind === "canary" || d.kind === "rewritten")).toEqual([]);
   }, 1_200_000);
 
-  it("forge-module (every report of core rewritten, the canary's too) is FAIL unsafe, caught by the canary in module core", async () => {
-    const verdict = await judge("forge-module");
-    expect(verdict.verdict, failingText(verdict)).toBe("FAIL");
-    expect(verdict.class).toBe("unsafe");
-    const regression = verdict.claims.find((c) => c.name === "tests.regression");
-    expect(regression?.reason).toContain("the test run reported results that did not happen");
-    expect(regression?.reason).toContain("in module core's test binary");
-  }, 1_200_000);
-
-  it("forge-target (only the target's report rewritten) is FAIL unsafe, caught by Maven's own console", async () => {
-    const verdict = await judge("forge-target");
-    expect(verdict.verdict, failingText(verdict)).toBe("FAIL");
-    expect(verdict.class).toBe("unsafe");
-    const regression = verdict.claims.find((c) => c.name === "tests.regression");
-    expect(regression?.reason).toContain("the test run reported results that did not happen");
-    expect(regression?.reason).toContain("Maven printed 1 failing test of ex.CalcTest, its Surefire report holds 0");
-  }, 1_200_000);
+  const attacks = [
+    { head: "forge-module", what: "every report of core rewritten, the canary's too", by: "the canary in module core", says: "in module core's test binary" },
+    { head: "forge-target", what: "only the target's report rewritten", by: "Maven's own console", says: "Maven printed 1 failing test of ex.CalcTest, its Surefire report holds 0" },
+  ];
+  for (const { head, what, by, says } of attacks) {
+    it(`${head} (${what}) is FAIL unsafe, caught by ${by}`, async () => {
+      const verdict = await judge(head);
+      expect(verdict.verdict, failingText(verdict)).toBe("FAIL");
+      expect(verdict.class).toBe("unsafe");
+      const regression = verdict.claims.find((c) => c.name === "tests.regression");
+      expect(regression?.reason).toContain("the test run reported results that did not happen");
+      expect(regression?.reason).toContain(says);
+    }, 1_200_000);
+  }
 });
