@@ -58,7 +58,7 @@ export async function jvmCanaries(ctx: CanaryContext, build: Build): Promise<Can
     if (folder !== "" && !OWN_BUILD_FILE[build].some((f) => readTreeFile(ctx.treeDir, `${folder}/${f}`) !== null)) continue;
     const texts = buildTexts(ctx.treeDir, folder, build);
     const junit = junitOf(texts, build);
-    if (junit === null) skipped.push(`${name} (its build names neither JUnit 5 nor JUnit 4)`);
+    if (junit === null) skipped.push(`${name} (its build names neither junit-jupiter nor ${build === "maven" ? "junit" : "junit:junit"}, so the gate cannot write a canary test class)`);
     else if (build === "maven" && OWN_CHOICE.test(texts.join("\n"))) skipped.push(`${name} (its pom chooses its own tests)`);
     else modules.push({ folder, jupiter: junit === "jupiter" });
   }
