@@ -52,5 +52,10 @@ describe("Maven's console against Surefire's reports", () => {
     expect(mavenConsoleCheck(red, { text: CONSOLE, truncated: true })).toEqual({
       contradictions: [], notes: ["Maven's output was longer than the run's output limit (sandbox.output_kib): only its last part was compared with the Surefire reports"],
     });
+    // A pom that has Surefire name classes by display name: the line cannot be put to a class.
+    const phrased = CONSOLE.replace("-- in com.example.calc.CalcTest$Inner", "-- in Calc test Inner");
+    expect(mavenConsoleCheck(red, { text: phrased, truncated: false })).toEqual({
+      contradictions: [], notes: ["Maven named a failed test class in a form the gate does not read: failures in the Surefire reports that Maven's lines do not show were not questioned"],
+    });
   });
 });
