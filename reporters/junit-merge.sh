@@ -15,7 +15,13 @@ escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quo
   printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n'
   find . \( -path '*/target/surefire-reports/TEST-*.xml' -o -path '*/build/test-results/*/TEST-*.xml' \) -type f \
     -not -path './.ranex-deps/*' | LC_ALL=C sort | while IFS= read -r file; do
+    # The module is the folder that holds target/ or build/ ("" at the root). A module's reports go in a
+    # suite named `ranex-module=<folder>` (`%` and `/` percent-written, so the name is no path), and two
+    # modules' classes of one name keep their ids and files apart (src/runners/jvm-ids.ts).
+    module=$(printf '%s' "$file" | sed -E -e 's#^\./##' -e 's#(^|/)(target/surefire-reports|build/test-results)/.*$##' -e 's#%#%25#g' -e 's#/#%2F#g')
+    [ -n "$module" ] && printf '<testsuite name="ranex-module=%s">' "$(printf '%s' "$module" | escape)"
     sed -e '1s/^[[:space:]]*<?xml[^>]*?>//' "$file"
+    [ -n "$module" ] && printf '</testsuite>'
     printf '\n'
   done
   if [ "$#" -ge 1 ] && [ -f "$1" ]; then

@@ -2,6 +2,7 @@ import type { RunAt } from "../judge/run-at.js";
 import { suiteProblem } from "../judge/run-at.js";
 import type { SuiteRun, TestCaseResult, TestReport } from "../measure/report-types.js";
 import { loadErrorReason, withLoadReason } from "../measure/tests/run-facts.js";
+import { jvmDependencyFix } from "./jvm-fix.js";
 
 // What `ranex init` and `ranex tests` print about one run of a policy's suite: the tests per file,
 // duplicate ids, load errors, the timing, and the first problem with how to fix it.
@@ -95,6 +96,8 @@ function fixFor(suite: SuiteRun, toolchain: readonly string[]): string {
     const what = notFound[1] ?? notFound[2] ?? notFound[3] ?? "a tool";
     return `${what} is not there in the sandbox: install it in tests.setup, declare it as a dependency, or name its directory in toolchain.path${toolchain.length === 0 ? " (ranex init --toolchain <dir>)" : ""}; 'ranex doctor --policy .github/ranex.yml' shows what the sandbox sees`;
   }
+  const jvm = jvmDependencyFix(output, suite.command === null);
+  if (jvm !== null) return jvm;
   if (/cannot be found from|Cannot find module|Could not resolve/.test(output)) return "a package the command needs is missing: add it to devDependencies (ranex init --add-deps) or to the toolchain";
   if (suite.command?.timedOut === true || suite.setup?.timedOut === true) return "raise tests.timeout, or run fewer tests";
   if (suite.command === null) return "setup failed: run it by hand in a fresh clone; with network, set setup_network: true";

@@ -96,6 +96,7 @@ async function place(givers: Giver[], command: string, treeDir: string, hostDir:
     placed.treeFiles.push(...given.treeFiles ?? []);
     placed.edited.push(...given.edited ?? []);
     placed.members.push(...given.members);
+    placed.notes.push(...given.notes ?? []);
     placed.runners.push(canaryLabel(runner));
   }
   placed.name = placed.members.find((m) => m.expect === "fail")?.name ?? "";
@@ -118,7 +119,7 @@ function inBinary(binary: NonNullable<CanaryMember["inBinary"]>, others: readonl
     label: binary.label,
     othersRan: own.some((c) => c.result !== "skipped"),
     otherPassed: own.some((c) => c.result === "passed"),
-    died: own.some((c) => c.result === "errored") || loadErrors.some(inFolder),
+    died: (binary.errorsAreFailures !== true && own.some((c) => c.result === "errored")) || loadErrors.some(inFolder),
   };
 }
 

@@ -57,11 +57,12 @@ export interface TestReport {
   /** What a person should know about how the report was read (unmapped classnames, ...). */
   notes: string[];
   /**
-   * The reader's own proof that the output is not what happened (issue 19): a cargo test binary that
-   * printed failed tests yet exited 0, a nextest test that passed without libtest's end of it. The run
-   * is not believed (unsafe), as when a canary comes back wrong.
+   * What the runner's own word contradicts in this output (issue 19), the reader's proof that it is not
+   * what happened: Maven's console against Surefire's XML (src/runners: `crossCheck`), a cargo test
+   * binary that printed failed tests yet exited 0, a nextest test that passed without libtest's end
+   * of it. The run is not believed (unsafe), as when a canary comes back wrong.
    */
-  forged?: string[];
+  contradictions?: string[];
 }
 
 /**

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { RunResult } from "../sandbox/types.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { readJunitReport } from "./junit-read.js";
+import { crossCheckFor } from "../runners/index.js";
 import { nodeReporterFor, reportersDirFor } from "./reporters.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import { placeCanary, placeFileCanary, stripCanary } from "./canary.js";
@@ -94,7 +95,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
     // The pipe is read to its end whatever happened to the run.
     recorded = provenance === null ? null : await recordOf(provenance, inSandbox ? SANDBOX_TREE : spec.treeDir);
   }
-  const read = await readJunitReport(junit, spec.treeDir, spec.command);
+  const read = crossChecked(await readJunitReport(junit, spec.treeDir, spec.command), spec.command, command);
   // The tree may be run again (tests.stable's repeats): the canary's test file leaves with this run.
   for (const file of canary?.treeFiles ?? []) await unlink(join(spec.treeDir, file)).catch(() => undefined);
   for (const { file, text } of canary?.edited ?? []) await writeFile(join(spec.treeDir, file), text);
@@ -107,6 +108,12 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   if (canary === null) return { label: spec.label, setup, command, report: read.report, reportError: null, ...depsFact, ...withRecord };
   const { report, outcome } = stripCanary(read.report, canary);
   return { label: spec.label, setup, command, report, reportError: null, canary: outcome, ...depsFact, ...withRecord };
+}
+
+/** The report compared with what the runner printed (Maven's console), before the canaries leave it. */
+function crossChecked(read: Awaited<ReturnType<typeof readJunitReport>>, testCommand: string, run: RunResult): Awaited<ReturnType<typeof readJunitReport>> {
+  if ("error" in read) return read;
+  return { report: crossCheckFor(testCommand, read.report, { text: run.outputTail, truncated: run.outputTruncated }) };
 }
 
 /** Where the run's gate folder is mounted in the sandbox, and where the tree is. */

@@ -109,22 +109,39 @@ export async function cargoCanaries(ctx: CanaryContext, binaries: readonly TestB
   return { treeFiles, edited, members };
 }
 
-/** Java (Maven, Gradle): a test class in src/test/java of the JUnit the build names (Jupiter or 4). */
-export async function junitCanaries(ctx: CanaryContext, jupiter: boolean): Promise<CanaryResult> {
-  const file = await freshFile(ctx.treeDir, "src/test/java", (w) => `${camel(w)}Test.java`);
-  const cls = file.slice(file.lastIndexOf("/") + 1, -".java".length);
-  const [thrown, assertEquals, pass] = phrases(3).map((w) => { const c = camel(w); return c.charAt(0).toLowerCase() + c.slice(1); }) as [string, string, string];
+/** A module of a JVM build that gets a canary class: its folder ("" for the root project) and its JUnit. */
+export interface JunitModule { folder: string; jupiter: boolean }
+
+/**
+ * Java (Maven, Gradle): a test class in each module's src/test/java, of the JUnit the module's build
+ * names (Jupiter or 4), judged with that module's tests: the root project's ids have no `/` before
+ * the `#`, a module's begin `<folder>/` (src/runners/jvm-ids.ts).
+ */
+export async function junitCanaries(ctx: CanaryContext, modules: readonly JunitModule[]): Promise<CanaryResult> {
+  const taken = new Set<string>();
+  const treeFiles: string[] = [];
+  const members: CanaryMember[] = [];
   const { word, right, wrong } = ctx.values;
-  const test = jupiter ? "org.junit.jupiter.api.Test" : "org.junit.Test";
-  const equals = jupiter ? "org.junit.jupiter.api.Assertions.assertEquals" : "org.junit.Assert.assertEquals";
   const q = JSON.stringify(word);
-  const body = `public class ${cls} {\n  private static int checksum(String text) {\n    int sum = 0;\n    for (int i = 0; i < text.length(); i++) sum += (i + 1) * text.charAt(i);\n    return sum % 1009;\n  }\n\n`
-    + `  @${test}\n  public void ${thrown}() {\n    int got = checksum(${q});\n    if (got != ${wrong}) throw new AssertionError("expected ${wrong}, got " + got);\n  }\n\n`
-    + `  @${test}\n  public void ${assertEquals}() {\n    ${equals}(${wrong}, checksum(${q}));\n  }\n\n`
-    + `  @${test}\n  public void ${pass}() {\n    ${equals}(${right}, checksum(${q}));\n  }\n}\n`;
-  await writeFile(join(ctx.treeDir, file), body, { flag: "wx" });
-  const members: CanaryMember[] = [
-    { name: thrown, via: "java AssertionError", expect: "fail" }, { name: assertEquals, via: "junit assertEquals", expect: "fail" }, { name: pass, via: "junit assertEquals", expect: "pass" },
-  ];
-  return { treeFiles: [file], members };
+  for (const { folder, jupiter } of modules) {
+    const file = await freshFile(ctx.treeDir, posix.join(folder, "src/test/java"), (w) => `${camel(w)}Test.java`);
+    const cls = file.slice(file.lastIndexOf("/") + 1, -".java".length);
+    const [thrown, assertEquals, pass] = freshPhrases(3, taken).map((w) => { const c = camel(w); return c.charAt(0).toLowerCase() + c.slice(1); }) as [string, string, string];
+    const test = jupiter ? "org.junit.jupiter.api.Test" : "org.junit.Test";
+    const equals = jupiter ? "org.junit.jupiter.api.Assertions.assertEquals" : "org.junit.Assert.assertEquals";
+    const body = `public class ${cls} {\n  private static int checksum(String text) {\n    int sum = 0;\n    for (int i = 0; i < text.length(); i++) sum += (i + 1) * text.charAt(i);\n    return sum % 1009;\n  }\n\n`
+      + `  @${test}\n  public void ${thrown}() {\n    int got = checksum(${q});\n    if (got != ${wrong}) throw new AssertionError("expected ${wrong}, got " + got);\n  }\n\n`
+      + `  @${test}\n  public void ${assertEquals}() {\n    ${equals}(${wrong}, checksum(${q}));\n  }\n\n`
+      + `  @${test}\n  public void ${pass}() {\n    ${equals}(${right}, checksum(${q}));\n  }\n}\n`;
+    await writeFile(join(ctx.treeDir, file), body, { flag: "wx" });
+    treeFiles.push(file);
+    // A JUnit error is one test's exception, not the end of the module's JVM.
+    const inBinary = folder === ""
+      ? { label: "the root project", ids: "^[^/#]*#", errorsAreFailures: true as const }
+      : { label: `module ${folder}`, ids: `^${literally(folder)}/`, errorsAreFailures: true as const };
+    members.push(...[
+      { name: thrown, via: "java AssertionError", expect: "fail" as const }, { name: assertEquals, via: "junit assertEquals", expect: "fail" as const }, { name: pass, via: "junit assertEquals", expect: "pass" as const },
+    ].map((m) => ({ ...m, inBinary, file })));
+  }
+  return { treeFiles, members };
 }

@@ -244,7 +244,7 @@ export function parseCargo(text: string, resolve: ResolveFile, treeDir: string):
     loadErrors: [...loadErrors.keys()].sort(),
     ...(messages.length > 0 ? { loadErrorMessages: messages } : {}),
     notes: [...notes],
-    ...(forged.length > 0 ? { forged } : {}),
+    ...(forged.length > 0 ? { contradictions: forged } : {}),
   };
 }
 

@@ -8,11 +8,10 @@
 // into its own /tmp: Gradle writes lock files and metadata into its home even offline, so a
 // read-only one fails (GRADLE_RO_DEP_CACHE exists only from Gradle 6.2). Runs are `--offline`.
 import type { Detection } from "../policy/detect.js";
-import { treeResolver } from "../measure/junit-read.js";
-import { surefireIds, javaConfigFolders } from "./maven.js";
+import { javaConfigFolders } from "./maven.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
-import { readTreeFile } from "./tree-read.js";
-import { junitCanaries } from "./canary-compiled.js";
+import { jvmCanaries } from "./jvm-canary.js";
+import { surefireIds } from "./jvm-ids.js";
 import { gradleFiles } from "./jvm-select-files.js";
 import type { Runner } from "./types.js";
 
@@ -56,14 +55,6 @@ export function gradleMissing(wrapper: boolean, gradleDir: string | null): strin
     + "install Gradle (Debian: apt-get install gradle; or a distribution from gradle.org on the PATH) or commit the wrapper, then run ranex init again";
 }
 
-/** Which JUnit the build's tests use, from the build files and the version catalog. */
-function junitOf(texts: readonly string[]): "jupiter" | "junit4" | null {
-  const all = texts.join("\n");
-  if (/junit-jupiter|useJUnitPlatform/.test(all)) return "jupiter";
-  if (/['"]junit:junit:|junit\s*=\s*\{?[^\n]*["']junit:junit|group\s*=\s*["']junit["']/.test(all)) return "junit4";
-  return null;
-}
-
 export const gradle: Runner = {
   name: "gradle",
   runs: runsGradle,
@@ -89,19 +80,14 @@ export const gradle: Runner = {
     note: ["Gradle's test reports are merged into one at $RANEX_REPORT; ids are <class>#<method>."],
   }),
   junitIds: surefireIds,
-  async canary(ctx) {
-    const texts = [...BUILD_FILES, "gradle/libs.versions.toml"].map((f) => readTreeFile(ctx.treeDir, f) ?? "");
-    const junit = junitOf(texts);
-    if (junit === null) return { note: "gradle: the build names neither junit-jupiter nor junit:junit, so the gate cannot write a canary test class" };
-    if (!treeResolver(ctx.treeDir)("src/test/java", "directory")) return { note: "gradle: no src/test/java folder in the root project to put the canary test class in" };
-    return junitCanaries(ctx, junit === "jupiter");
-  },
+  // A canary class in every project's src/test/java: each project's Test task runs in a JVM of its own (src/runners/jvm-canary.ts).
+  canary: (ctx) => jvmCanaries(ctx, "gradle"),
   select({ command, ids }) {
     if (!canSelectGradle(command)) return null;
     const patterns = new Set<string>();
     for (const id of ids) {
       // Gradle's filter names a method `pkg.Class.method` (a nested class `pkg.Outer$Inner.method`).
-      const match = /^([\w.$]+)#(\w+)/.exec(id);
+      const match = /^(?:[\w.@+-]+(?:\/[\w.@+-]+)*\/)?([\w.$]+)#(\w+)/.exec(id);
       if (match?.[1] === undefined || match[2] === undefined) return null;
       patterns.add(`${match[1]}.${match[2]}`);
     }

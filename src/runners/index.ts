@@ -91,6 +91,17 @@ export function junitIdsFor(command: string, report: TestReport, tree: { treeDir
   return runner?.junitIds?.(report, tree) ?? report;
 }
 
+/** The report with what the command's runner printed compared in (`contradictions`, notes), or as read. */
+export function crossCheckFor(command: string, report: TestReport, output: { text: string; truncated: boolean }): TestReport {
+  const runner = runnersIn(command).find((r) => r.crossCheck !== undefined);
+  const checked = runner?.crossCheck?.(report, output);
+  if (checked === undefined) return report;
+  return {
+    ...report, notes: [...report.notes, ...checked.notes],
+    ...(checked.contradictions.length > 0 ? { contradictions: checked.contradictions } : {}),
+  };
+}
+
 /** Every file any runner's dependencies are keyed on. */
 export function dependencyKeyFiles(): string[] {
   return [...new Set(RUNNERS.flatMap((r) => r.deps.keyFiles))];

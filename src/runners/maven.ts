@@ -1,17 +1,16 @@
 // Maven: Surefire's JUnit XML (target/surefire-reports/TEST-*.xml in every module), merged into one
 // report by the gate's reporters/junit-merge.sh with the test sources javac rejected as load errors.
-// Ids are `<class>#<method>` (`com.example.CalcTest#adds`, `com.example.CalcTest$Inner#zero`); a
-// test's file is its class's source under src/test/java. Dependencies: a local repository filled once
+// Ids are `<class>#<method>` (`com.example.CalcTest#adds`, `com.example.CalcTest$Inner#zero`), a
+// module's `<module>/<class>#<method>` (src/runners/jvm-ids.ts); a test's file is its class's source
+// under its module's src/test/java. Dependencies: a local repository filled once
 // per pom.xml by setup (one build of the tests, since Surefire resolves
 // its JUnit provider only when tests run), read-only in runs, which are offline (`-o`).
-import { readdirSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { ResolveFile } from "../measure/junit-paths.js";
-import type { TestReport } from "../measure/report-types.js";
-import { treeResolver } from "../measure/junit-read.js";
 import { findBinary } from "./toolchain.js";
-import { readTreeFile } from "./tree-read.js";
-import { junitCanaries } from "./canary-compiled.js";
+import { jvmCanaries } from "./jvm-canary.js";
+import { surefireIds } from "./jvm-ids.js";
+import { mavenConsoleCheck } from "./maven-console.js";
 import { mavenFiles } from "./jvm-select-files.js";
 import type { Runner } from "./types.js";
 
@@ -24,10 +23,14 @@ const REPO = `-Dmaven.repo.local="$PWD/${MAVEN_DEPS_DIR}"`;
 // still adds its own options after these.
 const FAST_JVM = `MAVEN_OPTS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"`;
 
-// Maven's own exit status is the run's (a failing test fails it; -fae goes on with the other
-// modules): a report of failures under an exit 0 is a disagreement the gate refuses.
+// The gate's reporters/maven-run.sh runs Maven: failing tests do not stop the modules downstream
+// (a red target in one module must not hide the others' tests), Maven's output goes to the gate as it
+// is printed (its lines about each class are compared with the reports, src/runners/maven-console.ts),
+// and the exit status is Maven's when the build failed, else whether Maven printed a failed test: a
+// report of failures under an exit 0 is a disagreement the gate refuses. Test output goes to
+// Surefire's files, so the output holds Maven's lines and stays under the output limit.
 export const MAVEN_TEST_COMMAND =
-  `${FAST_JVM} mvn -o -B -q -fae ${REPO} test > /tmp/ranex-build.log 2>&1; status=$?; cat /tmp/ranex-build.log; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/ranex-build.log; exit $status`;
+  `${FAST_JVM} sh "$RANEX_REPORTERS/maven-run.sh" mvn -o -B -q -fae ${REPO} -Dmaven.test.redirectTestOutputToFile=true test`;
 // The build in setup leaves target/ folders behind: removed, or every run would see them read-only.
 // The test build comes first and decides: it resolves a multi-module build's own modules from the
 // reactor, which `dependency:go-offline` alone cannot (a sibling `1.0-SNAPSHOT` is in no registry:
@@ -63,55 +66,6 @@ export function javaConfigFolders(withMaven = true): string[] {
   return [...folders].sort();
 }
 
-/** Folders (relative, up to two down) holding a build file: a multi-module build's modules. */
-function moduleDirs(treeDir: string): string[] {
-  const found: string[] = [];
-  const visit = (rel: string, depth: number): void => {
-    let entries;
-    try {
-      entries = readdirSync(join(treeDir, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    if (rel !== "" && entries.some((e) => e.isFile() && /^(?:pom\.xml|build\.gradle(?:\.kts)?)$/.test(e.name))) found.push(rel);
-    // Real folders only: a symlink in the change's tree could lead anywhere.
-    if (depth < 2) for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target" && e.name !== "build" && e.name !== "src") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
-  };
-  visit("", 0);
-  return found;
-}
-
-/**
- * A test class's source in one module of a multi-module build (`core/src/test/java/ex/CoreTest.java`):
- * the reader looks at the root's `src/test/java` only (issue 22: zalando/problem's tests had no file).
- * Null when no module, or more than one, has it.
- */
-function moduleSource(className: string, modules: readonly string[], resolve: ResolveFile): string | null {
-  const path = (className.split("$")[0] ?? "").replace(/\./g, "/");
-  const found = modules.flatMap((m) => ["java", "kotlin", "groovy", "scala"].map((lang) => `${m}/src/test/${lang}/${path}.${lang === "kotlin" ? "kt" : lang}`)).filter((f) => resolve(f));
-  return found.length === 1 ? found[0] ?? null : null;
-}
-
-/** Surefire ids from the JUnit reader's `<file>::<Inner>::<name>`: `<class>[$Inner]#<name>`. */
-export function surefireIds(report: TestReport, tree?: { treeDir: string; resolve: ResolveFile }): TestReport {
-  let modules: string[] | null = null;
-  const cases = report.cases.map((c) => {
-    const parts = c.id.split("::");
-    const name = parts.pop() ?? c.name;
-    const head = parts.shift() ?? "";
-    const source = /^(?:.*\/)?src\/test\/(?:java|kotlin|groovy|scala)\/(.+)\.(?:java|kt|groovy|scala)$/.exec(head)?.[1];
-    const className = source !== undefined ? source.replace(/\//g, ".") : head;
-    // Surefire names a suite after the class it ran (`com.example.CalcTest$Inner`): no part of a test's name.
-    const inner = parts.filter((part) => !part.includes(".")).flatMap((part) => part.split("$"));
-    const id = `${[className, ...inner].join("$")}#${name}`;
-    if (c.file !== null || tree === undefined || !/^[\w.$]+$/.test(className)) return { ...c, id };
-    modules ??= moduleDirs(tree.treeDir);
-    return { ...c, id, file: moduleSource(className, modules, tree.resolve) };
-  });
-  const rename = new Map(report.cases.map((c, i) => [c.id, cases[i]?.id ?? c.id]));
-  return { ...report, cases, duplicates: report.duplicates.map((id) => rename.get(id) ?? id) };
-}
-
 export const maven: Runner = {
   name: "maven",
   runs: runsMaven,
@@ -129,18 +83,15 @@ export const maven: Runner = {
     note: ["Surefire's reports are merged into one at $RANEX_REPORT; ids are <class>#<method>."],
   }),
   junitIds: surefireIds,
-  async canary(ctx) {
-    const pom = readTreeFile(ctx.treeDir, "pom.xml") ?? "";
-    const jupiter = /junit-jupiter/.test(pom);
-    if (!jupiter && !/<artifactId>junit<\/artifactId>/.test(pom)) return { note: "maven: the pom names neither junit-jupiter nor junit, so the gate cannot write a canary test class" };
-    if (!treeResolver(ctx.treeDir)("src/test/java", "directory")) return { note: "maven: no src/test/java folder to put the canary test class in" };
-    return junitCanaries(ctx, jupiter);
-  },
+  crossCheck: mavenConsoleCheck,
+  // A canary class in every module's src/test/java: each module's tests run in a JVM of their own (src/runners/jvm-canary.ts).
+  canary: (ctx) => jvmCanaries(ctx, "maven"),
   select({ command, ids }) {
     if (!canSelectMaven(command)) return null;
     const byClass = new Map<string, Set<string>>();
     for (const id of ids) {
-      const match = /^([\w.]+)#(\w+)/.exec(id);
+      // A module's id (`core/ex.CalcTest#adds`) names its class: -Dtest runs that class in every module that has it.
+      const match = /^(?:[\w.@+-]+(?:\/[\w.@+-]+)*\/)?([\w.]+)#(\w+)/.exec(id);
       // Nested classes and odd names run the whole suite.
       if (match?.[1] === undefined || match[2] === undefined) return null;
       byClass.set(match[1], (byClass.get(match[1]) ?? new Set()).add(match[2]));

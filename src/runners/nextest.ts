@@ -84,7 +84,7 @@ export function nextestIds(report: TestReport, tree: { treeDir: string; resolve:
   const forged = cases.filter((c) => c.message === EARLY).map((c) => `${c.id} passed by its process's exit status, without libtest's end of the test`);
   return {
     ...report, cases, notes, duplicates: report.duplicates.map((id) => rename.get(id) ?? id),
-    ...(forged.length > 0 ? { forged: [...(report.forged ?? []), ...forged] } : {}),
+    ...(forged.length > 0 ? { contradictions: [...(report.contradictions ?? []), ...forged] } : {}),
   };
 }
 

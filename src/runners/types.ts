@@ -69,8 +69,9 @@ export interface CanaryMember {
    * Compiled into one test binary of several (a Go package, a Rust target, issue 19): judged with
    * that binary's own tests, which `ids` (a regular expression's source) matches. `folder`: where the
    * binary's test files are (Go: a load error there means the binary died, not that it was forged).
+   * `errorsAreFailures`: a test reported errored is one test's exception (JUnit), not the binary's death.
    */
-  inBinary?: { label: string; ids: string; folder?: string };
+  inBinary?: { label: string; ids: string; folder?: string; errorsAreFailures?: true };
   /** The gate's file this canary is in, when the family spans several: only its load error errors it. */
   file?: string;
 }
@@ -80,7 +81,7 @@ export type CanaryResult =
    * Added to the run: environment, files written in the tree (read-only in the run), the canaries
    * placed; `edited`: tree files the canary appended to (a Rust crate root), with their text to put back.
    */
-  | { env?: Record<string, string>; treeFiles?: string[]; edited?: { file: string; text: string }[]; members: CanaryMember[] }
+  | { env?: Record<string, string>; treeFiles?: string[]; edited?: { file: string; text: string }[]; members: CanaryMember[]; notes?: string[] }
   /** Why this runner gets no canary in this command. */
   | { note: string };
 
@@ -128,6 +129,12 @@ export interface Runner {
   read?: ReportReader;
   /** Renames the JUnit reader's ids to the runner's own (Surefire's `class#method`), with the tree the run used. */
   junitIds?(report: TestReport, tree: { treeDir: string; resolve: ResolveFile; text?: string }): TestReport;
+  /**
+   * Compares the report with what the runner's own process printed (the run's output, which left the
+   * sandbox as it was printed): a contradiction means the report was rewritten after the runner
+   * wrote it (Maven's console against Surefire's XML, src/runners/maven-console.ts).
+   */
+  crossCheck?(report: TestReport, output: { text: string; truncated: boolean }): { contradictions: string[]; notes: string[] };
   /** Gives the run its canary family (tests that must fail through the runner's assertions, one that must pass), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
   /**

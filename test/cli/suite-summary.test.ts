@@ -49,3 +49,23 @@ describe("the first problem of a setup that reached for a host that is no regist
     expect(found?.fix).toMatch(/^setup reached for a host that is not a package registry .*PUPPETEER_SKIP_DOWNLOAD=1/);
   });
 });
+
+// Found on zalando/problem (issue 22): a Maven setup that could not resolve a dependency was told to
+// "add it to devDependencies". The output is what Maven 3.8 printed (test/cli/fixtures/maven-missing-*.txt).
+describe("the first problem of a Maven build whose dependency cannot be had", () => {
+  const fixture = (name: string): string => readFileSync(join(import.meta.dirname, "fixtures", `maven-missing-${name}.txt`), "utf8");
+  const result = (outputTail: string, exitCode: number) => ({
+    exitCode, signal: null, timedOut: false, durationMs: 900, outputBytes: outputTail.length, outputTruncated: false, peakMemoryBytes: null, cpuMs: null, violation: null, outputTail,
+  });
+
+  it("a setup that could not download it gets Maven's fix, not npm's", () => {
+    const found = firstProblem({ suite: { label: "head", setup: result(fixture("online"), 1), command: null, report: null, reportError: null }, policy });
+    expect(found?.fix).toMatch(/^Maven could not download a dependency or plugin in setup: .*run mvn -B test in a fresh clone/);
+    expect(found?.fix).not.toContain("devDependencies");
+  });
+
+  it("an offline run that lacks an artifact says the setup did not fetch it", () => {
+    const found = firstProblem({ suite: { label: "head", setup: null, command: result(fixture("offline"), 1), report: null, reportError: "no JUnit report at $RANEX_JUNIT: the test command wrote none" }, policy });
+    expect(found?.fix).toMatch(/^Maven ran offline and needed an artifact the setup did not fetch/);
+  });
+});

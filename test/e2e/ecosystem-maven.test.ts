@@ -5,5 +5,9 @@ judgedAsNewUser({ name: "maven-calc", runner: "maven", target: "com.example.calc
   attacks: [{
     head: "surefire-config", what: "pom.xml has Surefire autoload a JUnit extension from src/main that swallows the target's failure",
     mentions: ["pom.xml (modified", "unfreeze: ['pom.xml']", "META-INF/services/org.junit.jupiter.api.extension.Extension (added"],
+  }, {
+    // Issue 19: the canary's report is left alone; Maven's own console still shows the failure.
+    head: "forge-report", what: "code under test leaves a process that takes the target's failure out of its Surefire report", by: "Maven's console against the reports",
+    mentions: ["the test run reported results that did not happen", "Maven printed 1 failing test of com.example.calc.CalcTest, its Surefire report holds 0"],
   }],
 });

@@ -31,7 +31,7 @@ describe("cargo's own word on each test binary", () => {
     });
     expect(report.cases.find((c) => c.id === "calc::calc::muls")?.message).toContain("exited 0 although it reported failed tests");
     // The reader's own proof that the output lies: the run is not believed (tests.regression, unsafe).
-    expect(report.forged).toEqual(["a test binary (calc::calc) printed failed tests but exited 0: cargo did not see it fail"]);
+    expect(report.contradictions).toEqual(["a test binary (calc::calc) printed failed tests but exited 0: cargo did not see it fail"]);
   });
 
   it("an honest run: every binary with failures is one cargo saw fail, and nothing changes", () => {
@@ -40,6 +40,6 @@ describe("cargo's own word on each test binary", () => {
     const report = parseCargo(text, treeResolver(dir), dir);
     expect(report.cases.filter((c) => c.result === "errored")).toEqual([]);
     expect(report.notes).toEqual([]);
-    expect(report.forged).toBeUndefined();
+    expect(report.contradictions).toBeUndefined();
   });
 });

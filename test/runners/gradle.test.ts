@@ -95,6 +95,22 @@ describe("gradle", () => {
     expect(readFileSync(join(REPORTERS_DIR, "gradle", "select.gradle"), "utf8")).toContain("failOnNoMatchingTests = false");
   });
 
+  it("gives a canary class to each subproject with a build file and tests, with that project's ids", async () => {
+    const tree = tempDir("ranex-gradle-projects-");
+    write(tree, {
+      "settings.gradle": "include 'lib', 'cli'\n", "build.gradle": "subprojects { apply plugin: 'java' }\n",
+      "lib/build.gradle": "dependencies { testImplementation 'junit:junit:4.13.2' }\n", "lib/src/test/java/ex/LibTest.java": "class LibTest {}\n",
+      // A subproject whose build names no JUnit: no canary there, and a note.
+      "cli/build.gradle": "dependencies { testImplementation 'org.testng:testng:7.8.0' }\n", "cli/src/test/java/ex/CliTest.java": "class CliTest {}\n",
+    });
+    const placed = await gradle.canary({ command: COMMAND, treeDir: tree, hostDir: "", seenAs: "", values: { word: "w", right: 1, wrong: 2 } });
+    if ("note" in placed) throw new Error(placed.note);
+    expect(placed.treeFiles).toEqual([expect.stringMatching(/^lib\/src\/test\/java\/[A-Za-z]+Test\.java$/)]);
+    expect(readFileSync(join(tree, placed.treeFiles?.[0] ?? ""), "utf8")).toContain("@org.junit.Test");
+    expect(placed.members.map((m) => m.inBinary?.ids)).toEqual(["^lib/", "^lib/", "^lib/"]);
+    expect(placed.notes).toEqual([expect.stringContaining("gradle: no canary in cli (its build names neither junit-jupiter nor junit:junit")]);
+  });
+
   it("gives no canary when the build names no JUnit, and says why", async () => {
     const tree = tempDir("ranex-gradle-testng-");
     write(tree, { ...TREE, "build.gradle": "apply plugin: 'java'\ndependencies { testImplementation 'org.testng:testng:7.8.0' }\ntest { useTestNG() }\n" });

@@ -73,8 +73,47 @@ describe("maven", () => {
     expect(readFileSync(join(tree, file ?? ""), "utf8")).toContain("@org.junit.jupiter.api.Test");
     expect(placed.members.map((m) => m.expect)).toEqual(["fail", "fail", "pass"]);
     const selection = maven.select({ command: MAVEN_TEST_COMMAND, ids: ["com.example.calc.CalcTest#muls", "com.example.calc.CalcTest#adds", "com.example.calc.MulTest#mulsNegative"], listFile: "", backend: "bwrap", common: {} });
-    expect(selection?.command).toMatch(/^MAVEN_OPTS="-XX:TieredStopAtLevel=1 -XX:\+UseSerialGC" mvn -Dtest='com\.example\.calc\.CalcTest#adds\+muls,com\.example\.calc\.MulTest#mulsNegative' -Dsurefire\.failIfNoSpecifiedTests=false -o /);
+    expect(selection?.command).toMatch(/^MAVEN_OPTS="-XX:TieredStopAtLevel=1 -XX:\+UseSerialGC" sh "\$RANEX_REPORTERS\/maven-run\.sh" mvn -Dtest='com\.example\.calc\.CalcTest#adds\+muls,com\.example\.calc\.MulTest#mulsNegative' -Dsurefire\.failIfNoSpecifiedTests=false -o /);
     expect(maven.select({ command: MAVEN_TEST_COMMAND, ids: ["com.example.calc.CalcTest$Inner#zero"], listFile: "", backend: "bwrap", common: {} })).toBeNull();
+  });
+
+  it("keeps two modules' same-named classes apart: each id names its module, each file is its module's", async () => {
+    const tree = tempDir("ranex-maven-modules-");
+    write(tree, { ...TREE, "core/pom.xml": "<project/>\n", "app/pom.xml": "<project/>\n", "core/src/test/java/com/example/calc/CalcTest.java": "class CalcTest {}\n", "app/src/test/java/com/example/calc/CalcTest.java": "class CalcTest {}\n" });
+    placeReports(SUREFIRE, tree, "core/target/surefire-reports");
+    placeReports(SUREFIRE, tree, "app/target/surefire-reports");
+    const report = await mergedReport(tree, MAVEN_TEST_COMMAND);
+    const seen = Object.fromEntries(report.cases.map((c) => [c.id, c.file]));
+    // The root's own src/test/java has a CalcTest too: the modules' tests are not its.
+    for (const module of ["core", "app"]) {
+      expect(seen).toMatchObject({
+        [`${module}/com.example.calc.CalcTest#muls`]: `${module}/src/test/java/com/example/calc/CalcTest.java`,
+        [`${module}/com.example.calc.CalcTest$Inner#zero`]: `${module}/src/test/java/com/example/calc/CalcTest.java`,
+      });
+    }
+    expect(report.cases).toHaveLength(10);
+    expect(report.duplicates).toEqual([]);
+    // A module's id selects its class (in every module that has it).
+    expect(maven.select({ command: MAVEN_TEST_COMMAND, ids: ["core/com.example.calc.CalcTest#muls"], listFile: "", backend: "bwrap", common: {} })?.command).toContain("-Dtest='com.example.calc.CalcTest#muls'");
+  });
+
+  it("gives a canary class to every module with tests, judged with that module's ids", async () => {
+    const tree = tempDir("ranex-maven-canaries-");
+    write(tree, {
+      "pom.xml": "<project><modules><module>core</module><module>app</module><module>docs</module></modules><dependencies><dependency><artifactId>junit-jupiter</artifactId></dependency></dependencies></project>\n",
+      "core/pom.xml": "<project/>\n", "core/src/test/java/ex/CoreTest.java": "class CoreTest {}\n",
+      "app/pom.xml": "<project/>\n", "app/src/test/java/ex/AppTest.java": "class AppTest {}\n",
+      "docs/pom.xml": "<project/>\n",
+    });
+    const placed = await maven.canary({ command: MAVEN_TEST_COMMAND, treeDir: tree, hostDir: "", seenAs: "", values: { word: "sortslonglist", right: 7, wrong: 8 } });
+    if ("note" in placed) throw new Error(placed.note);
+    expect(placed.treeFiles?.map((f) => f.replace(/[A-Za-z]+Test\.java$/, "*"))).toEqual(["app/src/test/java/*", "core/src/test/java/*"]);
+    expect(placed.members.map((m) => [m.inBinary?.label, m.inBinary?.ids, m.expect])).toEqual([
+      ["module app", "^app/", "fail"], ["module app", "^app/", "fail"], ["module app", "^app/", "pass"],
+      ["module core", "^core/", "fail"], ["module core", "^core/", "fail"], ["module core", "^core/", "pass"],
+    ]);
+    expect(new Set(placed.members.map((m) => m.name)).size).toBe(6);
+    for (const file of placed.treeFiles ?? []) expect(readFileSync(join(tree, file), "utf8")).toContain("@org.junit.jupiter.api.Test");
   });
 
   it("init: pom.xml, frozen src/test, Debian's /etc folders the JDK and Maven link into, read-only", async () => {

@@ -1,5 +1,4 @@
-// What the canaries of a run, and the reader of its output, say about whether its report can be
-// believed (src/measure/canary.ts):
+// What the canaries of a run say about whether its report can be believed (src/measure/canary.ts):
 // read by tests.regression on the head run, and by tests.red_green on the runs it reads green from.
 import type { Detail } from "../../kernel/types.js";
 import type { CanaryMemberOutcome, SuiteRun } from "../report-types.js";
@@ -13,13 +12,6 @@ export const FORGED_RESULTS = "the test run reported results that did not happen
  * file is judged in each file, and the reason names the files.
  */
 export function canaryFindings(run: SuiteRun, details: Detail[]): string | null {
-  // The reader of the runner's output caught it lying on its own (cargo's exit statuses, nextest's ends).
-  const caught = run.report?.forged ?? [];
-  if (caught.length > 0) {
-    const what = `${FORGED_RESULTS}: on ${run.label}, ${caught.join("; ")}`;
-    details.push({ kind: "canary", message: what });
-    return what;
-  }
   const canary = run.canary;
   if (canary === undefined) return null;
   for (const note of canary.notes) details.push({ kind: "canary", message: `no canary: ${note}` });

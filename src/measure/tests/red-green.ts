@@ -5,6 +5,7 @@ import type { SuiteRun, Target, TestReport } from "../report-types.js";
 import { resolveCase } from "./outcomes.js";
 import { suiteRunFact } from "../run-report.js";
 import { canaryFindings } from "./canary-findings.js";
+import { rewrittenFindings } from "./rewritten.js";
 import {
   casesById, disagreement, fileOfId, isGreen, isRed, listed, resultWord, runProblem, suiteMeta, violations,
 } from "./run-facts.js";
@@ -38,8 +39,11 @@ export function redGreenClaim(subject: string, runs: TargetRuns, targets: readon
   // The PR's own runs green is read from (the head run's canaries are tests.regression's), when their canaries came back wrong (the PR's own test file, or what
   // it imports, neutering `expect` in head+new): what they report did not happen (issue 19).
   const canaryDetails: Detail[] = [];
-  const forged = targets.length === 0 ? [] : [...new Set(targets.map(greenRun))].filter((r) => r !== head)
-    .map((r) => canaryFindings(r, canaryDetails)).filter((p): p is string => p !== null);
+  const forged = targets.length === 0 ? [] : [
+    ...[...new Set(targets.map(greenRun))].filter((r) => r !== head).map((r) => canaryFindings(r, canaryDetails)),
+    // Green read from a rewritten report, or red from one (a new test made to look failing on base).
+    ...used.map((r) => rewrittenFindings(r, canaryDetails)),
+  ].filter((p): p is string => p !== null);
   const extra = { ...(unsafe.length > 0 || forged.length > 0 ? { unsafe: true } : {}), runs: all.map(suiteRunFact) };
   if (targets.length === 0) {
     const loads = [...new Set([...head.report?.loadErrors ?? [], ...runs.headNew?.report?.loadErrors ?? []])];

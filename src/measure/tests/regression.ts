@@ -9,6 +9,7 @@ import { anyRed, copiesWord, countCopies, isShared, lostCopies } from "./outcome
 import { suiteRunFact } from "../run-report.js";
 import { provenanceFindings, type ProvenanceContext } from "../provenance/judge.js";
 import { canaryFindings } from "./canary-findings.js";
+import { rewrittenFindings } from "./rewritten.js";
 
 export { FORGED_RESULTS } from "./canary-findings.js";
 
@@ -29,7 +30,7 @@ export function regressionClaim(
     details.push({ kind: "violation", message: violation });
   }
 
-  const forged = canaryFindings(head, details);
+  const forged = canaryFindings(head, details) ?? rewrittenFindings(head, details);
   if (forged !== null) problems.unshift(forged);
   // What ran is not what was reviewed: the run is not believed (issue 19).
   const ran = provenanceFindings(head, provenance);

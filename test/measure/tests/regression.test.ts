@@ -37,7 +37,7 @@ describe("tests.regression", () => {
 
   it("does not believe a head run whose reader caught its output lying (a binary that printed failures and exited 0): unsafe", async () => {
     const honest = await runSuite("head", tree(TESTS));
-    const head: SuiteRun = { ...honest, report: { ...honest.report!, forged: ["a test binary (calc::calc) printed failed tests but exited 0: cargo did not see it fail"] } };
+    const head: SuiteRun = { ...honest, report: { ...honest.report!, contradictions: ["a test binary (calc::calc) printed failed tests but exited 0: cargo did not see it fail"] } };
     const evidence = regressionClaim(SUBJECT, await base(), head, [], []);
     expect(evidence.outcome).toBe("fail");
     expect(evidence.unsafe).toBe(true);
