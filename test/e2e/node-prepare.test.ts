@@ -43,7 +43,8 @@ judgedAsNewUser({
       expect(entry).toBeDefined();
       const stored = join(data, "deps", entry ?? "");
       // node_modules as installed, read-only in runs; build/ in the warm layer, as prepare made it from the base.
-      expect(JSON.parse(readFileSync(join(stored, "manifest.json"), "utf8"))).toMatchObject({ entries: ["node_modules"], warm: ["build"] });
+      // (npm install wrote package-lock.json too: a lock file is installed, read-only.)
+      expect(JSON.parse(readFileSync(join(stored, "manifest.json"), "utf8"))).toMatchObject({ entries: ["node_modules", "package-lock.json"], warm: ["build"] });
       expect(readFileSync(join(stored, "warm", "build", "calc.js"), "utf8")).toContain("exports.mul = (a, b) => 0;");
       const before = snapshot(stored);
 
