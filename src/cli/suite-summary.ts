@@ -105,6 +105,11 @@ function fixFor(suite: SuiteRun, toolchain: readonly string[]): string {
     const what = notFound[1] ?? notFound[2] ?? notFound[3] ?? "a tool";
     return `${what} is not there in the sandbox: install it in tests.setup, declare it as a dependency, or name its directory in toolchain.path${toolchain.length === 0 ? " (ranex init --toolchain <dir>)" : ""}; 'ranex doctor --policy .github/ranex.yml' shows what the sandbox sees`;
   }
+  // Maven's and Gradle's words for a dependency they could not have (found on zalando/problem: the
+  // JavaScript hint below was all a Maven user got).
+  if (/^\[ERROR\] .*(Could not (resolve|transfer|find artifact)|Non-resolvable|could not be resolved|Unresolveable)|Could not resolve all (files|dependencies) for configuration/m.test(output)) {
+    return "the build could not resolve a dependency: setup reaches Maven Central and the other package registries only (with setup_network: true), so every dependency and plugin must come from there or from the build's own modules; run the setup by hand in a fresh clone to see which";
+  }
   if (/cannot be found from|Cannot find module|Could not resolve/.test(output)) return "a package the command needs is missing: add it to devDependencies (ranex init --add-deps) or to the toolchain";
   if (suite.command?.timedOut === true || suite.setup?.timedOut === true) return "raise tests.timeout, or run fewer tests";
   if (suite.command === null) return "setup failed: run it by hand in a fresh clone; with network, set setup_network: true";

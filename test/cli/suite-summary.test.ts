@@ -72,3 +72,15 @@ describe("the first problem of a Go setup whose go.mod asks for a newer Go", () 
     }
   });
 });
+
+// Found on zalando/problem (issue 22): a Maven setup that could not resolve a module was told to add
+// it to devDependencies.
+describe("the first problem of a JVM setup that could not resolve a dependency", () => {
+  it("speaks of the build's dependencies and where setup can reach, not of devDependencies", () => {
+    const outputTail = "[ERROR] Failed to execute goal on project jackson-datatype-problem: Could not resolve dependencies for project org.zalando:jackson-datatype-problem:jar:0.28.0-SNAPSHOT: Could not find artifact org.zalando:problem:jar:0.28.0-SNAPSHOT -> [Help 1]\n";
+    const setup = { exitCode: 1, signal: null, timedOut: false, durationMs: 900, outputBytes: 60, outputTruncated: false, peakMemoryBytes: null, cpuMs: null, violation: null, outputTail };
+    const found = firstProblem({ suite: { label: "head", setup, command: null, report: null, reportError: null }, policy });
+    expect(found?.fix).toMatch(/^the build could not resolve a dependency: setup reaches Maven Central/);
+    expect(found?.fix).not.toContain("devDependencies");
+  });
+});
