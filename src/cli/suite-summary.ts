@@ -89,6 +89,16 @@ function fixFor(suite: SuiteRun, toolchain: readonly string[]): string {
   if (suite.command === null && /EAI_AGAIN|ENOTFOUND|getaddrinfo|ECONNREFUSED|ETIMEDOUT/.test(output)) {
     return "setup reached for a host that is not a package registry (only the registries are reachable, and only with setup_network: true): a dependency's install script downloads from elsewhere (a browser, a prebuilt binary); skip that download in tests.setup with the package's own switch (ranex init writes PUPPETEER_SKIP_DOWNLOAD=1 and the like for the packages it knows)";
   }
+  // go.mod asks for a newer Go than the sandbox's (src/runners/go-toolchain.ts).
+  const goTooOld = /go\.mod requires go >= ([\w.]+) \(running go ([\w.]+); GOTOOLCHAIN=local\)/.exec(output);
+  if (goTooOld !== null) {
+    return `go.mod asks for Go ${goTooOld[1] ?? ""}, newer than the sandbox's go ${goTooOld[2] ?? ""}: run ranex init again (it names the toolchain in GOTOOLCHAIN, which setup fetches from the Go module proxy), or name a newer Go's bin folder in toolchain.path`;
+  }
+  // Go's own words (`toolchain not available`), or the module proxy's refusal as this machine's registry proxy gives it.
+  const goMissing = /go: download (go[\w.]+)(?: for [\w/]+)?: (?:toolchain not available|golang\.org\/toolchain@\S+: reading \S+: (?:403|404|410)\b)/.exec(output);
+  if (goMissing !== null) {
+    return `the Go module proxy has no ${goMissing[1] ?? "such"} toolchain (go.mod's go or toolchain line asks for it): use a released Go version there, or install it and name its bin folder in toolchain.path`;
+  }
   if (/EAI_AGAIN|ENOTFOUND|getaddrinfo/.test(output)) return "the run tried to reach the network, which only setup may (with setup_network: true); install everything in setup";
   // `/bin/sh: 1: vitest: not found`, `bash: vitest: command not found`, `No module named 'pytest'`.
   const notFound = /(?:^|: )([\w.-]+): (?:command )?not found|command not found: ([\w.-]+)|No module named '?([\w.]+)'?/m.exec(output);

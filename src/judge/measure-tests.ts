@@ -7,7 +7,7 @@ import type { SandboxProfile } from "../sandbox/types.js";
 import type { Repository } from "../workspace/index.js";
 import type { DiffFact } from "../workspace/types.js";
 import { checkClaim, collectTargets, edgesClaim, redGreenClaim, regressionClaim } from "../measure/tests/index.js";
-import { flakyIds, stableClaim } from "../measure/tests/stable.js";
+import { flakyIds, headFlakySuspects, outcomesOf, stableClaim } from "../measure/tests/stable.js";
 import type { Measurer } from "../measure/spawn-measurer.js";
 import type { DepsPlan, MeasureResult, RepeatPlan } from "../measure/plan.js";
 import { earlyRepeatIds } from "../measure/repeats.js";
@@ -204,15 +204,25 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   const repeats = (name: RunName): SuiteRun[] => result.repeats?.[name] ?? [];
   // A test whose outcome changes between repeats of the base is flaky there: not the PR's regression.
   const flakyOnBase = new Set(flakyIds([runs.base, ...repeats("base")]));
+  // Repeats and mutants are not started once the verdict was decided (src/measure/decided.ts): their
+  // claims then say so, rather than pass on runs never made.
+  const stopped = result.stopped;
+  // A suspect flaky on the head (passed in every base run) is tests.stable's to fail when it judges.
+  const baseRuns = [runs.base, ...repeats("base")];
+  const headRuns = [runs.head, ...repeats("head")];
+  const suspectRepeats = {
+    outcomes: (id: string) => {
+      const seen = { base: outcomesOf(id, baseRuns), head: outcomesOf(id, headRuns) };
+      return seen.base.length > 1 || seen.head.length > 1 ? seen : null;
+    },
+    stableJudges: stopped === undefined && input.policy.require.includes("tests.stable"),
+  };
   // The head run's provenance is judged against what the change committed (issue 19).
   const changed = new Set(input.facts.filter((f) => f.status !== "D").map((f) => f.path));
   evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase, {
     changed, frozen: new Set([...input.frozenPaths, ...input.frozenTestFiles]), baseFiles,
-  }));
+  }, suspectRepeats));
   evidence.push(redGreenClaim(input.digest, runs, targets));
-  // Repeats and mutants are not started once the verdict was decided (src/measure/decided.ts): their
-  // claims then say so, rather than pass on runs never made.
-  const stopped = result.stopped;
   if (stopped !== undefined) {
     for (const claim of ["tests.stable", "diff.needed"].filter((c) => input.policy.require.includes(c))) {
       evidence.push({ claim, subject: input.digest, outcome: "absent", reason: `not measured: ${stopped}`, details: [] });
@@ -223,7 +233,7 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
     const red: RunName = own ? "base+new" : "base";
     const green: RunName = own ? "head+new" : "head";
     return { base: [run(red), ...repeats(red)], head: [run(green), ...repeats(green)] };
-  }, input.policy.tests.repeat));
+  }, input.policy.tests.repeat, headFlakySuspects(baseRuns, headRuns, targets)));
   if (stopped === undefined && input.policy.require.includes("diff.needed")) {
     if (mutants === null) {
       evidence.push({ claim: "diff.needed", subject: input.digest, outcome: "fail", reason: "the mutants could not be prepared", details: [] });

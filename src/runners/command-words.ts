@@ -83,3 +83,28 @@ export const shellWord = (word: string): string => (/^[\w./@=:+-]+$/.test(word) 
 export function optionNames(words: readonly string[]): string[] {
   return words.map(unquote).filter((w) => w.startsWith("-")).map((w) => w.split("=")[0] as string);
 }
+
+/**
+ * A command whose runner comes after steps joined by `&&` (`npm run pretest && node --test …`, the
+ * steps `ranex init` keeps before a runner, src/runners/scripts.ts): the steps, and the last command,
+ * split at the last `&&` outside quotes. Null when there is none. The last command is read as any
+ * other; the steps run before it unchanged.
+ */
+export function lastStep(command: string): { steps: string; last: string } | null {
+  let at = -1;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i];
+    if (ch === "'" || ch === '"') {
+      const end = command.indexOf(ch, i + 1);
+      if (end === -1) return null;
+      i = end;
+    } else if (ch === "\\") i++;
+    else if (ch === "&" && command[i + 1] === "&") {
+      at = i;
+      i++;
+    }
+  }
+  if (at === -1) return null;
+  const [steps, last] = [command.slice(0, at).trim(), command.slice(at + 2).trim()];
+  return steps === "" || last === "" ? null : { steps, last };
+}

@@ -130,6 +130,9 @@ function readFlags(words: readonly string[], env: ReadonlyMap<string, string>): 
       if (ENV_REPRODUCED[name]?.test(value) === true) envOut.push(`${name}=${value}`);
       else unsupported.add(`${name}=${value}`);
     } else if (ENV_UNSUPPORTED.has(name)) unsupported.add(`${name}=${value}`);
+    // Another toolchain than the machine's (go.mod asks for a newer Go: src/runners/go-toolchain.ts):
+    // the gate's layer is the machine's go's, and the setup's warm layer holds that toolchain's build.
+    else if (name === "GOTOOLCHAIN" && value !== "local" && value !== "") unsupported.add(`${name}=${value}`);
   }
   return { args: [...args].sort(), env: envOut.sort(), unsupported: [...unsupported].sort() };
 }

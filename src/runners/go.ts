@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { WARM_DIR } from "../measure/deps/cache.js";
 import { claimsGoJson, modulePath, packageFolder, parseGoJson } from "./go-report.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
+import { localGoVersion, neededToolchain } from "./go-toolchain.js";
 import { goCanaries } from "./canary-compiled.js";
 import type { CanaryMember, Runner } from "./types.js";
 
@@ -27,6 +28,9 @@ export const GO_ENV = `GOMODCACHE="$PWD/${GO_DEPS_DIR}/mod" GOFLAGS=-mod=readonl
 export const GO_TEST_COMMAND = `${GO_ENV} GOPROXY=off go test -count=1 -json ./... > "$RANEX_REPORT"`;
 /** Once per go.sum: the modules, and a build of every package's tests (a failing build is no failed setup). */
 export const GO_SETUP_COMMAND = `export ${GO_ENV}; go mod download && { go test -count=1 -run '^$' ./... >/dev/null 2>&1 || true; }`;
+
+/** A command of GO_ENV's with the toolchain Go fetches as a module in place of `local`. */
+const withToolchain = (command: string, toolchain: string): string => command.replace("GOTOOLCHAIN=local", `GOTOOLCHAIN=${toolchain}`);
 
 /** The command builds into the gate's build cache: the gate's standard-library layer (src/measure/deps/go-std.ts) helps it. */
 export const usesGateGoCache = (command: string | undefined): boolean => command?.includes(GO_BUILD_DIR) === true;
@@ -74,17 +78,26 @@ export const go: Runner = {
   async detect(repo) {
     if (!repo.files.has("go.mod")) return null;
     const vendored = repo.files.has("vendor") && (await repo.list("vendor")).includes("modules.txt");
+    const binDir = findBinary("go", ["/usr/local/go/bin", "/usr/lib/go/bin"]);
+    // A go line newer than the machine's go: setup fetches the toolchain Go would pick (./go-toolchain.ts).
+    const local = binDir === null ? null : localGoVersion(binDir);
+    const needed = local === null ? null : neededToolchain(await repo.readText("go.mod") ?? "", local);
+    let install = vendored ? GO_SETUP_COMMAND.replace("-mod=readonly", "-mod=vendor") : GO_SETUP_COMMAND;
+    if (needed !== null) install = withToolchain(install, needed);
     return {
-      evidence: "go.mod", runnerDeclared: true, reporterDeclared: true,
+      evidence: needed === null ? "go.mod" : `go.mod; it asks for a newer Go than this machine's ${local ?? ""}, so setup fetches ${needed} from the Go module proxy into the module cache, and the runs start it from there (GOTOOLCHAIN=${needed})`,
+      runnerDeclared: true, reporterDeclared: true,
       // Always a setup: it warms the build cache every run starts from. A vendored module reads vendor/.
-      install: vendored ? GO_SETUP_COMMAND.replace("-mod=readonly", "-mod=vendor") : GO_SETUP_COMMAND,
-      toolchain: toolchainFor(findBinary("go", ["/usr/local/go/bin", "/usr/lib/go/bin"])),
+      install,
+      toolchain: toolchainFor(binDir),
     };
   },
-  command: (found) => ({
-    command: found.install?.includes("-mod=vendor") === true ? GO_TEST_COMMAND.replace("-mod=readonly", "-mod=vendor") : GO_TEST_COMMAND,
-    note: ["go test -json writes test2json events to $RANEX_REPORT; ids are <package>/<TestName>[/<subtest>]."],
-  }),
+  command: (found) => {
+    let command = found.install?.includes("-mod=vendor") === true ? GO_TEST_COMMAND.replace("-mod=readonly", "-mod=vendor") : GO_TEST_COMMAND;
+    const toolchain = /\bGOTOOLCHAIN=(go[\w.]+)/.exec(found.install ?? "")?.[1];
+    if (toolchain !== undefined) command = withToolchain(command, toolchain);
+    return { command, note: ["go test -json writes test2json events to $RANEX_REPORT; ids are <package>/<TestName>[/<subtest>]."] };
+  },
   read: { format: "go test -json", claims: claimsGoJson, parse: (text, _resolve, treeDir) => parseGoJson(text, treeDir) },
   // A canary in every package folder whose tests run: each package is a test binary of its own, and
   // code under test (an init(), a test's call) that forges one binary's output or ends it early meets

@@ -19,6 +19,7 @@ import { vitest } from "./vitest.js";
 import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestReport } from "../measure/report-types.js";
 import type { FileSelectContext, ReportReader, Runner, RunnerName, Selection } from "./types.js";
+import { lastStep } from "./command-words.js";
 
 export type { Runner, RunnerName, Selection } from "./types.js";
 
@@ -71,7 +72,14 @@ export function selectWith(command: string, ctx: Omit<Parameters<Runner["select"
 export function selectFilesWith(command: string, ctx: Omit<FileSelectContext, "command">): Selection | null {
   const runners = runnersIn(command);
   if (runners.length !== 1) return null;
-  return runners[0]?.selectFiles?.({ ...ctx, command }) ?? null;
+  const whole = runners[0]?.selectFiles?.({ ...ctx, command }) ?? null;
+  if (whole !== null) return whole;
+  // Steps before the runner (`npm run pretest && node --test …`, found on yargs/yargs-parser's shape):
+  // they run as written, and the runner's own command is narrowed. The run proves it as any selection.
+  const split = lastStep(command);
+  if (split === null || runnersIn(split.last)[0] !== runners[0]) return null;
+  const last = runners[0]?.selectFiles?.({ ...ctx, command: split.last }) ?? null;
+  return last === null ? null : { ...last, command: `${split.steps} && ${last.command}` };
 }
 
 export function canSelectCommand(command: string): boolean {

@@ -9,7 +9,9 @@ import { detectNode, missingNote, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./nod
 import { fileWords, phrases, titleOf } from "../measure/canary-names.js";
 import { JS_TEST_FILE, testFilesIn } from "../measure/canary-place.js";
 import { quote } from "./tap-launch.js";
-import { launcherFiles } from "./js-select-files.js";
+import picomatch from "picomatch";
+import { launcherArgs, launcherFiles } from "./js-select-files.js";
+import { lastStep, unquote } from "./command-words.js";
 import type { CanaryContext, Runner } from "./types.js";
 
 /** Whether a test command runs mocha through the gate's launcher, which takes the canary. */
@@ -69,14 +71,34 @@ const MOCHA_SCRIPT = /\.[cm]?[jt]sx?$/;
 const isMochaTest = (path: string): boolean => /(?:^|\/)(?:test|tests|spec|__tests__)\//.test(path) || JS_TEST_FILE.test(path);
 
 /**
+ * The files the spec the launcher gives mocha names (`'test/*.mjs'`, `test/unit`: a folder stands for
+ * the scripts directly in it), or null when it names none (mocha's default then) or cannot be read.
+ * Words after an option that takes a value (`--timeout 5000`) are not paths: only words with a
+ * slash, a glob character or a script's extension count.
+ */
+function specOf(command: string): ((path: string) => boolean) | null {
+  const args = launcherArgs(lastStep(command)?.last ?? command, "mocha-run.cjs");
+  const globs = (args ?? []).map(unquote).filter((w) => !w.startsWith("-") && (/[/*]/.test(w) || MOCHA_SCRIPT.test(w)))
+    .map((w) => w.replace(/^\.\//, ""))
+    .map((w) => (/[*?{[]/.test(w) || MOCHA_SCRIPT.test(w) ? w : `${w.replace(/\/+$/, "")}/*`));
+  return globs.length === 0 ? null : picomatch(globs);
+}
+
+/**
  * Where the canaries' file goes (issue 19: a fresh name beside the targets, nothing in the
  * environment): beside a random test file of the tree, named by fresh words with that file's
  * suffix (`.test.js`, `.spec.ts`, `.js`), so mocha's own spec collects it like its neighbour.
  */
-async function canaryPath(treeDir: string): Promise<string | null> {
+async function canaryPath(treeDir: string, command: string): Promise<string | null> {
   const files = (await testFilesIn(treeDir, MOCHA_SCRIPT)).filter(isMochaTest);
   if (files.length === 0) return null;
-  const chosen = files[randomInt(files.length)] as string;
+  // Among the files the command's own spec names, when it names some: beside another script of a
+  // test folder mocha does not collect (yargs/yargs-parser's `test/deno/*.ts` beside its spec
+  // 'test/*.mjs'), the canary was never collected, and the run had none most of the time.
+  const spec = specOf(command);
+  const collected = spec === null ? [] : files.filter((f) => spec(f));
+  const pool = collected.length > 0 ? collected : files;
+  const chosen = pool[randomInt(pool.length)] as string;
   const slash = chosen.lastIndexOf("/");
   const name = chosen.slice(slash + 1);
   const suffix = name.slice(name.indexOf("."));
@@ -97,7 +119,7 @@ export const mocha: Runner = {
   }),
   async canary({ command, treeDir, values }) {
     if (!runsGateMocha(command)) return { note: "mocha: the canary is given through the gate's launcher only (node \"$RANEX_REPORTERS/mocha-run.cjs\")" };
-    const file = await canaryPath(treeDir);
+    const file = await canaryPath(treeDir, command);
     if (file === null) return { note: "mocha: no test file in the tree to place the canary beside" };
     const names = phrases(4).map(titleOf) as [string, string, string, string];
     await writeFile(join(treeDir, file), canaryFile(values, names), { flag: "wx" });

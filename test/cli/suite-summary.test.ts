@@ -69,3 +69,37 @@ describe("the first problem of a Maven build whose dependency cannot be had", ()
     expect(found?.fix).toMatch(/^Maven ran offline and needed an artifact the setup did not fetch/);
   });
 });
+
+// A go.mod whose go line is newer than the machine's Go (issue 22): init now names the toolchain,
+// which setup fetches; a policy written before that, or a version no proxy serves, gets a fix line
+// that says so, not a guess about devDependencies. The outputs are go 1.26.8's own.
+describe("the first problem of a Go setup whose go.mod asks for a newer Go", () => {
+  const failedSetup = (outputTail: string): SuiteRun => ({
+    label: "head", command: null, report: null, reportError: null,
+    setup: { exitCode: 1, signal: null, timedOut: false, durationMs: 900, outputBytes: 60, outputTruncated: false, peakMemoryBytes: null, cpuMs: null, violation: null, outputTail },
+  });
+
+  it("under GOTOOLCHAIN=local: run init again, or name a newer Go", () => {
+    const found = firstProblem({ suite: failedSetup("go: go.mod requires go >= 1.27 (running go 1.26.8; GOTOOLCHAIN=local)\n"), policy });
+    expect(found?.fix).toBe("go.mod asks for Go 1.27, newer than the sandbox's go 1.26.8: run ranex init again (it names the toolchain in GOTOOLCHAIN, which setup fetches from the Go module proxy), or name a newer Go's bin folder in toolchain.path");
+  });
+
+  it("a toolchain the module proxy does not serve", () => {
+    const proxied = "go: downloading go1.99.0 (linux/amd64)\ngo: download go1.99.0: golang.org/toolchain@v0.0.1-go1.99.0.linux-amd64: reading https://proxy.golang.org/golang.org/toolchain/@v/v0.0.1-go1.99.0.linux-amd64.zip: 403 Forbidden\n\tserver response: This module version is not available.\n";
+    const direct = "go: downloading go1.99.0 (linux/amd64)\ngo: download go1.99.0 for linux/amd64: toolchain not available\n";
+    for (const output of [proxied, direct]) {
+      expect(firstProblem({ suite: failedSetup(output), policy })?.fix).toBe("the Go module proxy has no go1.99.0 toolchain (go.mod's go or toolchain line asks for it): use a released Go version there, or install it and name its bin folder in toolchain.path");
+    }
+  });
+});
+
+// zalando/problem's own line (issue 22): a sibling module's SNAPSHOT the setup could not have.
+describe("the first problem of a JVM setup that could not resolve a sibling module", () => {
+  it("speaks of the build's dependencies and where setup can reach, not of devDependencies", () => {
+    const outputTail = "[ERROR] Failed to execute goal on project jackson-datatype-problem: Could not resolve dependencies for project org.zalando:jackson-datatype-problem:jar:0.28.0-SNAPSHOT: Could not find artifact org.zalando:problem:jar:0.28.0-SNAPSHOT -> [Help 1]\n";
+    const setup = { exitCode: 1, signal: null, timedOut: false, durationMs: 900, outputBytes: 60, outputTruncated: false, peakMemoryBytes: null, cpuMs: null, violation: null, outputTail };
+    const found = firstProblem({ suite: { label: "head", setup, command: null, report: null, reportError: null }, policy });
+    expect(found?.fix).toMatch(/^Maven could not download a dependency or plugin in setup: .*a sibling module's SNAPSHOT must be built by the same reactor/);
+    expect(found?.fix).not.toContain("devDependencies");
+  });
+});

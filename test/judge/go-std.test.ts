@@ -98,7 +98,8 @@ describe("the gate's Go standard-library layer", () => {
 
     // The attack ran: its setup corrupted every compiled package of the gate's layer.
     const poisoned = readdirSync(join(dataDir, "deps")).filter((k) => !k.startsWith("."))
-      .map((key) => join(dataDir, "deps", key, "files", "poisoned.txt")).filter((path) => existsSync(path));
+      // A file the setup wrote that is no installed package is stored in the warm layer (src/measure/deps/cache.ts, isInstalled).
+      .map((key) => join(dataDir, "deps", key, "warm", "poisoned.txt")).filter((path) => existsSync(path));
     expect(poisoned).toHaveLength(1);
     const count = Number(readFileSync(poisoned[0] ?? "", "utf8").trim());
     const asBuilt = await layersAsBuilt(stdDir);

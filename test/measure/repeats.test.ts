@@ -37,6 +37,23 @@ describe("tests.regression with repeats of the base", () => {
     expect(evidence.reason).toContain("t/a.py::wobbly");
   });
 
+  it("shows its runs on each side when it was repeated", () => {
+    const steady = { outcomes: () => ({ base: ["passed", "passed", "passed"], head: ["failed", "failed", "failed"] }), stableJudges: true };
+    const evidence = regressionClaim("sha256:s", base, head, [], [], new Set(), undefined, steady);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.details.find((d) => d.kind === "regressed")?.message).toBe("t/a.py::wobbly passed on base, failed on head (runs: base passed, passed, passed; head failed, failed, failed)");
+  });
+
+  it("leaves a test flaky on the head to tests.stable when it judges, and otherwise fails it saying it is flaky", () => {
+    const outcomes = () => ({ base: ["passed", "passed", "passed"], head: ["failed", "passed", "passed"] });
+    const judged = regressionClaim("sha256:s", base, head, [], [], new Set(), undefined, { outcomes, stableJudges: true });
+    expect(judged.outcome).toBe("pass");
+    expect(judged.details.find((d) => d.kind === "flaky")?.message).toBe("t/a.py::wobbly passed on base, failed on head (runs: base passed, passed, passed; head failed, passed, passed): its outcome changes between runs of the head, so no regression is shown; tests.stable fails it as flaky");
+    const alone = regressionClaim("sha256:s", base, head, [], [], new Set(), undefined, { outcomes, stableJudges: false });
+    expect(alone.outcome).toBe("fail");
+    expect(alone.details.find((d) => d.kind === "regressed")?.message).toContain("; its outcome changes between runs of the head: flaky there (the machine's load or this change)");
+  });
+
   it("lists it as flaky, not the change's doing, when its outcome changed between repeats of the base", () => {
     const evidence = regressionClaim("sha256:s", base, head, [], [], new Set(["t/a.py::wobbly"]));
     expect(evidence.outcome).toBe("pass");

@@ -7,6 +7,9 @@ import { goBuildFlags, shellWords } from "../../src/runners/go-flags.js";
 describe("the build flags of a policy's go commands", () => {
   it("init's commands need the default layer only", () => {
     expect(goBuildFlags([GO_SETUP_COMMAND, GO_TEST_COMMAND])).toEqual([{ args: [], env: [], unsupported: [] }]);
+    // A toolchain fetched for a newer go line (src/runners/go-toolchain.ts) is named: the gate's layer is the machine's go's.
+    const newer = (c: string): string => c.replace("GOTOOLCHAIN=local", "GOTOOLCHAIN=go1.27.3");
+    expect(goBuildFlags([newer(GO_SETUP_COMMAND), newer(GO_TEST_COMMAND)])).toEqual([{ args: [], env: [], unsupported: ["GOTOOLCHAIN=go1.27.3"] }]);
   });
 
   it("-race, CGO_ENABLED=0 and tags get layers of their own; -cover, -run and -json share the default", () => {

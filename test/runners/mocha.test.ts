@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runnersOf } from "../../src/measure/canary.js";
@@ -119,4 +119,27 @@ describe("the command init writes for mocha", () => {
     expect(head.report?.cases.map((c) => `${c.id} ${c.result}`)).toEqual(["src/calc.spec.js::calc adds passed"]);
     expect(head.canary).toMatchObject({ runners: ["mocha"], result: "failed", othersRan: true });
   }, 120_000);
+});
+
+// Found on yargs/yargs-parser (issue 22): its test folder holds scripts mocha's spec ('test/*.mjs')
+// never collects (test/deno/*.ts, test/browser/*.cjs, test/fixtures/*.cjs), and the canary, put
+// beside a random one of them, was "not collected" in most runs. It goes among the spec's files now.
+describe("mocha canary placement", () => {
+  it("goes beside a file the command's spec collects, after steps joined by &&", async () => {
+    const tree = writeTree({
+      "test/browser/yargs-test.cjs": "", "test/deno/yargs-test.ts": "", "test/fixtures/settings.cjs": "", "test/typescript/types.ts": "",
+      "test/yargs-parser.mjs": "", "test/string-utils.mjs": "",
+    });
+    const command = `npm run pretest && node "$RANEX_REPORTERS/mocha-run.cjs" 'test/*.mjs'`;
+    const values = { word: "w", right: 1, wrong: 2 };
+    for (let i = 0; i < 12; i++) {
+      const placed = await mocha.canary?.({ command, treeDir: tree, hostDir: tempDir(), seenAs: "/opt/ranex/run", values });
+      const file = placed !== undefined && "treeFiles" in placed ? placed.treeFiles?.[0] : undefined;
+      expect(file).toMatch(/^test\/[a-z-]+\.mjs$/);
+      rmSync(join(tree, file ?? ""));
+    }
+    // A spec that names no file the tree has: any test file, as before.
+    const placed = await mocha.canary?.({ command: `node "$RANEX_REPORTERS/mocha-run.cjs" 'spec/*.js'`, treeDir: tree, hostDir: tempDir(), seenAs: "/opt/ranex/run", values });
+    expect(placed !== undefined && "treeFiles" in placed ? placed.treeFiles?.[0] : undefined).toMatch(/^test\//);
+  });
 });

@@ -92,6 +92,15 @@ describe("node --test: the files as its arguments, each one the command itself w
       expect(nodeTest.selectFiles?.({ command, ...ctx(dir, files) }), `${command} ${files.join()}`).toBeNull();
     }
   });
+  // yargs/yargs-parser's shape (init keeps `npm run pretest` before the runner): the steps run as
+  // written and the runner's own command is narrowed; the run proves it as any selection does.
+  it("narrows the runner after steps joined by &&, keeping the steps", () => {
+    expect(selectFilesWith(`npm run pretest && ${GATE} test/`, ctx(dir, ["test/mul.test.js"]))?.command).toBe(`npm run pretest && ${GATE} test/mul.test.js`);
+    expect(selectFilesWith(`rm -rf 'a && b' && npm run build && ${GATE}`, ctx(dir, ["test/mul.test.js"]))?.command).toBe(`rm -rf 'a && b' && npm run build && ${GATE} test/mul.test.js`);
+    // The last step is not the runner, or the runner would not run the file: the whole suite runs.
+    expect(selectFilesWith(`${GATE} && echo done`, ctx(dir, ["test/mul.test.js"]))).toBeNull();
+    expect(selectFilesWith(`npm run pretest && ${GATE} test/`, ctx(dir, ["src/mul.test.js"]))).toBeNull();
+  });
   it("through the TAP launcher, the launcher selects: the command is kept", () => {
     const command = `node "$RANEX_REPORTERS/tap-run.cjs" node-test 'test/**/*.js'`;
     expect(nodeTest.selectFiles?.({ command, ...ctx(dir, ["test/mul.test.js"]) })).toEqual({ command, env: { RANEX_SELECT_FILE: "/r/list", RANEX_SELECT_BY: "file" }, how: "the TAP launcher, by file" });

@@ -10,7 +10,8 @@
 // files are dated WARM_TIME, long before any tree is written out: a tool that decides freshness by
 // mtimes (cargo for the repository's own crates, make) then sees every tree file as newer than every
 // warm output and rebuilds it, so the base's build never stands in for a head's sources, whether the
-// head's tree was written before the setup ran (cold) or after (warm).
+// head's tree was written before the setup ran (cold) or after (warm). What the repository's own
+// scripts built during the install (npm's `prepare` into `build/`) goes there too (`isInstalled`).
 import { lstat, lutimes, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile, cp, mkdtemp } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import type { DepsInstall } from "../report-types.js";
@@ -22,6 +23,33 @@ export const WARM_TIME = new Date(946_684_800_000);
 export const WARM_DIR = ".ranex-warm";
 
 export const isWarm = (entry: string): boolean => entry === WARM_DIR || entry.startsWith(`${WARM_DIR}/`);
+
+/**
+ * What an installer puts in the tree: the packages (`node_modules`, a virtualenv, the gate's own
+ * `.ranex-deps`), their metadata and the lock files an install writes. These are shown read-only in
+ * every run (src/sandbox/overlays.ts), and the provenance record counts code under them as installed.
+ */
+const INSTALLED_NAMES = new Set([
+  "node_modules", ".venv", "venv", ".ranex-deps", "__pypackages__", ".yarn", ".pnp.cjs", ".pnp.loader.mjs", ".pdm-python",
+  "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
+  "Cargo.lock", "poetry.lock", "pdm.lock", "uv.lock", "Pipfile.lock", "go.sum", "Gemfile.lock",
+]);
+const INSTALLED_SUFFIX = /\.(egg-info|dist-info|egg-link|pth)$/;
+
+/**
+ * Whether a setup's created entry is installed packages (read-only in runs) rather than what the
+ * repository's own scripts built from the base's sources during the install: npm runs the package's
+ * `prepare` (yargs/yargs-parser compiles its TypeScript into `build/`), a version file, a setuptools
+ * `build/`. Those go to the warm layer instead, beneath each tree copy-on-write, since the test
+ * command may rebuild them (`rimraf build && tsc` before mocha): a run deletes and rewrites its own
+ * copy, and the stored entry never changes. Built from the base, they are the tree's code, not
+ * installed code, to the provenance record (issue 22).
+ */
+export const isInstalled = (entry: string): boolean =>
+  entry.split("/").some((part) => INSTALLED_NAMES.has(part) || INSTALLED_SUFFIX.test(part));
+
+/** Stored in the warm layer (`<entry>/warm/`): the build caches under WARM_DIR, and what the repository's own scripts built. */
+const toWarm = (entry: string): boolean => isWarm(entry) || !isInstalled(entry);
 
 export interface CachedDependencies {
   dir: string;
@@ -97,7 +125,7 @@ export async function storeDependencies(cacheDir: string, key: string, tree: str
   const own = (source: string): boolean => !shared.has(relative(tree, source));
   try {
     for (const entry of entries) {
-      const target = join(temp, isWarm(entry) ? "warm" : "files", entry);
+      const target = join(temp, toWarm(entry) ? "warm" : "files", entry);
       await mkdir(dirname(target), { recursive: true });
       const copy = async (): Promise<void> => cp(join(tree, entry), target, { recursive: true, verbatimSymlinks: true, filter: own });
       if (isWarm(entry) && shared.size > 0) await copy();
@@ -105,9 +133,9 @@ export async function storeDependencies(cacheDir: string, key: string, tree: str
     }
     await dateWarm(join(temp, "warm"));
     const bytes = await sizeOf(join(temp, "files")) + await sizeOf(join(temp, "warm"));
-    const warm = entries.filter(isWarm);
+    const warm = entries.filter(toWarm);
     const manifest: Manifest = {
-      key, entries: entries.filter((e) => !isWarm(e)), ...(warm.length === 0 ? {} : { warm }), bytes, ...(installed === undefined ? {} : { installed }),
+      key, entries: entries.filter((e) => !toWarm(e)), ...(warm.length === 0 ? {} : { warm }), bytes, ...(installed === undefined ? {} : { installed }),
     };
     await writeFile(join(temp, "manifest.json"), JSON.stringify(manifest));
     await rename(temp, entryDir(cacheDir, key)).catch(async () => {

@@ -43,7 +43,9 @@ export function dependencyKey(input: DependencyKeyInput): { key: string; files: 
     .map((f) => [f.path, f.blob] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const document = {
-    files: used, setup: input.setup, network: input.setupNetwork, profile: input.profile, version: 1,
+    // Version 2: a setup's own build outputs are stored copy-on-write (./cache.ts, isInstalled), so
+    // entries stored read-only by version 1 are not reused.
+    files: used, setup: input.setup, network: input.setupNetwork, profile: input.profile, version: 2,
     ...(input.repository === undefined ? {} : { repository: input.repository }),
   };
   return { key: `sha256:${sha256Hex(canonicalJson(document))}`, files: used.map(([path]) => path) };

@@ -10,10 +10,25 @@ import { suiteRunFact } from "../run-report.js";
 import { provenanceFindings, type ProvenanceContext } from "../provenance/judge.js";
 import { canaryFindings } from "./canary-findings.js";
 import { rewrittenFindings } from "./rewritten.js";
+import { varies } from "./stable.js";
 
 export { FORGED_RESULTS } from "./canary-findings.js";
 
 const CLAIM = "tests.regression";
+
+/** The repeats of the tests that passed on base and not on head (src/measure/repeats.ts). */
+export interface SuspectRepeats {
+  /** One word per run of each side that ran the id, the main run first; null when it was not repeated. */
+  outcomes: (id: string) => { base: string[]; head: string[] } | null;
+  /**
+   * tests.stable is required and measured: a suspect that passed in every run of the base and changed
+   * its outcome between runs of the head is flaky there, and tests.stable fails it (./stable.ts,
+   * headFlakySuspects) instead of this claim blaming the change. Otherwise this claim fails it, saying so.
+   */
+  stableJudges: boolean;
+}
+
+const NO_REPEATS: SuspectRepeats = { outcomes: () => null, stableJudges: false };
 
 export function regressionClaim(
   subject: string, base: SuiteRun, head: SuiteRun, targets: readonly Target[], frozenTestFiles: readonly string[],
@@ -21,6 +36,8 @@ export function regressionClaim(
   flakyOnBase: ReadonlySet<string> = new Set(),
   /** What the change committed and what the owner froze: the head run's provenance is judged against it. */
   provenance: ProvenanceContext = { changed: new Set(), frozen: new Set(frozenTestFiles) },
+  /** The suspects' repeats: their outcomes are shown, and one flaky on the head may be tests.stable's to fail. */
+  repeats: SuspectRepeats = NO_REPEATS,
 ): Evidence {
   const problems: string[] = [];
   const details: Detail[] = [];
@@ -40,7 +57,7 @@ export function regressionClaim(
   const headReport = usableReport(head, problems, details);
   // The base run only serves comparison; when it is unusable nothing can be compared.
   const baseReport = usableReport(base, problems, details, "cannot compare with base: ");
-  if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details, flakyOnBase);
+  if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details, flakyOnBase, repeats);
 
   const meta = { base: suiteMeta(base), head: suiteMeta(head) };
   const extra = { ...(unsafe.length > 0 || untrusted ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
@@ -102,7 +119,7 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
 
 function compare(
   base: TestReport, head: TestReport, targets: readonly Target[], frozenTestFiles: readonly string[],
-  problems: string[], details: Detail[], flakyOnBase: ReadonlySet<string>,
+  problems: string[], details: Detail[], flakyOnBase: ReadonlySet<string>, repeats: SuspectRepeats,
 ): void {
   const onHead = casesById(head);
   const targetIds = new Set(targets.map((t) => t.id));
@@ -122,9 +139,17 @@ function compare(
       } else if (!isGreen(after) && flakyOnBase.has(before.id)) {
         details.push({ kind: "flaky", message: `${before.id} passed on base, ${resultWord(after)} on head, but its outcome changes between repeats of the base: flaky there, not blamed on this change`, ...pathOf(before.file) });
       } else if (!isGreen(after)) {
+        const seen = repeats.outcomes(before.id);
+        const runs = seen === null ? "" : ` (runs: base ${seen.base.join(", ")}; head ${seen.head.join(", ")})`;
+        const flakyOnHead = seen !== null && varies(seen.head) && !varies(seen.base);
+        if (flakyOnHead && repeats.stableJudges) {
+          details.push({ kind: "flaky", message: `${before.id} passed on base, ${resultWord(after)} on head${runs}: its outcome changes between runs of the head, so no regression is shown; tests.stable fails it as flaky`, ...pathOf(before.file) });
+          continue;
+        }
         broken.push(before.id);
         const why = after.message !== undefined ? `: ${after.message}` : "";
-        details.push({ kind: "regressed", message: `${before.id} passed on base, ${resultWord(after)} on head${why}`, ...pathOf(before.file) });
+        const flaky = flakyOnHead ? "; its outcome changes between runs of the head: flaky there (the machine's load or this change)" : "";
+        details.push({ kind: "regressed", message: `${before.id} passed on base, ${resultWord(after)} on head${runs}${why}${flaky}`, ...pathOf(before.file) });
       }
       continue;
     }

@@ -3,7 +3,7 @@
 // and one that fails only sometimes on the base was never a reliable red.
 import type { Detail, Evidence } from "../../kernel/types.js";
 import type { SuiteRun, Target } from "../report-types.js";
-import { listed, resultWord, runProblem } from "./run-facts.js";
+import { isGreen, listed, resultWord, runProblem } from "./run-facts.js";
 
 const CLAIM = "tests.stable";
 
@@ -32,13 +32,41 @@ export function outcomesOf(id: string, runs: readonly SuiteRun[]): string[] {
   });
 }
 
-function varies(outcomes: readonly string[]): boolean {
+export function varies(outcomes: readonly string[]): boolean {
   return new Set(outcomes).size > 1;
 }
 
-export function stableClaim(subject: string, targets: readonly Target[], runsOf: (target: Target) => TargetRuns, repeat: number): Evidence {
+/**
+ * A test that passed on base and not on head, repeated on both sides (src/measure/repeats.ts), with
+ * one word per run, the main run first.
+ */
+export interface SuspectOutcomes { id: string; base: string[]; head: string[] }
+
+/**
+ * The regression suspects that passed in every run of the base and changed their outcome between
+ * runs of the head: flaky on the head, whether the machine's load or the change made them so (found
+ * on pillarjs/path-to-regexp: a ReDoS checker with a time budget answers by the machine's load).
+ * The same head may pass them on the next judgment, so no regression is shown; nor a stable pass.
+ */
+export function headFlakySuspects(base: readonly SuiteRun[], head: readonly SuiteRun[], targets: readonly Target[]): SuspectOutcomes[] {
+  const [baseMain, headMain] = [base[0]?.report, head[0]?.report];
+  if (baseMain == null || headMain == null || head.length < 2) return [];
+  // Targets are judged as targets; a name several tests share is compared as counts (./outcomes.ts).
+  const skip = new Set([...targets.map((t) => t.id), ...baseMain.duplicates, ...headMain.duplicates]);
+  const onHead = new Map(headMain.cases.map((c) => [c.id, c]));
+  const found: SuspectOutcomes[] = [];
+  for (const before of baseMain.cases) {
+    const after = onHead.get(before.id);
+    if (skip.has(before.id) || !isGreen(before) || after === undefined || isGreen(after)) continue;
+    const outcomes = { id: before.id, base: outcomesOf(before.id, base), head: outcomesOf(before.id, head) };
+    if (!varies(outcomes.base) && varies(outcomes.head)) found.push(outcomes);
+  }
+  return found;
+}
+
+export function stableClaim(subject: string, targets: readonly Target[], runsOf: (target: Target) => TargetRuns, repeat: number, suspects: readonly SuspectOutcomes[] = []): Evidence {
   const meta = { repeat, targets: targets.map((t) => t.id) };
-  if (targets.length === 0) {
+  if (targets.length === 0 && suspects.length === 0) {
     return { claim: CLAIM, subject, outcome: "absent", reason: "no target tests to repeat", details: [], meta };
   }
   const details: Detail[] = [];
@@ -57,14 +85,16 @@ export function stableClaim(subject: string, targets: readonly Target[], runsOf:
       message: `${target.id}: base ${base.join(", ")}; head ${head.join(", ")}`,
     });
   }
+  for (const suspect of suspects) {
+    details.push({ kind: "flaky", message: `${suspect.id}: base ${suspect.base.join(", ")}; head ${suspect.head.join(", ")} (passed on base, not a target)` });
+  }
   // Said once, after the targets: the outcomes above are the whole suite's, never a lost selection's.
   for (const why of [...lost].sort()) details.push({ kind: "selection-lost", message: `repeats ran the whole suite: the selection did not take effect (${why})` });
-  if (flaky.length > 0) {
-    return {
-      claim: CLAIM, subject, outcome: "fail", details, meta,
-      reason: `target tests changed their outcome between ${repeat} repeats: ${listed(flaky)}`,
-    };
-  }
+  const reasons = [
+    ...flaky.length > 0 ? [`target tests changed their outcome between ${repeat} repeats: ${listed(flaky)}`] : [],
+    ...suspects.length > 0 ? [`tests that passed in every run of the base changed their outcome between runs of the head: ${listed(suspects.map((s) => s.id))} (flaky on head, from the machine's load or from this change: judge again, or make them stable)`] : [],
+  ];
+  if (reasons.length > 0) return { claim: CLAIM, subject, outcome: "fail", details, meta, reason: reasons.join("; ") };
   return { claim: CLAIM, subject, outcome: "pass", details, meta, reason: `every target gave the same outcome in ${repeat} repeats on base and head` };
 }
 

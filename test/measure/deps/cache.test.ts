@@ -87,6 +87,26 @@ describe("dependency cache", () => {
     expect((await storeDependencies(cache, "sha256:dd", plain, ["node_modules"])).warm).toBeNull();
   });
 
+  it("keeps what the repository's own scripts built during the install in the warm layer; packages, metadata and locks stay read-only", async () => {
+    // yargs/yargs-parser: npm install runs the package's prepare, which compiles into build/; the
+    // test command's `rimraf build` must be able to delete its own tree's copy (issue 22).
+    const tree = await temp();
+    await mkdir(join(tree, "src", "pkg"), { recursive: true });
+    const before = await listTree(tree);
+    for (const dir of ["node_modules/rimraf", "build", "src/pkg.egg-info", ".venv/lib"]) await mkdir(join(tree, dir), { recursive: true });
+    await writeFile(join(tree, "build", "index.js"), "exports.x = 1;\n");
+    await writeFile(join(tree, "src", "pkg", "_version.py"), "version = '0.0.0'\n");
+    await writeFile(join(tree, "package-lock.json"), "{}");
+    const created = await createdEntries(tree, before);
+    expect(created).toEqual([".venv", "build", "node_modules", "package-lock.json", "src/pkg.egg-info", "src/pkg/_version.py"]);
+    const cache = await temp();
+    const stored = await storeDependencies(cache, "sha256:ff", tree, created);
+    expect(stored.entries).toEqual([".venv", "node_modules", "package-lock.json", "src/pkg.egg-info"]);
+    expect(await readFile(join(stored.warm!, "build", "index.js"), "utf8")).toBe("exports.x = 1;\n");
+    expect(await readFile(join(stored.warm!, "src", "pkg", "_version.py"), "utf8")).toBe("version = '0.0.0'\n");
+    expect((await stat(join(stored.warm!, "build", "index.js"))).mtimeMs).toBe(WARM_TIME.getTime());
+  });
+
   it("leaves out of the warm layer the files a gate-made layer gave the setup, whatever the setup wrote there", async () => {
     const tree = await temp();
     const before = await listTree(tree);

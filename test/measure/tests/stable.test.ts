@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flakyIds, stableClaim } from "../../../src/measure/tests/stable.js";
+import { flakyIds, headFlakySuspects, stableClaim } from "../../../src/measure/tests/stable.js";
 import type { SuiteRun, TestCaseResult } from "../../../src/measure/report-types.js";
 
 function run(cases: [string, TestCaseResult["result"]][]): SuiteRun {
@@ -36,6 +36,39 @@ describe("tests.stable", () => {
   it("lists tests that flip between repeats of one tree as flaky", () => {
     expect(flakyIds([run([["a", "passed"], ["b", "passed"]]), run([["a", "failed"], ["b", "passed"]])])).toEqual(["a"]);
     expect(flakyIds([run([["a", "passed"]])])).toEqual([]);
+  });
+});
+
+// Found on pillarjs/path-to-regexp (issue 22): a ReDoS check with a time budget passed on base and
+// failed in the head's run under load. Repeated on both sides, a test that passed in every base run
+// and changes between head runs is flaky on the head: tests.stable fails it, naming its runs, rather
+// than tests.regression calling it the change's regression.
+describe("regression suspects flaky on the head", () => {
+  const base = [run([["t.py::budget", "passed"], ["t.py::ok", "passed"]]), run([["t.py::budget", "passed"]]), run([["t.py::budget", "passed"]])];
+
+  it("are the suspects that passed in every base run and change between head runs", () => {
+    const head = [run([["t.py::budget", "failed"], ["t.py::ok", "passed"]]), run([["t.py::budget", "passed"]]), run([["t.py::budget", "passed"]])];
+    expect(headFlakySuspects(base, head, [])).toEqual([{ id: "t.py::budget", base: ["passed", "passed", "passed"], head: ["failed", "passed", "passed"] }]);
+    // Failing in every head run is a regression shown, not flakiness; a target is judged as a target.
+    const steady = [run([["t.py::budget", "failed"]]), run([["t.py::budget", "failed"]]), run([["t.py::budget", "failed"]])];
+    expect(headFlakySuspects(base, steady, [])).toEqual([]);
+    expect(headFlakySuspects(base, head, [{ id: "t.py::budget", origin: "task" }])).toEqual([]);
+    // Flaky on the base already: tests.regression lists it as not the change's doing (flakyIds).
+    const wobbly = [base[0]!, run([["t.py::budget", "failed"]])];
+    expect(headFlakySuspects(wobbly, head, [])).toEqual([]);
+  });
+
+  it("fail tests.stable, naming their runs, even beside stable targets", () => {
+    const suspects = [{ id: "t.py::budget", base: ["passed", "passed", "passed"], head: ["failed", "passed", "passed"] }];
+    const targetRuns = { base: [run([["t.py::fix", "failed"]]), run([["t.py::fix", "failed"]])], head: [run([["t.py::fix", "passed"]]), run([["t.py::fix", "passed"]])] };
+    const evidence = stableClaim("sha256:s", [target], () => targetRuns, 3, suspects);
+    expect(evidence.outcome).toBe("fail");
+    expect(evidence.reason).toBe("tests that passed in every run of the base changed their outcome between runs of the head: t.py::budget (flaky on head, from the machine's load or from this change: judge again, or make them stable)");
+    expect(evidence.details.map((d) => `${d.kind}: ${d.message}`)).toEqual([
+      "stable: t.py::fix: base failed, failed; head passed, passed",
+      "flaky: t.py::budget: base passed, passed, passed; head failed, passed, passed (passed on base, not a target)",
+    ]);
+    expect(stableClaim("sha256:s", [], () => targetRuns, 3, suspects).outcome).toBe("fail");
   });
 });
 
