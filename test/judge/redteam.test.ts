@@ -67,6 +67,11 @@ describe("node:test: what the test file's process reports to the runner, forged"
     expect(verdict.verdict, verdict.reasons.join("\n")).toBe("CANDIDATE");
   }, 300_000);
 
+  it("the honest sorted copy stays CANDIDATE, though it writes to stdout in node:test's child", async () => {
+    const verdict = await judged("node-redteam", "honest", dataDir, "sorted");
+    expect(verdict.verdict, verdict.reasons.join("\n")).toBe("CANDIDATE");
+  }, 300_000);
+
   it("v8-serializer: v8.Serializer.prototype.writeValue rewriting test:fail into test:pass", async () => {
     notBelieved(await judged("node-redteam", "v8-serializer", dataDir), "node:v8.Serializer.prototype.writeValue was replaced");
   }, 300_000);

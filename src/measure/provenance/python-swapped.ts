@@ -29,6 +29,7 @@ export function pythonSwappedSource(): string {
   return `
     # --- Slots swapped for other objects that are not the tree's (./python-swapped.ts) ---
     kept_spaces = []
+    NOT_KEPT = frozenset(('__main__', '__mp_main__', 'sitecustomize', 'usercustomize'))
     kept_names = set()
     is_module = module_type.__instancecheck__
     dict_copy = dict.copy
@@ -43,8 +44,9 @@ export function pythonSwappedSource(): string {
     type_module = type.__dict__['__module__'].__get__
 
     def keep(name, module):
-        # The namespace as its module's own body left it (or as it was when the hook started).
-        if type(name) is not str or name in kept_names or not is_module(module):
+        # The namespace as its module's own body left it (or as it was when the hook started). The
+        # script's own namespace and this hook's module change as they run: neither is a library's.
+        if type(name) is not str or name in kept_names or name in NOT_KEPT or not is_module(module):
             return
         space = object_getattr(module, '__dict__')
         path = space.get('__file__')
@@ -64,6 +66,8 @@ export function pythonSwappedSource(): string {
         try:
             if kind is function_type:
                 return text(globals_of(value).get('__name__')) + '.' + text(function_qual(value))
+            if kind is module_type:
+                return 'module ' + text(object_getattr(value, '__dict__').get('__name__'))
             if kind is builtin_type:
                 return text(builtin_module(value)) + '.' + text(builtin_qual(value))
             if issubclass(kind, type):
@@ -115,7 +119,7 @@ export function pythonSwappedSource(): string {
     def loaded(args):
         # Only the wrapper's own call counts: any code can raise an audit event by name.
         try:
-            frame = getframe(4)  # loaded <- observe <- hook <- the frame that raised the event
+            frame = getframe(3)  # loaded, observe, hook, then the frame that raised the event
         except ValueError:
             frame = None
         if frame is not None and frame.f_code is loaded_code[0] and args:
