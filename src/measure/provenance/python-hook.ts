@@ -320,6 +320,7 @@ ${pythonSwappedSource()}
                 if reading and path not in seen:
                     if early_names[0] is None and path.endswith(('.py', '.pyc', '.so')):
                         early_snapshot()
+                        swapped_start()
                     if code_file(path):
                         data_file(path, caller())
                 if not reading or '+' in (mode or ''):
@@ -399,7 +400,7 @@ ${pythonSwappedSource()}
             snapshot()
             compare()
             planted_scan()
-            swapped_scan()
+            swapped_scan(scanned_names[0])
             for name, module in list(modules.items()):
                 if type(module) is not module_type:
                     continue
@@ -431,7 +432,6 @@ ${pythonSwappedSource()}
     atexit.register(at_exit)
     snapshot()
     sys.addaudithook(hook)
-    keep_started()
     # This folder on sys.path made every import of the run look in it first (about 0.6 % of
     # python-calc's pytest run): it holds nothing to import once this module ran. PYTHONPATH keeps it
     # for the run's other Python processes.

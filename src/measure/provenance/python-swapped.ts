@@ -8,12 +8,13 @@
 // planted), so the canaries catch it on the assertion path; it is the oracle a frozen test compares
 // with that they never touch.
 //
-// What it keeps: a shallow copy of every module's namespace, taken when the module is loaded (the
-// import system's own "import {!r} # {!r}" message, sent by importlib right after a module's body ran,
-// is where the copy is taken: the gate wraps `importlib._bootstrap._verbose_message`, which raises an
-// audit event of its own that the hook handles), and of the modules loaded before the hook. A copy is
-// one `dict.copy` in C. At exit each namespace is compared with its copy by identity in C
-// (`map(is_, …)`), and only a namespace where something changed is walked: a slot whose old or new
+// What it keeps: every module's names and values (two tuples made in C), for the modules loaded when
+// the tree's first code file is opened (before any of it runs), and for each module loaded after that
+// when it is loaded (the import system's own "import {!r} # {!r}" message, sent by importlib right
+// after a module's body ran, is where: the gate wraps `importlib._bootstrap._verbose_message` from
+// then on, and the wrapper raises an audit event of its own that the hook handles). At exit each
+// namespace's values are fetched again in C and compared by identity in C (`map(is_, …)`), and only
+// a namespace where something changed is walked: a slot whose old or new
 // value is callable (a function, a class, a builtin, a partial, a bound method) or a descriptor is a
 // finding, `swapped`, naming the slot and both values. Data (counters, caches, settings) is left out.
 //
@@ -31,8 +32,6 @@ export function pythonSwappedSource(): string {
     kept_spaces = []
     NOT_KEPT = frozenset(('__main__', '__mp_main__', 'sitecustomize', 'usercustomize'))
     kept_names = set()
-    is_module = module_type.__instancecheck__
-    dict_copy = dict.copy
     absent = ([],)
     call_check = callable
     DESCRIPTORS = (classmethod, property, staticmethod)
@@ -44,16 +43,18 @@ export function pythonSwappedSource(): string {
     type_module = type.__dict__['__module__'].__get__
 
     def keep(name, module):
-        # The namespace as its module's own body left it (or as it was when the hook started). The
-        # script's own namespace and this hook's module change as they run: neither is a library's.
-        if type(name) is not str or name in kept_names or name in NOT_KEPT or not is_module(module):
+        # The namespace as its module's own body left it: a copy, made in C (two tuples of its names
+        # and values cost more than twice as much: 5.2 M instructions on python-calc's pytest run). The script's own namespace and this hook's module change as they run. Only
+        # plain modules: a subclass's __dict__ can be code (the py library's lazy modules import
+        # everything they name when it is read: 33 M instructions on python-calc's pytest run).
+        if type(module) is not module_type or type(name) is not str or name in kept_names or name in NOT_KEPT:
             return
         space = object_getattr(module, '__dict__')
         path = space.get('__file__')
         if type(path) is str and path.startswith(TREE):
             return
         kept_names.add(name)
-        kept_spaces.append((name, module, space, dict_copy(space)))
+        kept_spaces.append((name, module, space, space.copy()))
 
     def text(value):
         return value if type(value) is str else '?'
@@ -76,12 +77,29 @@ export function pythonSwappedSource(): string {
         except Exception:
             return '?'
 
+    def own_definition(name, space, key, value):
+        # The module's own function or class under its own name, back in its slot: a patch the runner
+        # had in place when the copy was taken (pytest's warnings capture during collection) and has
+        # put back since. \`statistics.median = statistics.median_low\` is not its own name.
+        kind = type(value)
+        if kind is function_type:
+            return globals_of(value) is space and function_qual(value) == key
+        if issubclass(kind, type):
+            return type_module(value) == name and type_qual(value) == key
+        return False
+
     def code_like(value):
         return value is not absent and (call_check(value) or type(value) in DESCRIPTORS)
 
-    def swapped_scan():
+    def swapped_scan(scanned):
+        # Only the namespaces the planted walk reads too (\`scanned\`: what the tree's modules hold or
+        # import from, the runner's and the report writer's, builtins, and every module loaded after
+        # the tree's first code file): a comparison of all of them cost 7 M instructions. Each is
+        # compared with its copy by identity in C; only one where something changed is walked.
         left = ${SWAPPED_PER_PROCESS}
         for name, module, space, copy in kept_spaces:
+            if name not in scanned:
+                continue
             now_module = modules.get(name)
             if now_module is not None and now_module is not module and left > 0:
                 left -= 1
@@ -90,7 +108,7 @@ export function pythonSwappedSource(): string {
                 continue
             for key, old in list(copy.items()):
                 new = space.get(key, absent)
-                if new is old or not (code_like(old) or code_like(new)):
+                if new is old or not (code_like(old) or code_like(new)) or own_definition(name, space, key, new):
                     continue
                 if (name + ':' + str(key)) in SLOTS:
                     continue
@@ -100,19 +118,31 @@ export function pythonSwappedSource(): string {
                 left -= 1
                 emit('tamper', 'ev', 'swapped', 'what', name + '.' + str(key) + ' (was ' + describe(old) + ', now ' + describe(new) + ')', 'by', '', 'line', 0)
 
-    # Where a module's copy is taken: importlib says "import {!r} # {!r}" right after the module's
-    # body ran and before anyone else can touch it. Python's -v is the only reader of that message;
-    # the wrapper keeps it working. The wrapper holds nothing but the original and sys.audit.
+    # Where a module loaded later is kept: importlib says "import {!r} # {!r}" right after the
+    # module's body ran and before its importer gets it back. Python's -v is the only reader of that
+    # message; the wrapper keeps it working. It holds nothing but the original and sys.audit, and it
+    # is put in place only when the tree's first code file is opened (before any of it runs): the
+    # modules loaded until then are kept at once, so pytest's own start-up pays nothing per import.
     bootstrap = modules.get('_frozen_importlib')
     verbose_original = getattr(bootstrap, '_verbose_message', None)
-    verbose_level = sys.flags.verbose
     loaded_code = [None]
-    if verbose_original is not None:
-        def _verbose_message(message, *args, verbosity=1, _audit=sys.audit, _original=verbose_original, _level=verbose_level):
-            if message == 'import {!r} # {!r}' and args:
-                _audit('ranex.loaded', args[0])
-            if _level >= verbosity:
-                return _original(message, *args, verbosity=verbosity)
+
+    def swapped_start():
+        if verbose_original is not None:
+            wrap_loader_message()
+        for name, module in list(modules.items()):
+            keep(name, module)
+
+    def wrap_loader_message():
+        message_text = 'import {!r} # {!r}'
+        audit = sys.audit
+        level = sys.flags.verbose
+
+        def _verbose_message(message, *args, verbosity=1):
+            if message == message_text and args:
+                audit('ranex.loaded', args[0])
+            if level >= verbosity:
+                return verbose_original(message, *args, verbosity=verbosity)
         loaded_code[0] = _verbose_message.__code__
         bootstrap._verbose_message = _verbose_message
 
@@ -125,10 +155,5 @@ export function pythonSwappedSource(): string {
         if frame is not None and frame.f_code is loaded_code[0] and args:
             name = args[0]
             keep(name, modules.get(name))
-
-    def keep_started():
-        # The modules loaded before the hook: the interpreter's start and site.
-        for name, module in list(modules.items()):
-            keep(name, module)
 `;
 }
