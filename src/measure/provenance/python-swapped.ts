@@ -8,13 +8,13 @@
 // planted), so the canaries catch it on the assertion path; it is the oracle a frozen test compares
 // with that they never touch.
 //
-// What it keeps: every module's names and values (two tuples made in C), for the modules loaded when
-// the tree's first code file is opened (before any of it runs), and for each module loaded after that
-// when it is loaded (the import system's own "import {!r} # {!r}" message, sent by importlib right
-// after a module's body ran, is where: the gate wraps `importlib._bootstrap._verbose_message` from
-// then on, and the wrapper raises an audit event of its own that the hook handles). At exit each
-// namespace's values are fetched again in C and compared by identity in C (`map(is_, …)`), and only
-// a namespace where something changed is walked: a slot whose old or new
+// What it keeps: a copy of every plain module's namespace (`dict.copy`, in C), for the modules loaded
+// when the tree's first code file is opened (before any of it runs), and for each module loaded after
+// that when it is loaded (the import system's own "import {!r} # {!r}" message, sent by importlib
+// right after a module's body ran, is where: the gate wraps `importlib._bootstrap._verbose_message`
+// from then on, and the wrapper raises an audit event of its own that the hook handles). At exit the
+// namespaces the planted walk reads are compared with their copies by identity in C (`map(is_, …)`),
+// and only a namespace where something changed is walked: a slot whose old or new
 // value is callable (a function, a class, a builtin, a partial, a bound method) or a descriptor is a
 // finding, `swapped`, naming the slot and both values. Data (counters, caches, settings) is left out.
 //
