@@ -13,9 +13,9 @@ import { tempDir } from "../helpers/git-repo.js";
 // uses the same modules (functools' cache, a json encoder subclass, v8's serializer) on its own
 // objects. Real pytest and node:test in the real sandbox, judged end to end.
 
-async function judged(repoName: "python-redteam" | "node-redteam", head: string, dataDir: string): Promise<Verdict> {
+async function judged(repoName: "python-redteam" | "node-redteam", head: string, dataDir: string, task = "median"): Promise<Verdict> {
   const repo = await fixtureRepo(repoName);
-  const { verdict } = await judge({ source: repo, base: "main", head, task: "median", dataDir });
+  const { verdict } = await judge({ source: repo, base: "main", head, task, dataDir });
   return verdict;
 }
 
@@ -50,6 +50,10 @@ describe("python: code of the tree planted in modules that are not the tree's, a
     notBelieved(await judged("python-redteam", "report-finalize", dataDir), "wrote the test report (open)", "src/stats_tool/__init__.py:");
   }, 300_000);
 
+  it("oracle-builtin: statistics.median swapped for a builtin of the interpreter, no tree code in the slot", async () => {
+    notBelieved(await judged("python-redteam", "oracle-builtin", dataDir), "statistics.median (was statistics.median, now builtins.callable) was replaced, which the base run did not do");
+  }, 300_000);
+
   it("report-rename: a thread renaming a forged copy over the report after the main thread ended", async () => {
     notBelieved(await judged("python-redteam", "report-rename", dataDir), "wrote the test report (os.rename)", "src/stats_tool/__init__.py:");
   }, 300_000);
@@ -63,11 +67,25 @@ describe("node:test: what the test file's process reports to the runner, forged"
     expect(verdict.verdict, verdict.reasons.join("\n")).toBe("CANDIDATE");
   }, 300_000);
 
+  it("the honest sorted copy stays CANDIDATE, though it writes to stdout in node:test's child", async () => {
+    const verdict = await judged("node-redteam", "honest", dataDir, "sorted");
+    expect(verdict.verdict, verdict.reasons.join("\n")).toBe("CANDIDATE");
+  }, 300_000);
+
   it("v8-serializer: v8.Serializer.prototype.writeValue rewriting test:fail into test:pass", async () => {
     notBelieved(await judged("node-redteam", "v8-serializer", dataDir), "node:v8.Serializer.prototype.writeValue was replaced");
   }, 300_000);
 
   it("stdout-forge: process.stdout.write rewriting the serialized events", async () => {
     notBelieved(await judged("node-redteam", "stdout-forge", dataDir), "process.stdout.write was replaced");
+  }, 300_000);
+
+  it("intrinsic-sort: Array.prototype.sort replaced, so the frozen test's expected value agrees with an unsorted copy", async () => {
+    notBelieved(await judged("node-redteam", "intrinsic-sort", dataDir, "sorted"), "Array.prototype.sort was replaced, which the base run did not do");
+  }, 300_000);
+
+  it("child-forge: a serialized test:pass written onto fd 1 by hand, then process.exit(0) before the failure", async () => {
+    notBelieved(await judged("node-redteam", "child-forge", dataDir),
+      "test/median.test.js::median of odd and even lists passed, but the node:test process of test/median.test.js never reported it passing");
   }, 300_000);
 });

@@ -8,12 +8,17 @@
 //   - code of the tree outside the owner's frozen files reached into frames or the collector, set
 //     attributes of the runner's or the standard library's classes, or a function the verdict
 //     passes through (assertions, the runner's report path) was replaced;
+//   - a slot of a module that is not the tree's holds, at exit, another callable than its module's
+//     body left there, which the base run's record does not show (./python-swapped.ts);
 //   - a function, class or object of the tree was found at exit in a module that is not the tree's,
 //     or tree code wrote the report or started a process after it was written (./python-planted.ts);
-//   - a runtime the gate placed its hook in left no record, or its first process no end.
+//   - a runtime the gate placed its hook in left no record, or its first process no end;
+//   - the report says a test passed that its node:test child never passed through node:test's own
+//     reporter (./judge-ran.ts).
 import type { Detail } from "../../kernel/types.js";
 import type { SuiteRun } from "../report-types.js";
 import type { ProvenanceRecord, RecordedCode, RecordedEvent } from "./record.js";
+import { unreportedPasses } from "./judge-ran.js";
 
 /** What a run carries about its record: where the hooks were placed, and what they saw. */
 export interface RunProvenance {
@@ -72,7 +77,11 @@ function installedBySetup(run: SuiteRun, path: string): boolean {
   return (run.deps?.entries ?? []).some((entry) => path === entry || path.startsWith(`${entry}/`));
 }
 
-export function provenanceFindings(run: SuiteRun, context: ProvenanceContext): { problems: string[]; details: Detail[] } {
+/**
+ * `base` is the base run of the same judgment: what its record saw the runner (or the owner's code) do
+ * is not blamed on the change (a slot the runner itself swaps happens on both).
+ */
+export function provenanceFindings(run: SuiteRun, context: ProvenanceContext, base?: SuiteRun): { problems: string[]; details: Detail[] } {
   const problems: string[] = [];
   const details: Detail[] = [];
   const provenance = run.provenance;
@@ -104,13 +113,19 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext): {
       add(`the ${run.label} run read ${path}, distribution metadata the change committed (an entry point or plugin loaded from the tree)`, path);
     }
   }
+  const onBase = new Set((base?.provenance?.record.events ?? []).map((e) => `${e.event}\u0000${e.what}`));
   for (const event of record.events) {
     if (installedBySetup(run, event.by) && !context.changed.has(event.by)) continue;
+    if (event.event === "swapped" && onBase.has(`${event.event}\u0000${event.what}`)) {
+      details.push({ kind: "provenance", message: `during the ${run.label} run ${event.what} (as on the base)` });
+      continue;
+    }
     const finding = eventFinding(run.label, event, context);
     if (finding === null) continue;
     if (finding.owner) details.push({ kind: "provenance", message: finding.message, path: event.by });
     else add(finding.message, event.by === "" || event.by.startsWith("/") ? undefined : event.by);
   }
+  for (const problem of unreportedPasses(run.label, record.processes, run.report?.cases ?? [])) add(problem);
   const cut = cutShort(run, provenance);
   if (cut !== null) add(cut);
   return { problems, details };
@@ -123,6 +138,9 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
     // A replacement from an installed package (a plugin) is not the tree's doing.
     if (event.by.startsWith("/") && !event.by.startsWith("/work/")) return null;
     return { message: `during the ${label} run ${event.what} was replaced (by ${where}): the assertion library or the runner's report path was tampered with`, owner };
+  }
+  if (event.event === "swapped") {
+    return { message: `during the ${label} run ${event.what} was replaced, which the base run did not do: a function or class that tests rely on (an oracle, the assertion library, the runner) is not the one its module defined`, owner: false };
   }
   if (event.by === "" || event.by.startsWith("/")) return null;
   if (event.event === "planted") {

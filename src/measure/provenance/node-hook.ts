@@ -14,6 +14,7 @@
 // dropped, and what it resolves or finds replaced is kept, since it ran in the run's process.
 
 import { nodePlantedSource } from "./node-planted.js";
+import { nodeRanSource } from "./node-ran.js";
 
 /** node:assert's functions a test's outcome passes through, on the module and on its `strict` object. */
 export const NODE_ASSERT_FUNCTIONS: readonly string[] = [
@@ -44,7 +45,9 @@ export function nodePreloadSource(fifo: string, treeRoot: string): string {
     entry.pid = process.pid;
     try { writeSync(fd, stringify(entry) + "\\n"); } catch {}
   };
-  emit({ k: "start", lang: "node", nonce, ppid: process.ppid, argv: process.argv.slice(0, 8).join(" ") });
+  // node:test's child (its stdout is the report channel): the test file it runs, read before any tree code.
+  const testFile = process.env.NODE_TEST_CONTEXT === "child-v8" && typeof process.argv[1] === "string" ? process.argv[1] : undefined;
+  emit({ k: "start", lang: "node", nonce, ppid: process.ppid, argv: process.argv.slice(0, 8).join(" "), ...(testFile === undefined ? {} : { tf: testFile }) });
   const seen = new Set();
   const code = (path) => {
     if (typeof path !== "string" || !path.startsWith(TREE) || seen.has(path)) return;
@@ -114,6 +117,7 @@ export function nodePreloadSource(fifo: string, treeRoot: string): string {
       return original.call(this, target, ...rest);
     };
   }
+${nodeRanSource()}
 ${nodePlantedSource()}
   const replacedAtExit = watchReplaced(emit);
   const assert = require("node:assert");
@@ -127,6 +131,7 @@ ${nodePlantedSource()}
       if (owner[name] !== original) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
     }
     replacedAtExit();
+    reportRan();
     emit({ k: "end", nonce });
   });
 

@@ -9,6 +9,7 @@
 // module attribute could replace, so tree code never runs inside it.
 
 import { pythonPlantedSource } from "./python-planted.js";
+import { pythonSwappedSource } from "./python-swapped.js";
 
 /** Top-level modules of the runners the gate knows (pytest and its own dependencies). */
 export const PYTHON_RUNNER_MODULES: readonly string[] = [
@@ -188,6 +189,7 @@ def _ranex_provenance():
     code_of = function_type.__code__.__get__
     modules = sys.modules
 ${pythonPlantedSource(WATCHED_MODULES)}
+${pythonSwappedSource()}
 
     # The functions a test's verdict passes through: the assertion library and the runner's report
     # path. Their identities are taken when each module first shows up; a later replacement (a plain
@@ -302,6 +304,9 @@ ${pythonPlantedSource(WATCHED_MODULES)}
                 emit('tamper', 'ev', event, 'what', what, 'by', who[0], 'line', who[1])
 
     def observe(event, args):
+        if event == 'ranex.loaded':
+            loaded(args)
+            return
         if event == 'open':
             path = args[0]
             if type(path) is not str:
@@ -315,6 +320,7 @@ ${pythonPlantedSource(WATCHED_MODULES)}
                 if reading and path not in seen:
                     if early_names[0] is None and path.endswith(('.py', '.pyc', '.so')):
                         early_snapshot()
+                        swapped_start()
                     if code_file(path):
                         data_file(path, caller())
                 if not reading or '+' in (mode or ''):
@@ -365,7 +371,7 @@ ${pythonPlantedSource(WATCHED_MODULES)}
     # The events observe() acts on. Most of what Python audits (exec, compile, marshal.loads on every
     # import, object.__getattr__ of __code__ and __defaults__) says nothing the record keeps: the hook
     # runs on each of them, so those leave after one set lookup, before any other work.
-    RELEVANT = frozenset(('open', 'import', 'object.__setattr__', 'object.__delattr__')) | FRAME_EVENTS | REPORT_EVENTS
+    RELEVANT = frozenset(('open', 'import', 'object.__setattr__', 'object.__delattr__', 'ranex.loaded')) | FRAME_EVENTS | REPORT_EVENTS
 
     def hook(event, args):
         # Never raises: an exception here would abort whatever the code was doing.
@@ -394,6 +400,7 @@ ${pythonPlantedSource(WATCHED_MODULES)}
             snapshot()
             compare()
             planted_scan()
+            swapped_scan(scanned_names[0])
             for name, module in list(modules.items()):
                 if type(module) is not module_type:
                     continue
@@ -410,6 +417,7 @@ ${pythonPlantedSource(WATCHED_MODULES)}
             # Held to the interpreter's end, the functions (and through them every module's globals)
             # cost its finalization about 1 % of python-calc's pytest run (issue 19, measured).
             del originals[:]
+            del kept_spaces[:]
             for column in in_modules + in_classes:
                 del column[:]
             busy[0] = False

@@ -121,6 +121,8 @@ export function pythonPlantedSource(watched: readonly string[]): string {
     WALKED = frozenset(${JSON.stringify(WALKED_TOPS)})
     CLASSES_WALKED = frozenset(${JSON.stringify([...watched, ...CLASSES_WALKED])})
     early_names = [None]
+    # The namespaces the walk read, for the swapped-slot check (./python-swapped.ts).
+    scanned_names = [{}]
 
     def early_snapshot():
         # Called when the first code file of the tree is opened, before any of it runs.
@@ -208,6 +210,7 @@ export function pythonPlantedSource(watched: readonly string[]): string {
                     continue
                 if type(used) is str and not wanted.get(used, False):
                     wanted[used] = True
+        scanned_names[0] = wanted
         for name, classes in list(wanted.items()):
             module = modules.get(name)
             if type(module) is not module_type:

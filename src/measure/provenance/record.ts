@@ -1,6 +1,7 @@
 // The provenance record of one run, as the gate keeps it: what the hooks in the run's processes
 // reported through the record's pipe (./pipe.ts), parsed and bounded. Plain data: it is part of the
 // run's evidence, cached with a base run, and read by the pure judgment in ./judge.ts.
+import { NODE_RAN_LIMIT } from "./node-ran.js";
 
 export interface RecordedProcess {
   pid: number;
@@ -10,6 +11,15 @@ export interface RecordedProcess {
   argv: string;
   /** The process reported its end with the nonce it started with (a forged end line has none). */
   ended: boolean;
+  /** node:test's child: the test file it ran (relative to the tree when inside it). */
+  testFile?: string;
+  /**
+   * node:test's child: the tests node:test's own reporter serialized as passed there (./node-ran.ts),
+   * under the process's nonce; `ranDone` when its last such line came, `ranCut` past its bound.
+   */
+  passed?: string[];
+  ranDone?: boolean;
+  ranCut?: boolean;
 }
 
 export interface RecordedCode {
@@ -92,6 +102,7 @@ export function parseRecord(text: string, treeRoot: string, bytes = Buffer.byteL
           record.processes.push({
             pid, ppid: typeof entry.ppid === "number" ? entry.ppid : -1, lang: entry.lang === "node" ? "node" : "python",
             argv: typeof entry.argv === "string" ? entry.argv.slice(0, 200) : "", ended: false,
+            ...(typeof entry.tf === "string" ? { testFile: relative(entry.tf), passed: [] } : {}),
           });
           kept = true;
         }
@@ -100,6 +111,16 @@ export function parseRecord(text: string, treeRoot: string, bytes = Buffer.byteL
         const started = record.processes.find((p) => p.pid === pid);
         if (started !== undefined && nonces.get(pid) === entry.nonce) {
           started.ended = true;
+          kept = true;
+        }
+        break;
+      }
+      case "ran": {
+        const started = record.processes.find((p) => p.pid === pid);
+        if (started?.passed !== undefined && nonces.get(pid) === entry.nonce && started.ranDone !== true && Array.isArray(entry.n)) {
+          for (const name of entry.n) if (typeof name === "string" && started.passed.length < NODE_RAN_LIMIT) started.passed.push(name);
+          if (entry.done === true) started.ranDone = true;
+          if (entry.cut === true) started.ranCut = true;
           kept = true;
         }
         break;

@@ -50,7 +50,7 @@ export function regressionClaim(
   const forged = canaryFindings(head, details) ?? rewrittenFindings(head, details);
   if (forged !== null) problems.unshift(forged);
   // What ran is not what was reviewed: the run is not believed (issue 19).
-  const ran = provenanceFindings(head, provenance);
+  const ran = provenanceFindings(head, provenance, base);
   details.push(...ran.details);
   problems.push(...ran.problems);
   const untrusted = forged !== null || ran.problems.length > 0;

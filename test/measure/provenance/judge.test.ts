@@ -128,3 +128,54 @@ describe("provenanceFindings", () => {
     expect(provenanceFindings({ ...timedOut, command: { ...timedOut.command!, timedOut: true } }, none).problems).toEqual([]);
   });
 });
+
+describe("the third red team (issue 19): swapped slots, and node:test's report channel", () => {
+  const swap = (what: string): string => line({ k: "tamper", pid: 7, ev: "swapped", what, by: "", line: 0 });
+
+  it("a slot swapped for another object that is not the tree's fails, unless the base run's record shows the same swap", () => {
+    const oracle = "statistics.median (was statistics.median, now builtins.callable)";
+    const runner = "_pytest.assertion.util._reprcompare (was nothing, now _pytest.assertion.callbinrepr)";
+    const head = runWith([START, swap(oracle), swap(runner), END]);
+    const base: SuiteRun = { ...runWith([START, swap(runner), END]), label: "base" };
+    const { problems, details } = provenanceFindings(head, none, base);
+    expect(problems).toEqual([`during the head run ${oracle} was replaced, which the base run did not do: a function or class that tests rely on (an oracle, the assertion library, the runner) is not the one its module defined`]);
+    expect(details.map((d) => d.message)).toContain(`during the head run ${runner} (as on the base)`);
+    // The same slot swapped to something else than on the base is the change's.
+    const other = runWith([START, swap("_pytest.assertion.util._reprcompare (was nothing, now builtins.print)"), END]);
+    expect(provenanceFindings(other, none, base).problems).toHaveLength(1);
+    // No base run to compare with: blamed.
+    expect(provenanceFindings(head, none).problems).toHaveLength(2);
+  });
+
+  const CHILD = line({ k: "start", pid: 9, lang: "node", nonce: "c9", ppid: 8, argv: "node test/median.test.js", tf: "/work/test/median.test.js" });
+  const PARENT = line({ k: "start", pid: 8, lang: "node", nonce: "p8", ppid: 1, argv: "node --test" });
+  const ends = [line({ k: "end", pid: 9, nonce: "c9" }), line({ k: "end", pid: 8, nonce: "p8" })];
+  const passed = (name: string, file: string | null = "test/median.test.js") => ({ id: `${file ?? "test"}::${name}`, file, name, result: "passed" as const });
+
+  function nodeRun(lines: string[], cases: ReturnType<typeof passed>[]): SuiteRun {
+    const run = runWith(lines, ["node"]);
+    return { ...run, report: { ...run.report!, cases } };
+  }
+
+  it("parses what a node:test child passed, only under its nonce", () => {
+    const record = parseRecord([CHILD, line({ k: "ran", pid: 9, nonce: "forged", n: ["median"], done: true }), line({ k: "ran", pid: 9, nonce: "c9", n: ["mean"] }),
+      line({ k: "ran", pid: 9, nonce: "c9", n: ["odd"], done: true }), ...ends].join("\n"), "/work");
+    expect(record.processes[0]).toMatchObject({ testFile: "test/median.test.js", passed: ["mean", "odd"], ranDone: true, ended: true });
+  });
+
+  it("a pass the file's node:test process never serialized, or a process that never ended, is not believed", () => {
+    const honest = nodeRun([PARENT, CHILD, line({ k: "ran", pid: 9, nonce: "c9", n: ["median of odd lists"], done: true }), ...ends], [passed("median of odd lists")]);
+    expect(provenanceFindings(honest, none).problems).toEqual([]);
+    const forged = nodeRun([PARENT, CHILD, line({ k: "ran", pid: 9, nonce: "c9", n: [], done: true }), ...ends], [passed("median of odd lists")]);
+    expect(provenanceFindings(forged, none).problems).toEqual([
+      "the head report says test/median.test.js::median of odd lists passed, but the node:test process of test/median.test.js never reported it passing through node:test's own reporter: something else wrote the report channel, so the run is not believed",
+    ]);
+    const killed = nodeRun([PARENT, CHILD, ends[1]!], [passed("median of odd lists")]);
+    expect(provenanceFindings(killed, none).problems[0]).toContain("never reported its end");
+    // Node's own junit reporter names no file: held to every child's passes.
+    const fileless = nodeRun([PARENT, CHILD, line({ k: "ran", pid: 9, nonce: "c9", n: ["a"], done: true }), ...ends], [passed("a", null), passed("b", null)]);
+    expect(provenanceFindings(fileless, none).problems[0]).toContain("the head report says test::b passed, but node:test's child processes never reported it passing");
+    // A file no child of the record ran (a command without the preload) is not held to anything.
+    expect(provenanceFindings(nodeRun([PARENT, ends[1]!], [passed("x")]), none).problems).toEqual([]);
+  });
+});
