@@ -93,6 +93,11 @@ def _ranex_provenance():
 
     seen = set()
     busy = [False]
+    # Whether a file of the tree was opened for reading yet (or a module of the tree was loaded before
+    # the hook): until then no code of the tree can have run, so an import or an event has no tree
+    # frame to find, and the walks up the stack (each step an audited read, a call of this hook) are
+    # left out. pytest imports most of its modules before it reads the tree's first file.
+    tree_read = [False]
 
     def pyc_flags(path):
         try:
@@ -317,6 +322,8 @@ ${pythonSwappedSource()}
             mode = args[1]
             reading = (args[2] & 3) == 0 if mode is None else ('r' in mode or '+' in mode)
             if inside:
+                if reading:
+                    tree_read[0] = True
                 if reading and path not in seen:
                     if early_names[0] is None and path.endswith(('.py', '.pyc', '.so')):
                         early_snapshot()
@@ -338,6 +345,8 @@ ${pythonSwappedSource()}
             counter[0] += 1
             if counter[0] % 25 == 0:
                 compare()
+            if not tree_read[0]:
+                return
             frame = caller()
             importer = frame.f_code.co_filename if frame is not None else None
             if type(importer) is str and importer.startswith(TREE):
@@ -346,6 +355,8 @@ ${pythonSwappedSource()}
                     seen.add(key)
                     emit('imp', 'n', str(args[0]), 'by', importer)
             return
+        if not tree_read[0]:
+            return  # nothing of the tree can be on the stack yet: no frame to walk, nobody to blame
         if event in REPORT_EVENTS:
             report_guard(event, args, caller())
             return
@@ -427,6 +438,7 @@ ${pythonSwappedSource()}
     for name, module in list(sys.modules.items()):
         path = getattr(module, '__file__', None)
         if type(path) is str and path.startswith(TREE):
+            tree_read[0] = True
             code_file(path)
     import atexit
     atexit.register(at_exit)
