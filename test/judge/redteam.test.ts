@@ -54,6 +54,10 @@ describe("python: code of the tree planted in modules that are not the tree's, a
     notBelieved(await judged("python-redteam", "oracle-builtin", dataDir), "statistics.median (was statistics.median, now builtins.callable) was replaced, which the base run did not do");
   }, 300_000);
 
+  it("code-swap: statistics.median's __code__ replaced in place by the tree's, identity and globals kept", async () => {
+    notBelieved(await judged("python-redteam", "code-swap", dataDir), "statistics.median.__code__", "src/stats_tool/__init__.py");
+  }, 300_000);
+
   it("report-rename: a thread renaming a forged copy over the report after the main thread ended", async () => {
     notBelieved(await judged("python-redteam", "report-rename", dataDir), "wrote the test report (os.rename)", "src/stats_tool/__init__.py:");
   }, 300_000);

@@ -189,6 +189,7 @@ def _ranex_provenance():
     RESTRICTED = frozenset(('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_back', 'f_globals', 'f_locals'))
     type_getattr = type.__getattribute__
     object_getattr = object.__getattribute__
+    CODE_SLOTS = frozenset(('__code__', '__defaults__', '__kwdefaults__'))
     module_type = type(sys)
     function_type = type(lambda: None)
     code_of = function_type.__code__.__get__
@@ -364,6 +365,14 @@ ${pythonSwappedSource()}
             tamper(event, event, caller())
         elif event == 'object.__setattr__' or event == 'object.__delattr__':
             target = args[0]
+            if type(target) is function_type:
+                # A standard or runner function whose code or defaults are replaced in place keeps its
+                # identity, name and globals: no slot changes, so only this event shows it.
+                if args[1] in CODE_SLOTS:
+                    module = object_getattr(target, '__module__')
+                    if type(module) is str and (module.split('.', 1)[0] in stdlib or module.split('.', 1)[0] in runner):
+                        tamper(event, module + '.' + str(object_getattr(target, '__qualname__')) + '.' + str(args[1]), caller())
+                return
             if not issubclass(type(target), type):
                 return
             module = type_getattr(target, '__module__')
