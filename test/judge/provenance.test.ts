@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { judge } from "../../src/judge/judge.js";
 import type { Verdict } from "../../src/kernel/types.js";
-import { fixtureRepo } from "../helpers/fixtures.js";
+import { judgedHead, notBelieved } from "../helpers/not-believed.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // Issue 19, "measure what actually ran": each head of fixtures/repos/python-provenance.sh and
@@ -10,20 +9,7 @@ import { tempDir } from "../helpers/git-repo.js";
 // run is not believed (tests.regression FAILs, unsafe, naming what ran), and the honest head of the
 // same repository stays CANDIDATE. Real runners in the real sandbox, judged end to end.
 
-async function judged(repoName: "python-provenance" | "node-provenance", head: string, dataDir: string): Promise<Verdict> {
-  const repo = await fixtureRepo(repoName);
-  const { verdict } = await judge({ source: repo, base: "main", head, task: "median", dataDir });
-  return verdict;
-}
-
-function notBelieved(verdict: Verdict, ...mentions: string[]): void {
-  const regression = verdict.claims.find((c) => c.name === "tests.regression");
-  const text = `${regression?.reason ?? ""}\n${(regression?.details ?? []).map((d) => d.message).join("\n")}`;
-  expect(verdict.verdict, text).toBe("FAIL");
-  expect(regression?.status, text).toBe("fail");
-  expect(verdict.class, text).toBe("unsafe");
-  for (const mention of mentions) expect(text).toContain(mention);
-}
+const judged = (repoName: "python-provenance" | "node-provenance", head: string, dataDir: string, task?: string): Promise<Verdict> => judgedHead(repoName, head, dataDir, task);
 
 describe("python: what the run loaded is judged (src layout, PYTHONPATH=src)", () => {
   const dataDir = tempDir("ranex-provenance-py-");

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { judge } from "../../src/judge/judge.js";
 import type { Verdict } from "../../src/kernel/types.js";
-import { fixtureRepo } from "../helpers/fixtures.js";
+import { judgedHead, notBelieved } from "../helpers/not-believed.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // Issue 19, a fresh red team: each head of fixtures/repos/python-redteam.sh and node-redteam.sh
@@ -13,20 +12,7 @@ import { tempDir } from "../helpers/git-repo.js";
 // uses the same modules (functools' cache, a json encoder subclass, v8's serializer) on its own
 // objects. Real pytest and node:test in the real sandbox, judged end to end.
 
-async function judged(repoName: "python-redteam" | "node-redteam", head: string, dataDir: string, task = "median"): Promise<Verdict> {
-  const repo = await fixtureRepo(repoName);
-  const { verdict } = await judge({ source: repo, base: "main", head, task, dataDir });
-  return verdict;
-}
-
-function notBelieved(verdict: Verdict, ...mentions: string[]): void {
-  const regression = verdict.claims.find((c) => c.name === "tests.regression");
-  const text = `${regression?.reason ?? ""}\n${(regression?.details ?? []).map((d) => d.message).join("\n")}`;
-  expect(verdict.verdict, text).toBe("FAIL");
-  expect(regression?.status, text).toBe("fail");
-  expect(verdict.class, text).toBe("unsafe");
-  for (const mention of mentions) expect(text).toContain(mention);
-}
+const judged = (repoName: "python-redteam" | "node-redteam", head: string, dataDir: string, task?: string): Promise<Verdict> => judgedHead(repoName, head, dataDir, task);
 
 describe("python: code of the tree planted in modules that are not the tree's, and the report rewritten", () => {
   const dataDir = tempDir("ranex-redteam-py-");
