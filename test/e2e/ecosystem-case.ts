@@ -31,7 +31,7 @@ export interface EcosystemCase {
    * (issues 19 and 22): each must be FAIL unsafe, its diff.frozen reason (or, `by` another claim,
    * the failing claims' text) naming every string given.
    */
-  attacks?: { head: string; what: string; mentions: string[]; by?: string; class?: string }[];
+  attacks?: { head: string; what: string; mentions: string[]; by?: string }[];
   /** The runner selects tests: the honest head's repeats (tests.stable) must not lose their selection. */
   selects?: boolean;
   /** The honest head's new test file: the PR's own runs (head+new, base+new) run it alone (issue 22). */
@@ -117,10 +117,10 @@ export function judgedAsNewUser({ name, runner, target, frozen, newTest, initArg
     }, 1_200_000);
 
     for (const attack of attacks) {
-      it(`${attack.head} (${attack.what}) is FAIL ${attack.class ?? "unsafe"}, caught by ${attack.by ?? "diff.frozen"}`, async () => {
+      it(`${attack.head} (${attack.what}) is FAIL unsafe, caught by ${attack.by ?? "diff.frozen"}`, async () => {
         const verdict = await judge(attack.head);
         expect(verdict.verdict, failingText(verdict)).toBe("FAIL");
-        expect(verdict.class).toBe(attack.class ?? "unsafe");
+        expect(verdict.class).toBe("unsafe");
         const reason = verdict.claims.find((c) => c.name === "diff.frozen" && c.status === "fail")?.reason ?? failingText(verdict);
         for (const mention of attack.mentions) expect(reason).toContain(mention);
       }, 1_200_000);
