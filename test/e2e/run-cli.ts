@@ -62,11 +62,7 @@ export function parseVerdict(result: CliResult): VerdictJson {
   }
 }
 
-/** Everything a person reads about the failing claims: reasons, detail messages and paths. */
-export function failingText(verdict: VerdictJson): string {
-  return verdict.claims.filter((c) => c.status !== "pass")
-    .map((c) => [c.name, c.reason, ...c.details.map((d) => `${d.message} ${d.path ?? ""}`)].join("\n")).join("\n");
-}
+export { failingText } from "../helpers/expected-verdict.js";
 
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { judge, type Judgment } from "../../src/judge/judge.js";
-import { fixtureRepo, loadExpectations } from "../helpers/fixtures.js";
+import type { Judgment } from "../../src/judge/judge.js";
+import { judgedAsExpected } from "../helpers/expected-verdict.js";
 import { claim, failing } from "../helpers/claims.js";
 import { tempDir } from "../helpers/git-repo.js";
 
@@ -11,9 +11,9 @@ import { tempDir } from "../helpers/git-repo.js";
 
 const dataDir = tempDir();
 
-async function judged(head: string): Promise<Judgment> {
-  const want = loadExpectations()["python-data"]![head]!;
-  return judge({ source: await fixtureRepo("python-data"), base: want.base ?? "main", head, task: want.task ?? null, dataDir });
+/** A head judged and held to its row of expected.json (the CLI suite leaves python-data's and node-data's rows to this one). */
+function judged(head: string): Promise<Judgment> {
+  return judgedAsExpected("python-data", head, dataDir);
 }
 
 async function expectCaught(head: string, message: string): Promise<void> {
@@ -70,10 +70,7 @@ describe("harness a frozen configuration names (pytest.ini: -p shapes.pytest_plu
 });
 
 describe("node:test: test data read through fs (fixtures/repos/node-data.sh)", () => {
-  async function node(head: string): Promise<Judgment> {
-    const want = loadExpectations()["node-data"]![head]!;
-    return judge({ source: await fixtureRepo("node-data"), base: "main", head, task: want.task ?? null, dataDir });
-  }
+  const node = (head: string): Promise<Judgment> => judgedAsExpected("node-data", head, dataDir);
 
   it("fails a head that rewrites the cases the frozen test read in the base run", async () => {
     const judgment = await node("rewrite-cases");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { judge, type Judgment } from "../../src/judge/judge.js";
-import { fixtureRepo, loadExpectations } from "../helpers/fixtures.js";
+import type { Judgment } from "../../src/judge/judge.js";
+import { judgedAsExpected } from "../helpers/expected-verdict.js";
 import { claim, failing } from "../helpers/claims.js";
 import { tempDir } from "../helpers/git-repo.js";
 
@@ -11,12 +11,11 @@ import { tempDir } from "../helpers/git-repo.js";
 // not behaviour rather than unneeded. expected.json's rows are checked through the CLI as well
 // (test/e2e/judge-cli.test.ts).
 
-const expectations = loadExpectations()["python-src"];
 const dataDir = tempDir();
 
-async function judged(head: string): Promise<Judgment> {
-  const want = expectations[head]!;
-  return judge({ source: await fixtureRepo("python-src"), base: want.base ?? "main", head, task: want.task ?? null, dataDir });
+/** A head judged and held to its row of expected.json (the CLI suite leaves python-src's and node-src's rows to this one). */
+function judged(head: string): Promise<Judgment> {
+  return judgedAsExpected("python-src", head, dataDir);
 }
 
 describe("python-src: what changes how code is loaded", () => {
@@ -89,11 +88,7 @@ describe("python-src: what changes how code is loaded", () => {
 });
 
 describe("node-src: the same under node:test", () => {
-  const node = loadExpectations()["node-src"];
-  const judgedNode = async (head: string): Promise<Judgment> => {
-    const want = node[head]!;
-    return judge({ source: await fixtureRepo("node-src"), base: want.base ?? "main", head, task: want.task ?? null, dataDir: tempDir() });
-  };
+  const judgedNode = (head: string): Promise<Judgment> => judgedAsExpected("node-src", head, tempDir());
 
   it("keeps the honest head a CANDIDATE with diff.needed: the comment and blank line are the same tokens (js-tokens)", async () => {
     const judgment = await judgedNode("honest");

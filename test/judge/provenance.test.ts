@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Verdict } from "../../src/kernel/types.js";
-import { judgedHead, notBelieved } from "../helpers/not-believed.js";
+import { notBelieved } from "../helpers/not-believed.js";
+import { judgedAsExpected } from "../helpers/expected-verdict.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // Issue 19, "measure what actually ran": each head of fixtures/repos/python-provenance.sh and
@@ -9,7 +10,9 @@ import { tempDir } from "../helpers/git-repo.js";
 // run is not believed (tests.regression FAILs, unsafe, naming what ran), and the honest head of the
 // same repository stays CANDIDATE. Real runners in the real sandbox, judged end to end.
 
-const judged = (repoName: "python-provenance" | "node-provenance", head: string, dataDir: string, task?: string): Promise<Verdict> => judgedHead(repoName, head, dataDir, task);
+// Each head is held to its row of fixtures/repos/expected.json as well (the CLI suite leaves these rows to this one).
+const judged = async (repoName: "python-provenance" | "node-provenance", head: string, dataDir: string): Promise<Verdict> =>
+  (await judgedAsExpected(repoName, head, dataDir)).verdict;
 
 describe("python: what the run loaded is judged (src layout, PYTHONPATH=src)", () => {
   const dataDir = tempDir("ranex-provenance-py-");

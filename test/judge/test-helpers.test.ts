@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { judge, type Judgment } from "../../src/judge/judge.js";
-import { fixtureRepo, loadExpectations, type FixtureName } from "../helpers/fixtures.js";
+import type { Judgment } from "../../src/judge/judge.js";
+import type { FixtureName } from "../helpers/fixtures.js";
+import { judgedAsExpected } from "../helpers/expected-verdict.js";
 import { claim, failing } from "../helpers/claims.js";
 import { tempDir } from "../helpers/git-repo.js";
 
@@ -13,9 +14,9 @@ import { tempDir } from "../helpers/git-repo.js";
 
 const dataDir = tempDir();
 
-async function judged(repo: FixtureName, head: string): Promise<Judgment> {
-  const want = loadExpectations()[repo]![head]!;
-  return judge({ source: await fixtureRepo(repo), base: want.base ?? "main", head, task: want.task ?? null, dataDir });
+/** A head judged and held to its row of expected.json (the CLI suite leaves these fixtures' rows to this one). */
+function judged(repo: FixtureName, head: string): Promise<Judgment> {
+  return judgedAsExpected(repo, head, dataDir);
 }
 
 // Where each fixture's helper asserts, as diff.frozen quotes it.
