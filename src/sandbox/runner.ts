@@ -7,6 +7,7 @@ import { boundTree, treeLimitProblem } from "./tree-limit.js";
 import { baseEnvironment, bwrapArguments, generatedAccounts, generatedHosts, SANDBOX_PATH, toolchainMounts, toolchainPath } from "./profile.js";
 import { cgroupSupport, createRunCgroup, type RunCgroup } from "./cgroup.js";
 import { launch, type LaunchOutcome } from "./launch.js";
+import { openProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
 import type { RunRequest, RunResult, SandboxProfile } from "./types.js";
 
 export interface Sandbox {
@@ -164,11 +165,22 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, given: 
       writeFileSync(join(scratch, "passwd"), accounts.passwd);
       writeFileSync(join(scratch, "group"), accounts.group);
       writeFileSync(join(scratch, "hosts"), generatedHosts());
-      const args = ["--json-status-fd", "3", ...bwrapArguments(profile, request, { accountsDir: scratch }, limited)];
-      outcome = await launch({
-        program: [bwrap, ...args], cwd: scratch, env: { PATH: SANDBOX_PATH }, statusWriter: "bwrap",
-        timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup,
-      });
+      // Fail closed: without the seccomp filter and the execute-only loader the run does not start.
+      let isolation: ProcessIsolation;
+      try {
+        isolation = openProcessIsolation(scratch);
+      } catch (err) {
+        return failedToStart(`refused: the sandbox cannot keep the run's processes apart (${(err as Error).message}); run 'ranex doctor'`);
+      }
+      try {
+        const args = ["--json-status-fd", "3", ...bwrapArguments(profile, request, { accountsDir: scratch, loaderPath: isolation.loaderPath }, limited)];
+        outcome = await launch({
+          program: [bwrap, ...args], cwd: scratch, env: { PATH: SANDBOX_PATH }, statusWriter: "bwrap",
+          timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup, passFds: isolation.fds,
+        });
+      } finally {
+        isolation.close();
+      }
       return withTreeLimit(summarise(outcome, cgroup, profile, "exit-code" in outcome.status), given.workdir);
     }
     // backend "none": the same empty environment and limits, without namespaces. Never CANDIDATE material.
