@@ -9,8 +9,10 @@
 //    non-dumpable at exec, and the kernel lets no process without CAP_SYS_PTRACE reach a
 //    non-dumpable one: its `/proc/<pid>/environ`, `mem`, `maps` and `fd/*` links are refused. So
 //    every dynamically linked process of the run (sh, python, node, java, cargo) is shut to the
-//    others, and each still reads its own `/proc/self`.
-import { closeSync, existsSync, openSync, realpathSync, writeFileSync } from "node:fs";
+//    others, and each still reads its own `/proc/self`. Linkers read the loader too (libc.so's
+//    linker script names it): the script is shown rewritten to a readable copy elsewhere, which no
+//    program names as its interpreter.
+import { closeSync, existsSync, openSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seccompProgram } from "./seccomp.js";
 
@@ -22,9 +24,39 @@ export const LOADER_LINK = "/lib64/ld-linux-x86-64.so.2";
 /** Execute only: the kernel maps it, nobody in the run can read it, so none of them stays dumpable. */
 export const LOADER_MODE = "0111";
 
+/** The loader, readable, for linkers (`cc`, rust-lld, cgo) only: no program names it as its interpreter. */
+export const READABLE_LOADER = "/opt/ranex/loader/ld-linux-x86-64.so.2";
+/** glibc's linker scripts that may name the loader (`AS_NEEDED ( /lib64/ld-linux-x86-64.so.2 )`). */
+export const LINKER_SCRIPTS: readonly string[] = ["/usr/lib/x86_64-linux-gnu/libc.so", "/usr/lib64/libc.so", "/usr/lib/libc.so"];
+
+export interface LinkerScript {
+  /** Where the script is, in the sandbox as on the host. */
+  path: string;
+  /** The rewritten copy on the host, in the run's scratch folder. */
+  copy: string;
+}
+
 /** The bwrap arguments (after the system mounts) that need the two fds below. */
-export function processIsolationArguments(loaderPath: string): string[] {
-  return ["--perms", LOADER_MODE, "--ro-bind-data", String(LOADER_FD), loaderPath, "--seccomp", String(SECCOMP_FD)];
+export function processIsolationArguments(loaderPath: string, scripts: readonly LinkerScript[] = []): string[] {
+  const args = ["--perms", LOADER_MODE, "--ro-bind-data", String(LOADER_FD), loaderPath, "--ro-bind", loaderPath, READABLE_LOADER];
+  for (const script of scripts) args.push("--ro-bind", script.copy, script.path);
+  return [...args, "--seccomp", String(SECCOMP_FD)];
+}
+
+/** Each linker script naming the loader, rewritten to READABLE_LOADER into `scratch`. */
+function rewriteLinkerScripts(scratch: string): LinkerScript[] {
+  const scripts: LinkerScript[] = [];
+  for (const path of LINKER_SCRIPTS) {
+    if (!existsSync(path) || realpathSync(path) !== path || !statSync(path).isFile() || statSync(path).size > 64 * 1024) continue;
+    const text = readFileSync(path, "latin1");
+    if (!/^[\t\n\r\x20-\x7e]*$/.test(text)) continue; // a shared object, not a script
+    const rewritten = text.replace(/\S*\/ld-linux-x86-64\.so\.2/g, READABLE_LOADER);
+    if (rewritten === text) continue;
+    const copy = join(scratch, `linker-script-${scripts.length}`);
+    writeFileSync(copy, rewritten, "latin1");
+    scripts.push({ path, copy });
+  }
+  return scripts;
 }
 
 /** Where the loader really is on this host; the sandbox shows the same /usr, so the same path there. */
@@ -37,6 +69,7 @@ export function hostLoader(): string {
 
 export interface ProcessIsolation {
   loaderPath: string;
+  linkerScripts: LinkerScript[];
   /** Open fds, in order SECCOMP_FD, LOADER_FD: hand them to bwrap and close them after the start. */
   fds: number[];
   close(): void;
@@ -49,6 +82,7 @@ export interface ProcessIsolation {
  */
 export function openProcessIsolation(scratch: string): ProcessIsolation {
   const loaderPath = hostLoader();
+  const linkerScripts = rewriteLinkerScripts(scratch);
   const filterFile = join(scratch, "seccomp.bpf");
   writeFileSync(filterFile, seccompProgram());
   const fds: number[] = [];
@@ -61,7 +95,7 @@ export function openProcessIsolation(scratch: string): ProcessIsolation {
   }
   let closed = false;
   return {
-    loaderPath, fds,
+    loaderPath, linkerScripts, fds,
     close() {
       if (closed) return;
       closed = true;

@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from "../kernel/index.js";
 import { overlayMounts } from "./overlays.js";
-import { LOADER_LINK, LOADER_MODE, processIsolationArguments } from "./process-isolation.js";
+import { LOADER_LINK, LOADER_MODE, processIsolationArguments, READABLE_LOADER, type LinkerScript } from "./process-isolation.js";
 import { DENIED_SYSCALLS } from "./seccomp.js";
 import { DEFAULT_SCRATCH_BYTES, type RunRequest, type SandboxProfile } from "./types.js";
 
@@ -140,6 +140,8 @@ export interface BwrapLayout {
   accountsDir: string;
   /** The host's dynamic loader, shown execute-only over itself (./process-isolation.ts). */
   loaderPath: string;
+  /** glibc's linker scripts, rewritten to name the readable copy of the loader. */
+  linkerScripts?: readonly LinkerScript[];
 }
 
 /** The full bwrap argument list (after `bwrap`), ending with the command to run. */
@@ -159,7 +161,7 @@ export function bwrapArguments(profile: SandboxProfile, request: RunRequest, lay
   args.push(...treeMounts(request, scratchBytesOf(profile)));
   if (request.outdir !== undefined) args.push("--bind", request.outdir, request.outdir);
   // Last of the mounts, so nothing mounted after it hides the execute-only loader; then the filter.
-  args.push(...processIsolationArguments(layout.loaderPath));
+  args.push(...processIsolationArguments(layout.loaderPath, layout.linkerScripts));
   // The sandbox's own root (where /etc and the mount points live) becomes read-only once built.
   args.push("--remount-ro", "/", "--chdir", SANDBOX_WORKDIR);
   const env = { ...request.env, ...baseEnvironment(SANDBOX_HOME, "/tmp"), PATH: toolchainPath(profile) };
@@ -194,7 +196,7 @@ export function profileDigest(profile: SandboxProfile): string {
       hosts: profile.backend === "bwrap" ? generatedHosts() : null,
       path: SANDBOX_PATH,
       // Only under bwrap, as the flags above: what keeps the run's processes out of each other.
-      ...(profile.backend === "bwrap" ? { seccompDenied: Object.keys(DENIED_SYSCALLS).sort(), loader: { path: LOADER_LINK, mode: LOADER_MODE } } : {}),
+      ...(profile.backend === "bwrap" ? { seccompDenied: Object.keys(DENIED_SYSCALLS).sort(), loader: { path: LOADER_LINK, mode: LOADER_MODE, forLinkers: READABLE_LOADER } } : {}),
     },
   };
   return `sha256:${sha256Hex(canonicalJson(document))}`;

@@ -173,7 +173,7 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, given: 
         return failedToStart(`refused: the sandbox cannot keep the run's processes apart (${(err as Error).message}); run 'ranex doctor'`);
       }
       try {
-        const args = ["--json-status-fd", "3", ...bwrapArguments(profile, request, { accountsDir: scratch, loaderPath: isolation.loaderPath }, limited)];
+        const args = ["--json-status-fd", "3", ...bwrapArguments(profile, request, { accountsDir: scratch, loaderPath: isolation.loaderPath, linkerScripts: isolation.linkerScripts }, limited)];
         outcome = await launch({
           program: [bwrap, ...args], cwd: scratch, env: { PATH: SANDBOX_PATH }, statusWriter: "bwrap",
           timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup, passFds: isolation.fds,
