@@ -79,3 +79,18 @@ describe("one process of a run reaching into another", () => {
     expect(inside.own_proc).toBe("yes");
   });
 });
+
+describe("the execute-only loader", () => {
+  it("cannot be read by the run, yet programs start and a C program still links (libc.so's script names a readable copy)", async () => {
+    const result = await createSandbox(PROFILE).run({
+      command: [
+        "head -c 4 /lib64/ld-linux-x86-64.so.2 >/dev/null 2>&1 && echo loader_read=yes || echo loader_read=no",
+        "printf 'int main(void){return 0;}\\n' > /tmp/m.c && cc /tmp/m.c -o /tmp/m && /tmp/m && echo linked=yes || echo linked=no",
+        "grep -c . /proc/self/maps >/dev/null && echo own_maps=yes || echo own_maps=no",
+      ].join("\n"),
+      workdir: tempDir("ranex-loader-"), env: {}, timeoutMs: 60_000, network: false,
+    });
+    expect(result.violation).toBeNull();
+    expect(parse(result)).toEqual({ loader_read: "no", linked: "yes", own_maps: "yes" });
+  });
+});
