@@ -36,8 +36,12 @@ export interface LinkerScript {
   copy: string;
 }
 
-/** The bwrap arguments (after the system mounts) that need the two fds below. */
-export function processIsolationArguments(loaderPath: string, scripts: readonly LinkerScript[] = []): string[] {
+/**
+ * The bwrap arguments (after the system mounts) that need the fds below. A null loader leaves it
+ * readable (SandboxOptions.readableLoader: valgrind loads programs itself); the filter is always on.
+ */
+export function processIsolationArguments(loaderPath: string | null, scripts: readonly LinkerScript[] = []): string[] {
+  if (loaderPath === null) return ["--seccomp", String(SECCOMP_FD)];
   const args = ["--perms", LOADER_MODE, "--ro-bind-data", String(LOADER_FD), loaderPath, "--ro-bind", loaderPath, READABLE_LOADER];
   for (const script of scripts) args.push("--ro-bind", script.copy, script.path);
   return [...args, "--seccomp", String(SECCOMP_FD)];
@@ -68,9 +72,10 @@ export function hostLoader(): string {
 }
 
 export interface ProcessIsolation {
-  loaderPath: string;
+  /** Null when the loader stays readable. */
+  loaderPath: string | null;
   linkerScripts: LinkerScript[];
-  /** Open fds, in order SECCOMP_FD, LOADER_FD: hand them to bwrap and close them after the start. */
+  /** Open fds, in order SECCOMP_FD, LOADER_FD (when shown execute-only): hand them to bwrap and close them after the start. */
   fds: number[];
   close(): void;
 }
@@ -80,15 +85,15 @@ export interface ProcessIsolation {
  * loader. Throws with a reason a person can act on; the run then fails to start instead of running
  * unfiltered.
  */
-export function openProcessIsolation(scratch: string): ProcessIsolation {
-  const loaderPath = hostLoader();
-  const linkerScripts = rewriteLinkerScripts(scratch);
+export function openProcessIsolation(scratch: string, options: { readableLoader?: boolean } = {}): ProcessIsolation {
+  const loaderPath = options.readableLoader === true ? null : hostLoader();
+  const linkerScripts = loaderPath === null ? [] : rewriteLinkerScripts(scratch);
   const filterFile = join(scratch, "seccomp.bpf");
   writeFileSync(filterFile, seccompProgram());
   const fds: number[] = [];
   try {
     fds.push(openSync(filterFile, "r"));
-    fds.push(openSync(loaderPath, "r"));
+    if (loaderPath !== null) fds.push(openSync(loaderPath, "r"));
   } catch (err) {
     for (const fd of fds) closeSync(fd);
     throw err;

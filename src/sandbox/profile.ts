@@ -138,8 +138,8 @@ export const PINNED_ENV_NAMES: readonly string[] = ["PATH", "HOME", "CI", "LANG"
 export interface BwrapLayout {
   /** Host directory holding the generated passwd, group and hosts. */
   accountsDir: string;
-  /** The host's dynamic loader, shown execute-only over itself (./process-isolation.ts). */
-  loaderPath: string;
+  /** The host's dynamic loader, shown execute-only over itself (./process-isolation.ts); null leaves it readable. */
+  loaderPath: string | null;
   /** glibc's linker scripts, rewritten to name the readable copy of the loader. */
   linkerScripts?: readonly LinkerScript[];
 }

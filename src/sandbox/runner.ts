@@ -20,6 +20,13 @@ export interface SandboxOptions {
   limits?: "auto" | "cgroup" | "prlimit";
   /** Where bwrap is; default: the first of BWRAP_CANDIDATES that exists. */
   bwrapPath?: string;
+  /**
+   * Leave the dynamic loader readable (it is execute-only otherwise, which makes every dynamically
+   * linked process of the run non-dumpable: ./process-isolation.ts). Only for instrumentation that
+   * loads programs itself, valgrind in the bench; the judge never sets it. The seccomp filter and the
+   * read-only /proc stay.
+   */
+  readableLoader?: boolean;
 }
 
 /** Where bubblewrap may live. Fixed paths, not $PATH: the judge's PATH is not trusted to name it. */
@@ -168,7 +175,7 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, given: 
       // Fail closed: without the seccomp filter and the execute-only loader the run does not start.
       let isolation: ProcessIsolation;
       try {
-        isolation = openProcessIsolation(scratch);
+        isolation = openProcessIsolation(scratch, { readableLoader: options.readableLoader === true });
       } catch (err) {
         return failedToStart(`refused: the sandbox cannot keep the run's processes apart (${(err as Error).message}); run 'ranex doctor'`);
       }

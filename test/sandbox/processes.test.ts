@@ -93,4 +93,14 @@ describe("the execute-only loader", () => {
     expect(result.violation).toBeNull();
     expect(parse(result)).toEqual({ loader_read: "no", linked: "yes", own_maps: "yes" });
   });
+
+  it("stays readable only when asked (readableLoader, for valgrind in the bench), the filter still on", async () => {
+    const result = await createSandbox(PROFILE, { readableLoader: true }).run({
+      command: "head -c 4 /lib64/ld-linux-x86-64.so.2 >/dev/null && echo loader_read=yes; grep -E '^Seccomp:' /proc/self/status",
+      workdir: tempDir("ranex-loader-"), env: {}, timeoutMs: 60_000, network: false,
+    });
+    expect(result.violation).toBeNull();
+    expect(parse(result)).toEqual({ loader_read: "yes" });
+    expect(result.outputTail).toMatch(/Seccomp:\s+2/);
+  });
 });
