@@ -323,7 +323,8 @@ for (const c of cases) {
             const tree = join(work, `count-${i}-${withRecord ? "on" : "off"}`);
             await repo.materialise(head, tree);
             const reportDir = join(work, `count-report-${i}-${withRecord ? "on" : "off"}`);
-            await runSuite(sandbox, {
+            // valgrind reads the dynamic loader itself, which the judge's sandbox shows execute-only.
+            await runSuite(createSandbox(profileFor(policy), { readableLoader: true }), {
               label: "head", treeDir: tree, readonly: [], reportDir, ...(withRecord ? { recordDir: join(work, `count-gate-${i}`) } : {}),
               setup: undefined, command: `${VALGRIND} ${policy.tests.command ?? "true"}`, setupNetwork: false, timeout: 1800,
             });

@@ -16,14 +16,14 @@ export interface SandboxCheck {
 
 const PROBE_PROFILE = { backend: "bwrap", readonly: [], memoryBytes: 256 * 1024 * 1024, maxProcesses: 32, outputLimitBytes: 4096 } as const;
 
-/** bwrap present, and able to create the namespaces of the real profile with capabilities dropped. */
+/** bwrap present, and able to create the namespaces of the real profile with capabilities dropped and the filter on. */
 export async function checkSandbox(): Promise<SandboxCheck> {
   if (findBwrap() === null) return { ok: false, problem: "bubblewrap (bwrap) is not installed", fix: "apt-get install -y bubblewrap" };
   const workdir = mkdtempSync(join(tmpdir(), "ranex-check-"));
   try {
     const sandbox = createSandbox({ ...PROBE_PROFILE, readonly: [] });
     const result = await sandbox.run({
-      command: "grep -E '^(CapEff|Uid):' /proc/self/status",
+      command: "grep -E '^(CapEff|Uid|Seccomp):' /proc/self/status",
       workdir, env: {}, timeoutMs: 5000, network: false,
     });
     if (result.violation !== null) {
@@ -33,6 +33,10 @@ export async function checkSandbox(): Promise<SandboxCheck> {
     const capEff = /CapEff:\s*([0-9a-f]+)/.exec(result.outputTail)?.[1];
     if (capEff === undefined || !/^0+$/.test(capEff)) {
       return { ok: false, problem: `code inside the sandbox still holds capabilities (CapEff ${capEff ?? "unknown"})`, fix: "use a bubblewrap that supports --cap-drop (0.4 or newer)" };
+    }
+    // bwrap refuses to start when it cannot install the filter; this says so before any PR is judged.
+    if (!/Seccomp:\s*2\b/.test(result.outputTail)) {
+      return { ok: false, problem: "code inside the sandbox runs without the seccomp filter that keeps the run's processes apart", fix: "use a kernel with seccomp filters (CONFIG_SECCOMP_FILTER) and a bubblewrap that supports --seccomp" };
     }
     return { ok: true };
   } finally {

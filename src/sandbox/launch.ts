@@ -30,6 +30,8 @@ export interface LaunchPlan {
   timeoutMs: number;
   outputLimitBytes: number;
   cgroup: RunCgroup | null;
+  /** Open files the program gets as fds 4, 5, ... (bwrap reads its seccomp program and data from them). */
+  passFds?: readonly number[];
 }
 
 export interface LaunchOutcome {
@@ -69,7 +71,7 @@ export async function launch(plan: LaunchPlan): Promise<LaunchOutcome> {
     cwd: plan.cwd,
     env: plan.env,
     detached: true, // its own process group: the backup kill reaches everything that did not leave it
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", "pipe", ...(plan.passFds ?? [])],
   });
   child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
   child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));

@@ -1,5 +1,7 @@
 import { canonicalJson, sha256Hex } from "../kernel/index.js";
 import { overlayMounts } from "./overlays.js";
+import { LOADER_LINK, LOADER_MODE, processIsolationArguments, READABLE_LOADER, type LinkerScript } from "./process-isolation.js";
+import { DENIED_SYSCALLS } from "./seccomp.js";
 import { DEFAULT_SCRATCH_BYTES, type RunRequest, type SandboxProfile } from "./types.js";
 
 // The bwrap command line is the isolation. Its fixed part is listed here as data so that the
@@ -24,7 +26,10 @@ export const ISOLATION_FLAGS: readonly string[] = [
   "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
 ];
 
-/** The system, read-only. /bin, /lib, ... are merged-/usr symlinks on the hosts we support. */
+/**
+ * The system, read-only. /bin, /lib, ... are merged-/usr symlinks on the hosts we support. /proc too:
+ * no process of the run opens another's `/proc/<pid>/mem` (or any /proc file) for writing.
+ */
 export const SYSTEM_MOUNTS: readonly string[] = [
   "--ro-bind", "/usr", "/usr",
   "--symlink", "usr/bin", "/bin",
@@ -32,6 +37,7 @@ export const SYSTEM_MOUNTS: readonly string[] = [
   "--symlink", "usr/lib", "/lib",
   "--symlink", "usr/lib64", "/lib64",
   "--proc", "/proc",
+  "--remount-ro", "/proc",
   "--dev", "/dev",
 ];
 
@@ -132,6 +138,10 @@ export const PINNED_ENV_NAMES: readonly string[] = ["PATH", "HOME", "CI", "LANG"
 export interface BwrapLayout {
   /** Host directory holding the generated passwd, group and hosts. */
   accountsDir: string;
+  /** The host's dynamic loader, shown execute-only over itself (./process-isolation.ts); null leaves it readable. */
+  loaderPath: string | null;
+  /** glibc's linker scripts, rewritten to name the readable copy of the loader. */
+  linkerScripts?: readonly LinkerScript[];
 }
 
 /** The full bwrap argument list (after `bwrap`), ending with the command to run. */
@@ -150,6 +160,8 @@ export function bwrapArguments(profile: SandboxProfile, request: RunRequest, lay
   args.push(...extraMounts(request));
   args.push(...treeMounts(request, scratchBytesOf(profile)));
   if (request.outdir !== undefined) args.push("--bind", request.outdir, request.outdir);
+  // Last of the mounts, so nothing mounted after it hides the execute-only loader; then the filter.
+  args.push(...processIsolationArguments(layout.loaderPath, layout.linkerScripts));
   // The sandbox's own root (where /etc and the mount points live) becomes read-only once built.
   args.push("--remount-ro", "/", "--chdir", SANDBOX_WORKDIR);
   const env = { ...request.env, ...baseEnvironment(SANDBOX_HOME, "/tmp"), PATH: toolchainPath(profile) };
@@ -183,6 +195,8 @@ export function profileDigest(profile: SandboxProfile): string {
       accounts: profile.backend === "bwrap" ? generatedAccounts() : null,
       hosts: profile.backend === "bwrap" ? generatedHosts() : null,
       path: SANDBOX_PATH,
+      // Only under bwrap, as the flags above: what keeps the run's processes out of each other.
+      ...(profile.backend === "bwrap" ? { seccompDenied: Object.keys(DENIED_SYSCALLS).sort(), loader: { path: LOADER_LINK, mode: LOADER_MODE, forLinkers: READABLE_LOADER } } : {}),
     },
   };
   return `sha256:${sha256Hex(canonicalJson(document))}`;

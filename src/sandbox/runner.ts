@@ -7,6 +7,7 @@ import { boundTree, treeLimitProblem } from "./tree-limit.js";
 import { baseEnvironment, bwrapArguments, generatedAccounts, generatedHosts, SANDBOX_PATH, toolchainMounts, toolchainPath } from "./profile.js";
 import { cgroupSupport, createRunCgroup, type RunCgroup } from "./cgroup.js";
 import { launch, type LaunchOutcome } from "./launch.js";
+import { openProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
 import type { RunRequest, RunResult, SandboxProfile } from "./types.js";
 
 export interface Sandbox {
@@ -19,6 +20,13 @@ export interface SandboxOptions {
   limits?: "auto" | "cgroup" | "prlimit";
   /** Where bwrap is; default: the first of BWRAP_CANDIDATES that exists. */
   bwrapPath?: string;
+  /**
+   * Leave the dynamic loader readable (it is execute-only otherwise, which makes every dynamically
+   * linked process of the run non-dumpable: ./process-isolation.ts). Only for instrumentation that
+   * loads programs itself, valgrind in the bench; the judge never sets it. The seccomp filter and the
+   * read-only /proc stay.
+   */
+  readableLoader?: boolean;
 }
 
 /** Where bubblewrap may live. Fixed paths, not $PATH: the judge's PATH is not trusted to name it. */
@@ -164,11 +172,22 @@ async function runOnce(profile: SandboxProfile, options: SandboxOptions, given: 
       writeFileSync(join(scratch, "passwd"), accounts.passwd);
       writeFileSync(join(scratch, "group"), accounts.group);
       writeFileSync(join(scratch, "hosts"), generatedHosts());
-      const args = ["--json-status-fd", "3", ...bwrapArguments(profile, request, { accountsDir: scratch }, limited)];
-      outcome = await launch({
-        program: [bwrap, ...args], cwd: scratch, env: { PATH: SANDBOX_PATH }, statusWriter: "bwrap",
-        timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup,
-      });
+      // Fail closed: without the seccomp filter and the execute-only loader the run does not start.
+      let isolation: ProcessIsolation;
+      try {
+        isolation = openProcessIsolation(scratch, { readableLoader: options.readableLoader === true });
+      } catch (err) {
+        return failedToStart(`refused: the sandbox cannot keep the run's processes apart (${(err as Error).message}); run 'ranex doctor'`);
+      }
+      try {
+        const args = ["--json-status-fd", "3", ...bwrapArguments(profile, request, { accountsDir: scratch, loaderPath: isolation.loaderPath, linkerScripts: isolation.linkerScripts }, limited)];
+        outcome = await launch({
+          program: [bwrap, ...args], cwd: scratch, env: { PATH: SANDBOX_PATH }, statusWriter: "bwrap",
+          timeoutMs: request.timeoutMs, outputLimitBytes: profile.outputLimitBytes, cgroup, passFds: isolation.fds,
+        });
+      } finally {
+        isolation.close();
+      }
       return withTreeLimit(summarise(outcome, cgroup, profile, "exit-code" in outcome.status), given.workdir);
     }
     // backend "none": the same empty environment and limits, without namespaces. Never CANDIDATE material.
