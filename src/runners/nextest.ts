@@ -11,7 +11,7 @@ import { posix } from "node:path";
 import type { Detection } from "../policy/detect.js";
 import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestCaseResult, TestReport } from "../measure/report-types.js";
-import { CARGO_DEPS_DIR, cargo, cargoFolder } from "./cargo.js";
+import { CARGO_DEPS_DIR, WHOLE_WORKSPACE, cargo, cargoFolder } from "./cargo.js";
 import { moduleFile, packageDirs } from "./cargo-report.js";
 import { endToken } from "./cargo-end-mark.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
@@ -29,10 +29,11 @@ export function nextestJunitPath(config: string | null): string | null {
 }
 
 /** The run's command: the JUnit nextest wrote, or cargo's output when the build failed before any test ran. */
-export function nextestTestCommand(junitPath: string | null): string {
+export function nextestTestCommand(junitPath: string | null, workspace = false): string {
   const report = `target/nextest/default/${junitPath ?? GATE_JUNIT}`;
   const tool = ` --tool-config-file "ranex:$RANEX_REPORTERS/nextest.toml"`;
-  return `rm -f ${report}; CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo nextest run --offline --locked --no-fail-fast --retries 0${tool} > /tmp/ranex-build.log 2>&1; status=$?; `
+  // A workspace whose root is a package too: plain `cargo nextest run` there runs the root package alone.
+  return `rm -f ${report}; CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo nextest run${workspace ? " --workspace" : ""} --offline --locked --no-fail-fast --retries 0${tool} > /tmp/ranex-build.log 2>&1; status=$?; `
     + `cat /tmp/ranex-build.log; if [ -f ${report} ]; then cp ${report} "$RANEX_REPORT"; else cp /tmp/ranex-build.log "$RANEX_REPORT"; fi; exit $status`;
 }
 
@@ -103,6 +104,9 @@ export function nextestIds(report: TestReport, tree: { treeDir: string; resolve:
   };
 }
 
+/** Matches no id: a binary's canaries judged alone, never excused or blamed by its own tests. */
+const NO_OWN_TESTS = "(?!)";
+
 const EARLY = "ended without libtest's own end of the test (its process exited before the test returned): no pass";
 
 const unescapeXml = (text: string): string => text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1")
@@ -160,11 +164,20 @@ export const nextest: Runner = {
     };
   },
   command: (found: Detection) => ({
-    command: nextestTestCommand(found.reportPath ?? null),
+    command: nextestTestCommand(found.reportPath ?? null, found.launcher === WHOLE_WORKSPACE),
     note: ["nextest's JUnit report is the report (cargo's output when the build fails); ids are <crate>::<target>::<path::to::test>, as with cargo test."],
   }),
   junitIds: nextestIds,
   canary: (ctx) => cargo.canary(ctx),
+  // The runs without a canary of their own (the base's, the PR's own, which read a new test file's
+  // green) get the same modules, for their end hook (./cargo-end-mark.ts): a forged summary there is
+  // no pass either. Their selection (a filterset of the PR's ids) leaves the canary tests out, so a
+  // canary that was not run is no finding: only one that ran and came back wrong is.
+  async fileCanary(ctx) {
+    const given = await cargo.canary(ctx);
+    if (!("members" in given)) return given;
+    return { ...given, members: given.members.map((m) => (m.inBinary === undefined ? m : { ...m, inBinary: { ...m.inBinary, ids: NO_OWN_TESTS } })) };
+  },
   select({ command, ids }) {
     if (!canSelectNextest(command)) return null;
     const terms = new Set<string>();
