@@ -14,6 +14,8 @@ import { failingText, initByCli, parseVerdict, runCli, type VerdictJson } from "
 // run --workspace`; beta-util is three folders down (libs/num/beta-util), a member only the manifest
 // names, and still gets its ids, its frozen tests and a canary in each of its test binaries, whose
 // end token catches a forged libtest summary there (issue 19). fixtures/repos/nextest-workspace.sh.
+// A member's weakened test is judged by test/runners/cargo-workspace.test.ts (`**/tests/**` freezes it
+// at any depth); here two judgments only, for CI's time.
 describe("nextest-workspace: nextest --workspace, a member three folders down", () => {
   let repo: string;
   let data: string;
@@ -22,7 +24,7 @@ describe("nextest-workspace: nextest --workspace, a member three folders down", 
     parseVerdict(await runCli(["judge", "--repo", repo, "--base", "main", "--head", head, "--data-dir", data, "--json"], 1_200_000));
 
   beforeAll(async () => {
-    ({ repo, data, init } = await initByCli("nextest-workspace", ["honest", "edit-test", "forge-summary"]));
+    ({ repo, data, init } = await initByCli("nextest-workspace", ["honest", "forge-summary"]));
   }, 1_500_000);
 
   it("init writes cargo nextest run --workspace and its try finds the deep member's tests in its files", () => {
@@ -37,13 +39,6 @@ describe("nextest-workspace: nextest --workspace, a member three folders down", 
     const verdict = await judge("honest");
     expect(verdict.verdict, failingText(verdict)).toBe("CANDIDATE");
     expect(JSON.stringify(verdict.claims.find((c) => c.name === "tests.red_green"))).toContain("beta-util::overflow::midpoint_near_the_top_does_not_overflow");
-  }, 1_200_000);
-
-  it("the deep member's test weakened is FAIL unsafe, diff.frozen naming it", async () => {
-    const verdict = await judge("edit-test");
-    expect(verdict.verdict).toBe("FAIL");
-    expect(verdict.class).toBe("unsafe");
-    expect(JSON.stringify(verdict.claims.find((c) => c.name === "diff.frozen"))).toContain("libs/num/beta-util/tests/mod.rs");
   }, 1_200_000);
 
   it("a forged libtest summary and exit 0 inside the deep member's new test is FAIL unsafe: its canary's end token is missing", async () => {
