@@ -24,7 +24,7 @@ export function endHook(edition2024: boolean): { text: string; token: string } {
   const token = randomBytes(16).toString("hex");
   const ext = edition2024 ? "unsafe extern \"C\"" : "extern \"C\"";
   const section = edition2024 ? "#[unsafe(link_section = \".init_array\")]" : "#[link_section = \".init_array\"]";
-  const text = `\n#[allow(unsafe_code)]\n${ext} {\n    fn atexit(f: extern "C" fn()) -> i32;\n    fn getpid() -> i32;\n    fn gettid() -> i32;\n`
+  const text = `\n#[allow(unsafe_code, clashing_extern_declarations)]\n${ext} {\n    fn atexit(f: extern "C" fn()) -> i32;\n    fn getpid() -> i32;\n    fn gettid() -> i32;\n`
     + `    fn getenv(name: *const u8) -> *const u8;\n    fn write(fd: i32, buf: *const u8, n: usize) -> isize;\n}\n\n`
     + `const AT_END: &[u8] = b"\\n${token}\\n";\n\n`
     + `#[allow(unsafe_code)]\nextern "C" fn at_end() {\n    unsafe {\n        if getpid() == gettid() {\n            write(1, AT_END.as_ptr(), AT_END.len());\n        }\n    }\n}\n\n`
