@@ -6,6 +6,7 @@ import { lstat, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import type { TestBinary } from "./cargo-targets.js";
 import { readTreeFile } from "./tree-read.js";
+import { canaryTail, endHook, mayHook } from "./cargo-end-mark.js";
 import { fileWords, phrases } from "../measure/canary-names.js";
 import type { CanaryContext, CanaryMember, CanaryResult } from "./types.js";
 
@@ -89,13 +90,19 @@ export async function cargoCanaries(ctx: CanaryContext, binaries: readonly TestB
     } while (taken.has(mod) || new RegExp(`\\b${mod}\\b`).test(text));
     taken.add(mod);
     const [panics, assertEq, pass] = freshPhrases(3, taken).map((w) => w.join("_")) as [string, string, string];
+    // Under nextest, the process's own end as only libtest's return reaches it (./cargo-end-mark.ts).
+    const at = (p: string): string => (binary.dir === "" ? p : `${binary.dir}/${p}`);
+    const manifest = readTreeFile(ctx.treeDir, at("Cargo.toml"));
+    const rootManifest = binary.dir === "" ? manifest : readTreeFile(ctx.treeDir, "Cargo.toml");
+    const hooked = /\bnextest\s+run\b/.test(ctx.command) && mayHook([text, manifest, rootManifest, readTreeFile(ctx.treeDir, ".cargo/config.toml"), readTreeFile(ctx.treeDir, ".cargo/config")]);
+    const hook = hooked ? endHook(edition(manifest, rootManifest) >= 2024).text : "";
     const body = `#![allow(dead_code)]\n\nfn checksum(text: &str) -> usize {\n    text.chars().enumerate().map(|(i, c)| (i + 1) * (c as usize)).sum::<usize>() % 1009\n}\n\n`
       + `#[test]\nfn ${panics}() {\n    let got = checksum(${JSON.stringify(word)});\n    if got != ${wrong} {\n        panic!("expected ${wrong}, got {}", got);\n    }\n}\n\n`
       + `#[test]\nfn ${assertEq}() {\n    assert_eq!(checksum(${JSON.stringify(word)}), ${wrong});\n}\n\n`
-      + `#[test]\nfn ${pass}() {\n    assert_eq!(checksum(${JSON.stringify(word)}), ${right});\n}\n`;
+      + `#[test]\nfn ${pass}() {\n    assert_eq!(checksum(${JSON.stringify(word)}), ${right});\n}\n${hook}`;
     await writeFile(join(ctx.treeDir, file), body, { flag: "wx" });
     const path = posix.relative(posix.dirname(binary.root), file);
-    await writeFile(join(ctx.treeDir, binary.root), `${text}${text.endsWith("\n") ? "" : "\n"}#[cfg(test)]\n#[path = ${JSON.stringify(path)}]\nmod ${mod};\n`);
+    await writeFile(join(ctx.treeDir, binary.root), `${text}${text.endsWith("\n") ? "" : "\n"}${canaryTail(path, mod)}`);
     treeFiles.push(file);
     edited.push({ file: binary.root, text });
     const prefix = `${binary.crate}::${binary.target}`;
@@ -107,6 +114,14 @@ export async function cargoCanaries(ctx: CanaryContext, binaries: readonly TestB
     );
   }
   return { treeFiles, edited, members };
+}
+
+/** A package's Rust edition: its own, or the workspace's when it inherits it. */
+function edition(manifest: string | null, rootManifest: string | null): number {
+  const own = /^\s*edition\s*=\s*["'](\d{4})["']/m.exec(manifest ?? "")?.[1];
+  if (own !== undefined) return Number(own);
+  const inherited = /^\s*edition(?:\.workspace\s*=\s*true|\s*=\s*\{\s*workspace\s*=\s*true)/m.test(manifest ?? "");
+  return inherited ? Number(/^\[workspace\.package\][\s\S]*?^\s*edition\s*=\s*["'](\d{4})["']/m.exec(rootManifest ?? "")?.[1] ?? 2015) : 2015;
 }
 
 /** A module of a JVM build that gets a canary class: its folder ("" for the root project) and its JUnit. */

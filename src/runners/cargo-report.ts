@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join, posix } from "node:path";
 import { readTreeFile } from "./tree-read.js";
+import { workspaceMembers } from "./cargo-members.js";
 import type { CaseResult, LoadErrorMessage, TestCaseResult, TestReport } from "../measure/report-types.js";
 import type { ResolveFile } from "../measure/junit-paths.js";
 
@@ -47,7 +48,7 @@ function tableKey(text: string | null, table: string, key: string): string | nul
   return new RegExp(`^\\s*${key}\\s*=\\s*"([^"]+)"`, "m").exec(section)?.[1] ?? null;
 }
 
-/** Package folders by crate name: the root package and those one or two folders down (a workspace's members). */
+/** Package folders by crate name: the root package, those one or two folders down, and a workspace's members at any depth. */
 export function packageDirs(treeDir: string): Map<string, string> {
   return new Map(packagesOf(treeDir).map((p) => [p.name, p.dir]));
 }
@@ -69,6 +70,12 @@ function packagesOf(treeDir: string): Package[] {
     for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
   };
   visit("", 0);
+  // A workspace's members deeper than that, from its manifest (./cargo-members.ts).
+  for (const dir of workspaceMembers(treeDir)) {
+    const manifest = readTreeFile(treeDir, `${dir}/Cargo.toml`);
+    const name = packageName(manifest);
+    if (name !== null && !found.has(name)) found.set(name, { name, dir, lib: tableKey(manifest, "lib", "name") ?? name.replace(/-/g, "_") });
+  }
   return [...found.values()];
 }
 

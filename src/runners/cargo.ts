@@ -33,7 +33,7 @@ export const cargoSetup = (locked: boolean, all = false): string =>
  * A workspace whose root is a package too: plain `cargo test` there tests the root package alone
  * (its default members), so the members' tests would never run. Init writes `--workspace` then.
  */
-const WHOLE_WORKSPACE = "cargo test --workspace";
+export const WHOLE_WORKSPACE = "cargo test --workspace";
 
 const runsCargo = (command: string): boolean => /\bcargo\s+(?:\+\S+\s+)?test\b/.test(command) && /\$\{?RANEX_(?:REPORT|JUNIT)\b/.test(command);
 

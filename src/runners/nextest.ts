@@ -11,8 +11,9 @@ import { posix } from "node:path";
 import type { Detection } from "../policy/detect.js";
 import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestCaseResult, TestReport } from "../measure/report-types.js";
-import { CARGO_DEPS_DIR, cargo, cargoFolder } from "./cargo.js";
+import { CARGO_DEPS_DIR, WHOLE_WORKSPACE, cargo, cargoFolder } from "./cargo.js";
 import { moduleFile, packageDirs } from "./cargo-report.js";
+import { endToken } from "./cargo-end-mark.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
 import type { Runner } from "./types.js";
 
@@ -28,10 +29,11 @@ export function nextestJunitPath(config: string | null): string | null {
 }
 
 /** The run's command: the JUnit nextest wrote, or cargo's output when the build failed before any test ran. */
-export function nextestTestCommand(junitPath: string | null): string {
+export function nextestTestCommand(junitPath: string | null, workspace = false): string {
   const report = `target/nextest/default/${junitPath ?? GATE_JUNIT}`;
   const tool = ` --tool-config-file "ranex:$RANEX_REPORTERS/nextest.toml"`;
-  return `rm -f ${report}; CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo nextest run --offline --locked --no-fail-fast --retries 0${tool} > /tmp/ranex-build.log 2>&1; status=$?; `
+  // A workspace whose root is a package too: plain `cargo nextest run` there runs the root package alone.
+  return `rm -f ${report}; CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo nextest run${workspace ? " --workspace" : ""} --offline --locked --no-fail-fast --retries 0${tool} > /tmp/ranex-build.log 2>&1; status=$?; `
     + `cat /tmp/ranex-build.log; if [ -f ${report} ]; then cp ${report} "$RANEX_REPORT"; else cp /tmp/ranex-build.log "$RANEX_REPORT"; fi; exit $status`;
 }
 
@@ -61,18 +63,32 @@ export function nextestIds(report: TestReport, tree: { treeDir: string; resolve:
   let dirs: Map<string, string> | null = null;
   const mapped = new Set<string>();
   const rename = new Map<string, string>();
-  const early = tree.text === undefined ? new Set<string>() : endedEarly(tree.text);
-  const cases = report.cases.map((raw): TestCaseResult => {
-    const c: TestCaseResult = early.has(raw.id) && raw.result === "passed" ? { ...raw, result: "errored", message: EARLY } : raw;
-    if (c.file !== null || !c.id.endsWith(`::${c.name}`)) return c;
-    const binary = c.id.slice(0, -(c.name.length + 2));
+  /** A binary's crate, target and crate root, from nextest's name of it (its testcases' classname). */
+  const binaryOf = (binary: string): { crate: string; targetKind: string; targetName: string; root: string | null } | null => {
     const m = /^([\w-]+)(?:::(?:(bin|example|bench)\/)?([\w-]+))?$/.exec(binary);
-    if (m?.[1] === undefined) return c;
+    if (m?.[1] === undefined) return null;
     const [, crate, kind, target] = m;
     const [targetKind, targetName] = target === undefined ? ["lib", "lib"] : kind === undefined ? ["test", target] : [kind, target];
     dirs ??= packageDirs(tree.treeDir);
     const dir = dirs.get(crate);
-    const root = dir === undefined ? null : targetRoot(dir, targetKind, targetName, tree.resolve);
+    return { crate, targetKind, targetName, root: dir === undefined ? null : targetRoot(dir, targetKind, targetName, tree.resolve) };
+  };
+  const tokens = new Map<string, string | null>();
+  const tokenOf = (binary: string): string | null => {
+    if (!tokens.has(binary)) {
+      const root = binaryOf(binary)?.root ?? null;
+      tokens.set(binary, root === null ? null : endToken(tree.treeDir, root));
+    }
+    return tokens.get(binary) ?? null;
+  };
+  const early = tree.text === undefined ? new Set<string>() : endedEarly(tree.text, tokenOf);
+  const cases = report.cases.map((raw): TestCaseResult => {
+    const c: TestCaseResult = early.has(raw.id) && raw.result === "passed" ? { ...raw, result: "errored", message: EARLY } : raw;
+    if (c.file !== null || !c.id.endsWith(`::${c.name}`)) return c;
+    const binary = c.id.slice(0, -(c.name.length + 2));
+    const found = binaryOf(binary);
+    if (found === null) return c;
+    const { crate, targetKind, targetName, root } = found;
     const file = moduleFile(root, c.name.split("::"), tree.resolve);
     const id = `${crate}::${targetKind === "lib" || targetKind === "test" ? targetName : `${targetKind}.${targetName}`}::${c.name}`;
     mapped.add(binary);
@@ -88,6 +104,9 @@ export function nextestIds(report: TestReport, tree: { treeDir: string; resolve:
   };
 }
 
+/** Matches no id: a binary's canaries judged alone, never excused or blamed by its own tests. */
+const NO_OWN_TESTS = "(?!)";
+
 const EARLY = "ended without libtest's own end of the test (its process exited before the test returned): no pass";
 
 const unescapeXml = (text: string): string => text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1")
@@ -98,10 +117,13 @@ const unescapeXml = (text: string): string => text.replace(/<!\[CDATA\[([\s\S]*?
  * Under nextest every test is a process of its own, and nextest takes an exit status of 0 for a pass:
  * code under test that calls `exit(0)` before the assertion passes. libtest prints
  * `test result: ok. 1 passed` only when the test returned; the gate's tool config keeps passing
- * tests' output in the report, so a passed testcase whose output lacks them ended early. The ids are
- * the JUnit reader's (`<classname>::<name>`); a testcase whose output was not kept is not judged here.
+ * tests' output in the report, so a passed testcase whose output lacks them ended early. Code that
+ * prints that summary itself before its exit is met by the canary's end token (./cargo-end-mark.ts):
+ * in a binary whose canary module has one (`tokenOf` its classname), a pass without it ended early.
+ * The ids are the JUnit reader's (`<classname>::<name>`); a testcase whose output was not kept is not
+ * judged here.
  */
-export function endedEarly(xml: string): Set<string> {
+export function endedEarly(xml: string, tokenOf: (classname: string) => string | null = () => null): Set<string> {
   const found = new Set<string>();
   const attr = (attrs: string, key: string): string | null => {
     const m = new RegExp(`\\s${key}="([^"]*)"`).exec(attrs);
@@ -115,7 +137,9 @@ export function endedEarly(xml: string): Set<string> {
     const out = /<system-out>([\s\S]*?)<\/system-out>/.exec(body);
     if (out === null) continue;
     // The summary only: with nextest's --nocapture the test's own output can share a line with `test <name> ... ok`.
-    if (!/^test result: ok\. 1 passed; 0 failed;/m.test(unescapeXml(out[1] ?? ""))) found.add(`${classname}::${name}`);
+    const text = unescapeXml(out[1] ?? "");
+    const token = tokenOf(classname);
+    if (!/^test result: ok\. 1 passed; 0 failed;/m.test(text) || (token !== null && !text.split("\n").includes(token))) found.add(`${classname}::${name}`);
   }
   return found;
 }
@@ -140,11 +164,20 @@ export const nextest: Runner = {
     };
   },
   command: (found: Detection) => ({
-    command: nextestTestCommand(found.reportPath ?? null),
+    command: nextestTestCommand(found.reportPath ?? null, found.launcher === WHOLE_WORKSPACE),
     note: ["nextest's JUnit report is the report (cargo's output when the build fails); ids are <crate>::<target>::<path::to::test>, as with cargo test."],
   }),
   junitIds: nextestIds,
   canary: (ctx) => cargo.canary(ctx),
+  // The runs without a canary of their own (the base's, the PR's own, which read a new test file's
+  // green) get the same modules, for their end hook (./cargo-end-mark.ts): a forged summary there is
+  // no pass either. Their selection (a filterset of the PR's ids) leaves the canary tests out, so a
+  // canary that was not run is no finding: only one that ran and came back wrong is.
+  async fileCanary(ctx) {
+    const given = await cargo.canary(ctx);
+    if (!("members" in given)) return given;
+    return { ...given, members: given.members.map((m) => (m.inBinary === undefined ? m : { ...m, inBinary: { ...m.inBinary, ids: NO_OWN_TESTS } })) };
+  },
   select({ command, ids }) {
     if (!canSelectNextest(command)) return null;
     const terms = new Set<string>();

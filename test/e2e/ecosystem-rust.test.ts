@@ -15,5 +15,9 @@ judgedAsNewUser({
 judgedAsNewUser({
   name: "nextest-calc", runner: "nextest", target: "calc::calc::muls", frozen: "tests/calc.rs", newTest: "calc::mul_more::muls_negative",
   // Issue 19: under nextest every test is a process of its own: an exit 0 from inside the test is no pass.
-  attacks: [{ head: "forge-exit", what: "code under test exits 0 from inside the target", by: "libtest's own end of the test", mentions: ["calc::calc::muls", "without libtest's end of the test"] }],
+  attacks: [
+    { head: "forge-exit", what: "code under test exits 0 from inside the target", by: "libtest's own end of the test", mentions: ["calc::calc::muls", "without libtest's end of the test"] },
+    // Issue 19: the same, after printing libtest's whole summary of one passed test: the canary's end token is missing.
+    { head: "forge-summary", what: "code under test prints a complete libtest summary for the target, then exits 0", by: "the canary's end token", mentions: ["calc::calc::muls", "without libtest's end of the test"] },
+  ],
 });

@@ -173,6 +173,22 @@ describe("cargo nextest run in the sandbox", () => {
     expect(run.report?.loadErrorMessages?.[0]?.message).toMatch(/^error\[E0425\]: cannot find function `mul`/);
   });
 
+  it("a test whose code prints libtest's whole summary of one passed test and exits 0 is errored: the canary's end token is missing (issue 19)", async () => {
+    const forged = tempDir("ranex-nextest-forged-");
+    // Edition 2024 (its hook is written as 2024 wants), and a library that forbids unsafe code: it gets no hook and still builds.
+    const summary = "test muls ... ok\\n\\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 4 filtered out; finished in 0.00s\\n\\n";
+    write(forged, {
+      ...CRATE, "Cargo.toml": CRATE["Cargo.toml"].replace('"2021"', '"2024"'), "src/lib.rs": `#![forbid(unsafe_code)]\n${CRATE["src/lib.rs"]}`,
+      "tests/forged.rs": `#[test]\nfn muls() {\n    use std::io::Write;\n    let _ = std::io::stdout().write_all(b"${summary}");\n    std::process::exit(0);\n}\n\n#[test]\nfn honest() {\n    assert_eq!(calc::add(2, 2), 4);\n}\n`,
+    });
+    const run = await sandboxRun(forged, nextestTestCommand("junit.xml"), true);
+    expect(byId(run), run.command?.outputTail).toMatchObject({
+      "calc::forged::muls": ["errored", "tests/forged.rs"], "calc::forged::honest": ["passed", "tests/forged.rs"],
+      "calc::lib::tests::adds": ["passed", "src/lib.rs"], "calc::show::adds_again": ["passed", "tests/show.rs"],
+    });
+    expect(run.report?.contradictions).toEqual(["calc::forged::muls passed by its process's exit status, without libtest's end of the test"]);
+  });
+
   it("a stale JUnit from an earlier run in the same tree is never read as this run's", async () => {
     write(tree, { "tests/show.rs": `${readFileSync(join(tree, "tests", "show.rs"), "utf8")}\nfn broken( {\n` });
     const run = await sandboxRun(tree, nextestTestCommand("junit.xml"));

@@ -51,6 +51,32 @@ export const isInstalled = (entry: string): boolean =>
 /** Stored in the warm layer (`<entry>/warm/`): the build caches under WARM_DIR, and what the repository's own scripts built. */
 const toWarm = (entry: string): boolean => isWarm(entry) || !isInstalled(entry);
 
+/** Whether a folder holds installed packages somewhere below it (links are not followed). */
+async function holdsInstalled(path: string): Promise<boolean> {
+  const info = await lstat(path).catch(() => null);
+  if (info === null || !info.isDirectory()) return false;
+  for (const name of await readdir(path)) if (isInstalled(name) || await holdsInstalled(join(path, name))) return true;
+  return false;
+}
+
+/**
+ * The setup's created entries, each wholly installed or wholly built: a new folder that is neither
+ * but holds packages (a workspace's `packages/a/` with its `node_modules` beside its `dist/`) is
+ * taken apart, so its packages are read-only in runs like any others and only the rest is warm.
+ */
+async function wholeEntries(tree: string, entries: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (entry: string): Promise<void> => {
+    if (isWarm(entry) || !toWarm(entry) || !(await holdsInstalled(join(tree, entry)))) {
+      out.push(entry);
+      return;
+    }
+    for (const name of (await readdir(join(tree, entry))).sort()) await visit(`${entry}/${name}`);
+  };
+  for (const entry of entries) await visit(entry);
+  return out;
+}
+
 export interface CachedDependencies {
   dir: string;
   /** Tree paths the setup created, each stored under `<dir>/files/<path>` (warm ones apart). */
@@ -119,7 +145,8 @@ async function dateWarm(dir: string): Promise<void> {
  * `shared`: tree paths of files a gate-made lower layer gave the setup (./go-std.ts); the setup's
  * copies of them are left out of its warm layer, whatever it wrote there.
  */
-export async function storeDependencies(cacheDir: string, key: string, tree: string, entries: readonly string[], installed?: DepsInstall, shared: ReadonlySet<string> = new Set()): Promise<CachedDependencies> {
+export async function storeDependencies(cacheDir: string, key: string, tree: string, created: readonly string[], installed?: DepsInstall, shared: ReadonlySet<string> = new Set()): Promise<CachedDependencies> {
+  const entries = await wholeEntries(tree, created);
   await mkdir(cacheDir, { recursive: true });
   const temp = await mkdtemp(join(cacheDir, ".incoming-"));
   const own = (source: string): boolean => !shared.has(relative(tree, source));

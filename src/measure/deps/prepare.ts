@@ -1,13 +1,13 @@
 // The once-only setup, in the measuring process before any run: the cached result for the
 // dependency key, or one setup on a clean copy of the base whose created entries are stored for
 // every later run with the same key. A setup that failed, timed out or broke a sandbox rule is
-// never stored; every run then reports that failure (fail closed).
+// never stored, and a store that failed is never used; every run then reports that failure (fail closed).
 import type { Sandbox } from "../../sandbox/index.js";
 import type { RunResult } from "../../sandbox/types.js";
 import type { DepsPlan } from "../plan.js";
 import type { DepsInstall } from "../report-types.js";
 import { createdEntries, listTree } from "./capture.js";
-import { cachedPath, evictDependencies, isWarm, lookupDependencies, storeDependencies, type CachedDependencies } from "./cache.js";
+import { cachedPath, evictDependencies, lookupDependencies, storeDependencies, type CachedDependencies } from "./cache.js";
 import { NO_GATE_LAYERS, type GoStdLayers } from "./go-std.js";
 
 export interface PreparedDependencies {
@@ -27,7 +27,7 @@ export interface PreparedDependencies {
   lowers: string[];
   /** Why no run can go on (the setup failed); null when the dependencies are ready. */
   failure: string | null;
-  /** Entries evicted to keep the cache within its size, and a store that failed (the runs still use the setup's tree). */
+  /** Entries evicted to keep the cache within its size, and why a store failed (then `failure` says no run goes on). */
   evicted: string[];
   storeError: string | null;
   /** What the setup line says of the gate's Go standard-library layers (./go-std.ts); absent without them. */
@@ -73,10 +73,12 @@ async function prepared(sandbox: Sandbox, deps: DepsPlan, setup: SetupCommand, g
     const evicted = await evictDependencies(deps.cacheDir, deps.maxBytes, deps.key);
     return { key: deps.key, hit: false, setup: run, installed: stored.installed, overlays: overlaysOf(stored), lowers: lowers(stored.warm), failure: null, evicted, storeError: null };
   } catch (err) {
-    // A full disk costs the reuse, not the judgment: this judgment's runs use the setup's own tree
-    // (without the setup's warm build outputs, which must be writable: the runs build from the gate's).
-    const stillThere = entries.filter((path) => !isWarm(path)).map((path) => ({ host: `${tree}/${path}`, path }));
-    return { key: deps.key, hit: false, setup: run, installed: null, overlays: stillThere, lowers: lowers(null), failure: null, evicted: [], storeError: (err as Error).message };
+    // A store that failed part way (a full disk) has moved some of the setup's entries out of its
+    // tree and written none: what is left is neither the setup's result nor safe to show read-only
+    // (its build outputs must be writable). No run goes on without its dependencies: fail closed.
+    const why = (err as Error).message;
+    const failure = `its result could not be stored in the dependency cache (${why}), and a half-stored setup is never used: free space for the cache (${deps.cacheDir}) and judge again`;
+    return { key: deps.key, hit: false, setup: run, installed: null, overlays: [], lowers: [], failure, evicted: [], storeError: why };
   }
 }
 
