@@ -51,12 +51,12 @@ export function checksum(text: string): number {
  * (`seenAs/node/…`, on NODE_OPTIONS) that registers them in the first test file's process; go,
  * cargo and maven a test file of their language. `hostDir` is the gate's read-only folder of the run.
  */
-export async function placeCanary(command: string, treeDir: string, hostDir: string, seenAs: string): Promise<PlacedCanary> {
+export async function placeCanary(command: string, treeDir: string, hostDir: string, seenAs: string, tree?: CanaryContext["tree"]): Promise<PlacedCanary> {
   const runners = runnersIn(command);
   if (runners.length === 0) {
     return { ...emptyPlaced(), notes: [`the test command names no runner the gate can give a canary to (${CANARY_RUNNERS})`] };
   }
-  return place(runners.map((runner) => ({ runner, give: (ctx: CanaryContext) => runner.canary(ctx) })), command, treeDir, hostDir, seenAs);
+  return place(runners.map((runner) => ({ runner, give: (ctx: CanaryContext) => runner.canary(ctx) })), command, treeDir, hostDir, seenAs, tree);
 }
 
 /**
@@ -64,13 +64,13 @@ export async function placeCanary(command: string, treeDir: string, hostDir: str
  * carries no canary of its own: the base and the PR's own runs, where a new test file (or what it
  * imports) could neuter `expect` for itself. Null when the command's runners have none.
  */
-export async function placeFileCanary(command: string, treeDir: string, hostDir: string, seenAs: string): Promise<PlacedCanary | null> {
+export async function placeFileCanary(command: string, treeDir: string, hostDir: string, seenAs: string, tree?: CanaryContext["tree"]): Promise<PlacedCanary | null> {
   const givers = runnersIn(command).flatMap((runner) => {
     const fileCanary = runner.fileCanary;
     return fileCanary === undefined ? [] : [{ runner, give: (ctx: CanaryContext) => fileCanary(ctx) }];
   });
   if (givers.length === 0) return null;
-  const placed = await place(givers, command, treeDir, hostDir, seenAs);
+  const placed = await place(givers, command, treeDir, hostDir, seenAs, tree);
   return placed.members.length === 0 ? null : placed;
 }
 
@@ -78,7 +78,7 @@ const emptyPlaced = (): PlacedCanary => ({ name: "", runners: [], members: [], t
 
 type Giver = { runner: Runner; give: (ctx: CanaryContext) => Promise<CanaryResult> | null };
 
-async function place(givers: Giver[], command: string, treeDir: string, hostDir: string, seenAs: string): Promise<PlacedCanary> {
+async function place(givers: Giver[], command: string, treeDir: string, hostDir: string, seenAs: string, tree?: CanaryContext["tree"]): Promise<PlacedCanary> {
   const placed = emptyPlaced();
   // The gate's folder of the run: preloads and launcher files go there (node:test, mocha, jest).
   await mkdir(hostDir, { recursive: true });
@@ -86,7 +86,7 @@ async function place(givers: Giver[], command: string, treeDir: string, hostDir:
   const right = checksum(word);
   const values = { word, right, wrong: right + salt() };
   for (const { runner, give } of givers) {
-    const given = await give({ command, treeDir, hostDir, seenAs, values });
+    const given = await give({ command, treeDir, hostDir, seenAs, values, ...(tree !== undefined ? { tree } : {}) });
     if (given === null) continue;
     if ("note" in given) {
       placed.notes.push(given.note);

@@ -100,7 +100,7 @@ export interface CanaryMemberOutcome {
    * A canary that runs inside every test file: in how many files it was reported, and the files
    * where its outcome was wrong (at most 10 named, `wrongCount` counts them all).
    */
-  inEachFile?: { files: number; wrong: { file: string; result: CaseResult | "absent" }[]; wrongCount: number };
+  inEachFile?: { files: number; wrong: { file: string; result: CaseResult | "absent"; message?: string }[]; wrongCount: number };
   /**
    * A canary compiled into one test binary of several: the binary, whether its own tests ran, whether
    * one passed, and whether it died (a test that did not finish, a panic, a build error) (issue 19).

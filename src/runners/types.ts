@@ -56,6 +56,11 @@ export interface CanaryContext {
    * The must-fail canaries assert `wrong` through the runner's own assertion paths; the must-pass one `right`.
    */
   values: { word: string; right: number; wrong: number };
+  /**
+   * The tree as the run sees it and its frozen paths (relative): the in-file canaries hold a frozen
+   * test file's registration to them (./registration-guard.ts). Absent: no path is frozen.
+   */
+  tree?: { treeRoot: string; frozen: readonly string[] };
 }
 
 /** One canary of the family: its name as the report shows it, the assertion path it goes through, what it must do. */

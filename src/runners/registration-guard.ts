@@ -1,0 +1,107 @@
+// Who registered the frozen tests (issue 19): code under test that wraps the runner's registration
+// (`globalThis.test`, vitest's chainable `test.each`, jest-circus's state reached through its symbol) can
+// register the owner's frozen test with another body, an empty one, and every canary stays honest.
+// This is the part of the in-file setup (./canary-in-file.ts) that watches for it, the same for jest
+// and vitest: it runs before the test file and what it imports, and keeps what it sees for one more
+// must-pass canary, which fails naming the test and the file that took part.
+//
+// The rule is by provenance, not by text: in a frozen test file, a test, hook or registration global
+// must come from frozen files (the test file, its frozen helpers, the configuration's setup files) and
+// the runner's own packages. A file of the tree the run can write (the code under test, a test helper
+// the policy released) found on the stack of a registration, or of a write to a registration global,
+// is code the PR can change taking part in how a frozen test is registered. Compared this way,
+// `test.each`, `describe.each`, loops and wrappers of the test files themselves are what they were
+// (their frames are frozen files and the runner's), and transformed files (babel, TypeScript, vite)
+// need no reading of their text: the stack names the file, whatever its compiled form.
+// A body swapped after registration leaves no such stack: the body each test had when registered is
+// kept and compared when the test starts.
+
+export interface GuardFacts {
+  /** The tree's root as the run sees it. */
+  treeRoot: string;
+  /** The frozen paths (files, or folders whose files all are), relative to the tree. */
+  frozen: readonly string[];
+}
+
+/**
+ * A script block (no import or require: both setup files, CommonJS and ES module, include it) that
+ * declares `guard`. `guard.watchGlobals(names)` puts an accessor on each registration global that
+ * notes writes by changeable files; `guard.via()` names the changeable files on the current stack;
+ * `guard.note(what)` keeps a finding; `guard.onCheck(fn)` adds a last look (a finding or null); `guard.check(testPath)` says what voids a frozen file's run (null: nothing).
+ */
+export function guardScript(facts: GuardFacts): string {
+  const q = JSON.stringify;
+  return `const guard = (() => {
+  const root = ${q(facts.treeRoot.replace(/\/+$/, ""))};
+  const frozenList = ${q([...facts.frozen])};
+  const frozen = new Set(frozenList);
+  const isFrozen = (rel) => frozen.has(rel) || frozenList.some((f) => rel.startsWith(f + "/"));
+  const relOf = (file) => {
+    let path = String(file ?? "");
+    if (path.startsWith("file://")) { try { path = decodeURIComponent(new URL(path).pathname); } catch { return null; } }
+    path = path.replace(/[?#].*$/, "");
+    if (!path.startsWith(root + "/")) return null;
+    const rel = path.slice(root.length + 1);
+    return rel.split("/").includes("node_modules") ? null : rel;
+  };
+  // The files of the current stack, through V8's structured stack (file names, not text to parse).
+  const stackFiles = () => {
+    const limit = Error.stackTraceLimit;
+    const prepare = Error.prepareStackTrace;
+    const holder = {};
+    try {
+      Error.stackTraceLimit = 80;
+      Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName());
+      Error.captureStackTrace(holder);
+      return Array.isArray(holder.stack) ? holder.stack : [];
+    } catch {
+      return [];
+    } finally {
+      Error.stackTraceLimit = limit;
+      Error.prepareStackTrace = prepare;
+    }
+  };
+  const via = () => [...new Set(stackFiles().map(relOf).filter((rel) => rel !== null && !isFrozen(rel)))];
+  // A test's own finding first: the report keeps the first line of a failure, 200 characters.
+  const findings = { tests: [], globals: [] };
+  const note = (what, kind = "tests") => { const list = findings[kind]; if (list.length < 20 && !list.includes(what)) list.push(what); };
+  const watched = new Map();
+  const watchGlobals = (names) => {
+    for (const name of names) {
+      const before = Object.getOwnPropertyDescriptor(globalThis, name);
+      if (before === undefined || typeof before.value !== "function" || before.configurable !== true) continue;
+      let value = before.value;
+      const descriptor = {
+        configurable: true, enumerable: before.enumerable,
+        get() { return value; },
+        set(next) {
+          const files = via();
+          if (files.length > 0) note("globalThis." + name + " was replaced by " + files.join(", "), "globals");
+          value = next;
+        },
+      };
+      Object.defineProperty(globalThis, name, descriptor);
+      watched.set(name, descriptor);
+    }
+  };
+  const checks = [];
+  const onCheck = (more) => { checks.push(more); };
+  const check = (testPath) => {
+    const rel = relOf(testPath);
+    if (rel === null || !isFrozen(rel)) return null;
+    for (const more of checks) { const seen = more(); if (seen !== null) note(seen, "globals"); }
+    for (const [name, descriptor] of watched) {
+      const now = Object.getOwnPropertyDescriptor(globalThis, name);
+      if (now === undefined || now.get !== descriptor.get) note("globalThis." + name + " was redefined (not assigned) while the file ran", "globals");
+    }
+    const all = [...findings.tests, ...findings.globals];
+    return all.length === 0 ? null : rel + ": " + all.join("; ");
+  };
+  return { via, note, watchGlobals, onCheck, check };
+})();`;
+}
+
+/** The must-pass canary's body: fails with what the guard saw in a frozen test file. */
+export function guardCanaryBody(testPath: string): string {
+  return `() => { const seen = guard.check(${testPath}); if (seen !== null) throw new Error(seen + " (code the PR can change took part in registering a frozen test)"); }`;
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { Judgment } from "../../src/judge/judge.js";
+import type { TestRepo } from "../helpers/git-repo.js";
+import { failing, judged, wordsRepository } from "../helpers/words-repo.js";
+
+// Issue 19, the third red team's hole: code under test that wraps the runner's test registration, so
+// that the owner's frozen test is registered with another body. A real jest and a real vitest (this
+// project's own, through toolchain.path and the gate's launchers) in the real sandbox. `count` is
+// broken so that only the frozen `counts words` sees it (two spaces), and `src/words.js` gives that
+// test an empty body at import: by wrapping `globalThis.test`, or by reaching the runner's own record
+// of the file's tests (jest-circus's state through its symbol). Each was a CANDIDATE with the task
+// undone; now the gate's setup file, loaded into every test file before it, sees the frozen file's
+// test registered through a file the PR can change (or its body swapped after registration) and the
+// run is not believed (tests.regression, unsafe, naming the test and the file).
+// The honest control keeps the shapes that build tests by code: `test.each`, `describe.each`, a loop,
+// and a frozen helper of test/ that registers a test for its caller.
+
+const BROKEN = "exports.count = (text) => text.split(\" \").length;\n";
+const LONGEST = "exports.longest = (text) => text.split(/\\s+/).reduce((a, b) => (b.length > a.length ? b : a), \"\");\n";
+const LONGEST_TEST = "\"use strict\";\nconst { longest } = require(\"../src/words.js\");\n"
+  + "test(\"finds the longest word\", () => {\n  expect(longest(\"a bbb cc\")).toBe(\"bbb\");\n});\n";
+
+const WORDS_TEST = [
+  "\"use strict\";",
+  "const { count } = require(\"../src/words.js\");",
+  "const { wordCase } = require(\"./helpers/cases.js\");",
+  "test(\"counts words\", () => {\n  expect(count(\"a b  c\")).toBe(3);\n});",
+  "test.each([[\"a\", 1], [\"a b\", 2]])(\"counts %s\", (text, n) => {\n  expect(count(text)).toBe(n);\n});",
+  "describe.each([[\"x\"], [\"y\"]])(\"the word %s\", (word) => {\n  test(\"is one word\", () => {\n    expect(count(word)).toBe(1);\n  });\n});",
+  "for (const [text, n] of [[\"p q\", 2], [\"p q r\", 3]]) {\n  test(`counts ${n} words`, () => {\n    expect(count(text)).toBe(n);\n  });\n}",
+  "wordCase(\"one word\", \"hello\", 1);",
+  "",
+].join("\n");
+// A frozen helper of the test folder that registers a test for its caller: the honest wrapper.
+const CASES = "\"use strict\";\nexports.wordCase = (name, text, n) => test(name, () => {\n  expect(require(\"../../src/words.js\").count(text)).toBe(n);\n});\n";
+
+const jestRepository = (): TestRepo => {
+  const repo = wordsRepository({
+    command: 'node "$RANEX_REPORTERS/jest-run.cjs"', module: false,
+    words: "\"use strict\";\nexports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\n", wordsTest: WORDS_TEST,
+  });
+  repo.commit({ "test/helpers/cases.js": CASES }, "tests: a helper that registers a case");
+  return repo;
+};
+
+// Wraps the global registration so that `counts words` gets an empty body.
+const WRAP_GLOBAL = [
+  "const real = globalThis.test;",
+  "if (typeof real === \"function\") {",
+  "  const wrapped = function (name, fn, timeout) { return real(name, name === \"counts words\" ? () => {} : fn, timeout); };",
+  "  Object.assign(wrapped, real);",
+  "  globalThis.test = wrapped;",
+  "  globalThis.it = wrapped;",
+  "}",
+  "",
+].join("\n");
+// Reaches jest-circus's record of the file's tests once the file registered them, and swaps the body.
+const CIRCUS_STATE = [
+  "const key = Object.getOwnPropertySymbols(globalThis).find((s) => s.description === \"JEST_STATE_SYMBOL\");",
+  "if (key !== undefined) queueMicrotask(() => {",
+  "  const walk = (block) => block.children.forEach((c) => (c.type === \"test\" ? c.name === \"counts words\" && (c.fn = () => {}) : walk(c)));",
+  "  walk(globalThis[key].rootDescribeBlock);",
+  "});",
+  "",
+].join("\n");
+
+const reasonOf = (judgment: Judgment, claim: string): string => judgment.verdict.claims.find((c) => c.name === claim)?.reason ?? "";
+
+describe("jest: a frozen test registered with another body by code under test", () => {
+  it("an honest feature beside tests built by test.each, describe.each, a loop and a helper is a CANDIDATE", async () => {
+    const repo = jestRepository();
+    repo.branch("honest");
+    repo.commit({ "src/words.js": `"use strict";\nexports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\n${LONGEST}`, "test/longest.test.js": LONGEST_TEST }, "words: longest");
+    const judgment = await judged(repo, "honest");
+    expect(judgment.verdict.claims.filter((c) => c.status !== "pass" && c.name !== "approval.independent").map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
+  }, 300_000);
+
+  it.each([
+    ["globalThis.test wrapped at import", "wrap-global", WRAP_GLOBAL, "registered through src/words.js"],
+    ["jest-circus's state reached through its symbol", "circus-state", CIRCUS_STATE, "body was replaced after it was registered"],
+  ])("%s: not a CANDIDATE", async (_how, branch, trick, seen) => {
+    const repo = jestRepository();
+    repo.branch(branch);
+    repo.commit({ "src/words.js": `"use strict";\n${trick}${BROKEN}${LONGEST}`, "test/longest.test.js": LONGEST_TEST }, "words: longest");
+    const judgment = await judged(repo, branch);
+    expect(failing(judgment)).toContain("tests.regression");
+    const reason = reasonOf(judgment, "tests.regression");
+    expect(reason).toContain("the gate's canaries came back wrong on head");
+    expect(reason).toContain("test/words.test.js");
+    expect(judgment.verdict.claims.find((c) => c.name === "tests.regression")?.details.map((d) => d.message))
+      .toContainEqual(expect.stringMatching(new RegExp(`counts words.*${seen}`)));
+  }, 300_000);
+});
