@@ -91,3 +91,66 @@ describe("jest: a frozen test registered with another body by code under test", 
       .toContainEqual(expect.stringMatching(new RegExp(`counts words.*${seen}`)));
   }, 300_000);
 });
+
+// vitest, with `globals: true`: the same wrapper on `globalThis.test`, and a body swapped between
+// collection and the test's start (vitest's own `setFn`, from a beforeAll that code under test adds).
+const V_WORDS = "export const count = (text) => text.split(/\\s+/).filter(Boolean).length;\n";
+const V_BROKEN = "export const count = (text) => text.split(\" \").length;\n";
+const V_LONGEST = "export const longest = (text) => text.split(/\\s+/).reduce((a, b) => (b.length > a.length ? b : a), \"\");\n";
+const V_LONGEST_TEST = "import { longest } from \"../src/words.js\";\n"
+  + "test(\"finds the longest word\", () => {\n  expect(longest(\"a bbb cc\")).toBe(\"bbb\");\n});\n";
+const V_WORDS_TEST = WORDS_TEST.replace("\"use strict\";\nconst { count } = require(\"../src/words.js\");\nconst { wordCase } = require(\"./helpers/cases.js\");",
+  "import { count } from \"../src/words.js\";\nimport { wordCase } from \"./helpers/cases.js\";");
+const V_CASES = "import { count } from \"../../src/words.js\";\nexport const wordCase = (name, text, n) => test(name, () => {\n  expect(count(text)).toBe(n);\n});\n";
+// vitest's registration functions are chainables that need their own `this`: a Proxy keeps it.
+const V_WRAP_GLOBAL = [
+  "const real = globalThis.test;",
+  "if (typeof real === \"function\") {",
+  "  const wrapped = new Proxy(real, { apply(target, self, args) { if (args[0] === \"counts words\") args[1] = () => {}; return Reflect.apply(target, self, args); } });",
+  "  globalThis.test = wrapped;",
+  "  globalThis.it = wrapped;",
+  "}",
+  "",
+].join("\n");
+const V_SET_FN = [
+  "import { beforeAll } from \"vitest\";",
+  "import { setFn } from \"vitest/suite\";",
+  "beforeAll(function ({}, file) {",
+  "  const walk = (suite) => suite.tasks.forEach((t) => (t.type === \"test\" ? t.name === \"counts words\" && setFn(t, () => {}) : t.tasks && walk(t)));",
+  "  walk(file);",
+  "});",
+  "",
+].join("\n");
+
+const vitestRepository = (): TestRepo => {
+  const repo = wordsRepository({
+    command: 'node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT"', module: true,
+    words: V_WORDS, wordsTest: V_WORDS_TEST,
+  });
+  repo.commit({ "test/helpers/cases.js": V_CASES, "vitest.config.mjs": "export default { test: { globals: true } };\n" }, "tests: globals, and a helper that registers a case");
+  return repo;
+};
+
+describe("vitest: a frozen test registered with another body by code under test", () => {
+  it("an honest feature beside tests built by test.each, describe.each, a loop and a helper is a CANDIDATE", async () => {
+    const repo = vitestRepository();
+    repo.branch("honest");
+    repo.commit({ "src/words.js": V_WORDS + V_LONGEST, "test/longest.test.js": V_LONGEST_TEST }, "words: longest");
+    const judgment = await judged(repo, "honest");
+    expect(judgment.verdict.claims.filter((c) => c.status !== "pass" && c.name !== "approval.independent").map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
+  }, 300_000);
+
+  it.each([
+    ["globalThis.test wrapped at import", "wrap-global", V_WRAP_GLOBAL, "globalThis.test was replaced by src/words.js"],
+    ["a body swapped with vitest's setFn from a beforeAll of the code under test", "set-fn", V_SET_FN, "counts words.*body was replaced after it was registered"],
+  ])("%s: not a CANDIDATE", async (_how, branch, trick, seen) => {
+    const repo = vitestRepository();
+    repo.branch(branch);
+    repo.commit({ "src/words.js": `${trick}${V_BROKEN}${V_LONGEST}`, "test/longest.test.js": V_LONGEST_TEST }, "words: longest");
+    const judgment = await judged(repo, branch);
+    expect(failing(judgment)).toContain("tests.regression");
+    const reason = reasonOf(judgment, "tests.regression");
+    expect(reason).toContain("the gate's canaries came back wrong on head");
+    expect(reason).toMatch(new RegExp(`test/words.test.js \\(failed: .*${seen}`));
+  }, 300_000);
+});
