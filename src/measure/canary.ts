@@ -137,13 +137,16 @@ export function stripCanary(report: TestReport, canary: Placed): { report: TestR
   const mine = report.cases.filter(isCanary);
   const others = report.cases.filter((c) => !mine.includes(c));
   const fileFailed = report.loadErrors.some((file) => files.has(file));
-  const members = canary.members.map(({ inEachFile: everyFile, inBinary: binary, file, ...member }) => {
+  const members = canary.members.map(({ inEachFile: everyFile, inBinary: binary, file, failsAnywhere, ...member }) => {
     let result: CaseResult | "absent" = (file === undefined ? fileFailed : report.loadErrors.includes(file)) ? "errored" : "absent";
-    for (const c of mine.filter((m) => m.name === member.name)) {
+    const cases = mine.filter((m) => m.name === member.name);
+    for (const c of cases) {
       if (result === "absent" || RANK[c.result] > RANK[result]) result = c.result;
     }
+    const failed = failsAnywhere === true ? cases.find((c) => c.result === "failed" || c.result === "errored") : undefined;
+    if (failed !== undefined) result = failed.result;
     return {
-      ...member, result,
+      ...member, result, ...(failed?.message !== undefined ? { message: failed.message } : {}),
       ...(everyFile === true ? { inEachFile: inEachFile(member, mine, others) } : {}),
       ...(binary !== undefined ? { inBinary: inBinary(binary, others, report.loadErrors) } : {}),
     };

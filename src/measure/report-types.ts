@@ -96,6 +96,8 @@ export interface CanaryMemberOutcome {
   via: string;
   expect: "fail" | "pass";
   result: CaseResult | "absent";
+  /** What a must-pass canary that failed said (node:test's registration watch names the test and the file). */
+  message?: string;
   /**
    * A canary that runs inside every test file: in how many files it was reported, and the files
    * where its outcome was wrong (at most 10 named, `wrongCount` counts them all).

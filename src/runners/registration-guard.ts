@@ -25,8 +25,8 @@ export interface GuardFacts {
 
 /**
  * A script block (no import or require: both setup files, CommonJS and ES module, include it) that
- * declares `guard`. `guard.watchGlobals(names)` puts an accessor on each registration global that
- * notes writes by changeable files; `guard.via()` names the changeable files on the current stack;
+ * declares `guard`. `guard.watchGlobals(names, target?, label?, onWrite?)` puts an accessor on each
+ * registration function (of the global by default) that notes writes by changeable files; `guard.via()` names the changeable files on the current stack;
  * `guard.note(what)` keeps a finding; `guard.onCheck(fn)` adds a last look (a finding or null); `guard.check(testPath)` says what voids a frozen file's run (null: nothing).
  */
 export function guardScript(facts: GuardFacts): string {
@@ -65,10 +65,12 @@ export function guardScript(facts: GuardFacts): string {
   // A test's own finding first: the report keeps the first line of a failure, 200 characters.
   const findings = { tests: [], globals: [] };
   const note = (what, kind = "tests") => { const list = findings[kind]; if (list.length < 20 && !list.includes(what)) list.push(what); };
-  const watched = new Map();
-  const watchGlobals = (names) => {
+  const watched = [];
+  // Puts an accessor on each registration function of \`target\` (the global, or node:test's exports)
+  // whose setter notes a write by a changeable file; \`onWrite\` hears of each noted write.
+  const watchGlobals = (names, target = globalThis, label = "globalThis", onWrite = () => {}) => {
     for (const name of names) {
-      const before = Object.getOwnPropertyDescriptor(globalThis, name);
+      const before = Object.getOwnPropertyDescriptor(target, name);
       if (before === undefined || typeof before.value !== "function" || before.configurable !== true) continue;
       let value = before.value;
       const descriptor = {
@@ -76,12 +78,15 @@ export function guardScript(facts: GuardFacts): string {
         get() { return value; },
         set(next) {
           const files = via();
-          if (files.length > 0) note("globalThis." + name + " was replaced by " + files.join(", "), "globals");
           value = next;
+          if (files.length > 0) {
+            note(label + "." + name + " was replaced by " + files.join(", "), "globals");
+            onWrite();
+          }
         },
       };
-      Object.defineProperty(globalThis, name, descriptor);
-      watched.set(name, descriptor);
+      Object.defineProperty(target, name, descriptor);
+      watched.push([target, name, label, descriptor]);
     }
   };
   const checks = [];
@@ -90,9 +95,9 @@ export function guardScript(facts: GuardFacts): string {
     const rel = relOf(testPath);
     if (rel === null || !isFrozen(rel)) return null;
     for (const more of checks) { const seen = more(); if (seen !== null) note(seen, "globals"); }
-    for (const [name, descriptor] of watched) {
-      const now = Object.getOwnPropertyDescriptor(globalThis, name);
-      if (now === undefined || now.get !== descriptor.get) note("globalThis." + name + " was redefined (not assigned) while the file ran", "globals");
+    for (const [target, name, label, descriptor] of watched) {
+      const now = Object.getOwnPropertyDescriptor(target, name);
+      if (now === undefined || now.get !== descriptor.get) note(label + "." + name + " was redefined (not assigned) while the file ran", "globals");
     }
     const all = [...findings.tests, ...findings.globals];
     return all.length === 0 ? null : rel + ": " + all.join("; ");

@@ -71,6 +71,11 @@ export interface CanaryMember {
   /** Registered inside every test file of the run (jest's setupFilesAfterEnv): judged file by file. */
   inEachFile?: true;
   /**
+   * A must-pass canary reported where it passes and again, failing, wherever something was seen
+   * (node:test's registration watch, one process per file): a failure anywhere stands.
+   */
+  failsAnywhere?: true;
+  /**
    * Compiled into one test binary of several (a Go package, a Rust target, issue 19): judged with
    * that binary's own tests, which `ids` (a regular expression's source) matches. `folder`: where the
    * binary's test files are (Go: a load error there means the binary died, not that it was forged).

@@ -154,3 +154,54 @@ describe("vitest: a frozen test registered with another body by code under test"
     expect(reason).toMatch(new RegExp(`test/words.test.js \\(failed: .*${seen}`));
   }, 300_000);
 });
+
+// node:test: the test file imports the code under test before it takes `test` from node:test, and
+// the code under test replaced the module's exported `test` at import. Every file runs in a process of
+// its own; the registration canary fails in the frozen file's process, naming the writer.
+const N_WORDS_TEST = [
+  "\"use strict\";",
+  "const { count } = require(\"../src/words.js\");",
+  "const { test, describe } = require(\"node:test\");",
+  "const assert = require(\"node:assert/strict\");",
+  "test(\"counts words\", () => {\n  assert.equal(count(\"a b  c\"), 3);\n});",
+  "for (const [text, n] of [[\"p q\", 2], [\"p q r\", 3]]) {\n  test(`counts ${n} words`, () => {\n    assert.equal(count(text), n);\n  });\n}",
+  "describe(\"one word\", () => {\n  test(\"hello\", () => assert.equal(count(\"hello\"), 1));\n});",
+  "",
+].join("\n");
+const N_LONGEST_TEST = "\"use strict\";\nconst { test } = require(\"node:test\");\nconst assert = require(\"node:assert/strict\");\n"
+  + "const { longest } = require(\"../src/words.js\");\ntest(\"finds the longest word\", () => {\n  assert.equal(longest(\"a bbb cc\"), \"bbb\");\n});\n";
+// node:test names a test's file by its caller: the wrapper is compiled under the test file's name, so
+// that the tests keep their ids.
+const N_WRAP_EXPORTS = [
+  "const nodeTest = require(\"node:test\");",
+  "const file = require(\"node:path\").join(__dirname, \"..\", \"test\", \"words.test.js\");",
+  "const wrap = \"(real) => function test(name, ...rest) { return real(name, ...(name === 'counts words' ? [() => {}] : rest)); }\";",
+  "nodeTest.test = require(\"node:vm\").runInThisContext(wrap, { filename: file })(nodeTest.test);",
+  "",
+].join("\n");
+
+describe("node:test: a frozen test registered with another body by code under test", () => {
+  const repository = (): TestRepo => wordsRepository({
+    command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT" test/', module: false,
+    words: "\"use strict\";\nexports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\n", wordsTest: N_WORDS_TEST,
+  });
+
+  it("an honest feature is a CANDIDATE", async () => {
+    const repo = repository();
+    repo.branch("honest");
+    repo.commit({ "src/words.js": `"use strict";\nexports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\n${LONGEST}`, "test/longest.test.js": N_LONGEST_TEST }, "words: longest");
+    const judgment = await judged(repo, "honest");
+    expect(judgment.verdict.claims.filter((c) => c.status !== "pass" && c.name !== "approval.independent").map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
+  }, 300_000);
+
+  it("node:test's exported test replaced at import: not a CANDIDATE", async () => {
+    const repo = repository();
+    repo.branch("wrap-exports");
+    repo.commit({ "src/words.js": `"use strict";\n${N_WRAP_EXPORTS}${BROKEN}${LONGEST}`, "test/longest.test.js": N_LONGEST_TEST }, "words: longest");
+    const judgment = await judged(repo, "wrap-exports");
+    expect(failing(judgment)).toContain("tests.regression");
+    const reason = reasonOf(judgment, "tests.regression");
+    expect(reason).toContain("the gate's canaries came back wrong on head");
+    expect(reason).toContain("test/words.test.js: node:test's exports.test was replaced by src/words.js");
+  }, 300_000);
+});

@@ -28,7 +28,7 @@ export function canaryFindings(run: SuiteRun, details: Detail[]): string | null 
     } else if (m.expect === "fail" && (m.result === "passed" || (m.result === "skipped" && canary.othersRan))) {
       wrong.push(`${m.name} (fails through ${m.via}) was reported ${m.result}`);
     } else if (m.expect === "pass" && (m.result === "failed" || m.result === "errored" || (m.result === "skipped" && canary.othersRan))) {
-      wrong.push(`${m.name} (passes through ${m.via}) was reported ${m.result}`);
+      wrong.push(`${m.name} (passes through ${m.via}) was reported ${m.result}${m.message !== undefined ? `: ${m.message}` : ""}`);
     } else if (m.result === "absent" && present.length > 0) {
       // The family is collected together: one missing while the others ran was taken out.
       wrong.push(`${m.name} (through ${m.via}) was not reported while the other canaries were`);
