@@ -143,10 +143,12 @@ export function stripCanary(report: TestReport, canary: Placed): { report: TestR
     for (const c of cases) {
       if (result === "absent" || RANK[c.result] > RANK[result]) result = c.result;
     }
-    const failed = failsAnywhere === true ? cases.find((c) => c.result === "failed" || c.result === "errored") : undefined;
-    if (failed !== undefined) result = failed.result;
+    const failed = member.expect === "pass" ? cases.find((c) => c.result === "failed" || c.result === "errored") : undefined;
+    if (failed !== undefined && failsAnywhere === true) result = failed.result;
+    // What a must-pass canary said when it failed (the registration canaries name the test and the file).
+    const said = failed !== undefined && failed.result === result ? failed.message : undefined;
     return {
-      ...member, result, ...(failed?.message !== undefined ? { message: failed.message } : {}),
+      ...member, result, ...(said !== undefined ? { message: said } : {}),
       ...(everyFile === true ? { inEachFile: inEachFile(member, mine, others) } : {}),
       ...(binary !== undefined ? { inBinary: inBinary(binary, others, report.loadErrors) } : {}),
     };

@@ -27,7 +27,8 @@ export interface GuardFacts {
  * A script block (no import or require: both setup files, CommonJS and ES module, include it) that
  * declares `guard`. `guard.watchGlobals(names, target?, label?, onWrite?)` puts an accessor on each
  * registration function (of the global by default) that notes writes by changeable files; `guard.via()` names the changeable files on the current stack;
- * `guard.note(what)` keeps a finding; `guard.onCheck(fn)` adds a last look (a finding or null); `guard.check(testPath)` says what voids a frozen file's run (null: nothing).
+ * `guard.note(what)` keeps a finding; `guard.onCheck(fn)` adds a last look (a finding or null); `guard.check(testPath)` says what voids a frozen file's run (null: nothing);
+ * `guard.frozenRel(file)` is the file's path in the tree when it is frozen, else null.
  */
 export function guardScript(facts: GuardFacts): string {
   const q = JSON.stringify;
@@ -102,7 +103,8 @@ export function guardScript(facts: GuardFacts): string {
     const all = [...findings.tests, ...findings.globals];
     return all.length === 0 ? null : rel + ": " + all.join("; ");
   };
-  return { via, note, watchGlobals, onCheck, check };
+  const frozenRel = (file) => { const rel = relOf(file); return rel !== null && isFrozen(rel) ? rel : null; };
+  return { via, note, watchGlobals, onCheck, check, frozenRel };
 })();`;
 }
 

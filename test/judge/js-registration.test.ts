@@ -205,3 +205,36 @@ describe("node:test: a frozen test registered with another body by code under te
     expect(reason).toContain("test/words.test.js: node:test's exports.test was replaced by src/words.js");
   }, 300_000);
 });
+
+// mocha: every file in one process, its globals set again before each file; the code under test
+// wraps `it` while the frozen file loads it. The frozen test then runs a body that fails saying why,
+// and the registration canary, run after every file loaded, names it.
+const M_WORDS_TEST = N_WORDS_TEST.replace("const { test, describe } = require(\"node:test\");\n", "").replace(/\btest\(/g, "it(");
+const M_LONGEST_TEST = N_LONGEST_TEST.replace("const { test } = require(\"node:test\");\n", "").replace(/\btest\(/g, "it(");
+const M_WRAP_IT = "const real = globalThis.it;\nif (typeof real === \"function\") globalThis.it = function (name, fn) { return real.call(this, name, name === \"counts words\" ? () => {} : fn); };\n";
+
+describe("mocha: a frozen test registered with another body by code under test", () => {
+  const repository = (): TestRepo => wordsRepository({
+    command: 'node "$RANEX_REPORTERS/mocha-run.cjs"', module: false,
+    words: "\"use strict\";\nexports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\n", wordsTest: M_WORDS_TEST,
+  });
+
+  it("an honest feature is a CANDIDATE", async () => {
+    const repo = repository();
+    repo.branch("honest");
+    repo.commit({ "src/words.js": `"use strict";\nexports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\n${LONGEST}`, "test/longest.test.js": M_LONGEST_TEST }, "words: longest");
+    const judgment = await judged(repo, "honest");
+    expect(judgment.verdict.claims.filter((c) => c.status !== "pass" && c.name !== "approval.independent").map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
+  }, 300_000);
+
+  it("mocha's global it wrapped at import: not a CANDIDATE", async () => {
+    const repo = repository();
+    repo.branch("wrap-it");
+    repo.commit({ "src/words.js": `"use strict";\n${M_WRAP_IT}${BROKEN}${LONGEST}`, "test/longest.test.js": M_LONGEST_TEST }, "words: longest");
+    const judgment = await judged(repo, "wrap-it");
+    expect(failing(judgment)).toContain("tests.regression");
+    const reason = reasonOf(judgment, "tests.regression");
+    expect(reason).toContain("the gate's canaries came back wrong on head");
+    expect(reason).toContain("test/words.test.js: \"counts words\" was registered through src/words.js");
+  }, 300_000);
+});
