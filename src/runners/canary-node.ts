@@ -17,7 +17,7 @@ export async function nodeTestCanaries(ctx: CanaryContext): Promise<CanaryResult
   const [raise, strict, legacy, deep, pass, registered] = phrases(6).map(titleOf) as [string, string, string, string, string, string];
   const name = randomBytes(6).toString("hex");
   await mkdir(join(ctx.hostDir, "node"), { recursive: true });
-  await writeFile(join(ctx.hostDir, "node", `${name}.cjs`), nodeCanaries({ ...ctx.values, raise, strict, legacy, deep, pass, registered, lock: `${name}.lock`, tree: ctx.tree ?? { treeRoot: ctx.treeDir, frozen: [] } }));
+  await writeFile(join(ctx.hostDir, "node", `${name}.cjs`), nodeCanaries({ ...ctx.values, raise, strict, legacy, deep, pass, registered, lock: `${name}.lock`, tree: { ...ctx.tree ?? { treeRoot: ctx.treeDir, frozen: [] }, gate: ctx.seenAs } }));
   return {
     env: { NODE_OPTIONS: `--require ${ctx.seenAs}/node/${name}.cjs` },
     members: [

@@ -127,7 +127,7 @@ export const mocha: Runner = {
     const names = phrases(5).map(titleOf) as [string, string, string, string, string];
     // The registration watch (./mocha-guard.ts): the launcher installs it, named by a variable it deletes.
     const guard = `${randomBytes(6).toString("hex")}.cjs`;
-    await writeFile(join(hostDir, guard), mochaGuard(tree ?? { treeRoot: treeDir, frozen: [] }), { flag: "wx" });
+    await writeFile(join(hostDir, guard), mochaGuard({ ...tree ?? { treeRoot: treeDir, frozen: [] }, gate: seenAs }), { flag: "wx" });
     await writeFile(join(treeDir, file), canaryFile(values, names, pathToFileURL(`${seenAs}/${guard}`).href), { flag: "wx" });
     const [raise, strict, legacy, pass, registered] = names;
     return {

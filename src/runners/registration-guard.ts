@@ -21,6 +21,8 @@ export interface GuardFacts {
   treeRoot: string;
   /** The frozen paths (files, or folders whose files all are), relative to the tree. */
   frozen: readonly string[];
+  /** The gate's folder as the run sees it (its setup files and launchers' frames are the gate's). */
+  gate?: string;
 }
 
 /**
@@ -45,24 +47,52 @@ export function guardScript(facts: GuardFacts): string {
     const rel = path.slice(root.length + 1);
     return rel.split("/").includes("node_modules") ? null : rel;
   };
-  // The files of the current stack, through V8's structured stack (file names, not text to parse).
+  // Code the run can write outside the tree: a module the code under test wrote to /tmp and loaded
+  // (the gate's own folders, and the runner's packages, aside).
+  const gates = [${q(facts.gate ?? "")}, typeof process === "object" ? process.env.RANEX_REPORTERS ?? "" : ""].filter((dir) => dir !== "").map((dir) => dir.replace(/\\/+$/, "") + "/");
+  const scratch = (file) => {
+    const path = String(file).replace(/^file:\\/\\//, "");
+    if (gates.some((dir) => path.startsWith(dir)) || path.split("/").includes("node_modules")) return false;
+    return /^\\/(?:tmp|var\\/tmp|dev\\/shm)\\//.test(path);
+  };
+  const inTree = (file) => String(file).replace(/^file:\\/\\//, "").startsWith(root + "/");
+  // Code compiled at run time (eval, new Function) is named by the file that compiled it.
+  const fileOf = (site) => {
+    const file = site.getFileName();
+    if (file !== null && file !== undefined) return file;
+    if (!site.isEval()) return null;
+    const origins = [...String(site.getEvalOrigin() ?? "").matchAll(/\\(([^()]*?):\\d+:\\d+\\)/g)];
+    return origins.length === 0 ? "(code compiled at run time)" : origins[origins.length - 1][1];
+  };
+  // The files of the current stack, through V8's structured stack (file names, not text to parse). A
+  // stack the gate cannot read (Error.prepareStackTrace held by someone) counts as changeable code.
+  const UNREAD = "(a stack the gate could not read)";
   const stackFiles = () => {
     const limit = Error.stackTraceLimit;
     const prepare = Error.prepareStackTrace;
+    const mine = (_error, sites) => sites.map(fileOf);
     const holder = {};
     try {
       Error.stackTraceLimit = 80;
-      Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName());
+      Error.prepareStackTrace = mine;
+      if (Error.prepareStackTrace !== mine) return [UNREAD];
       Error.captureStackTrace(holder);
-      return Array.isArray(holder.stack) ? holder.stack : [];
+      return Array.isArray(holder.stack) ? holder.stack : [UNREAD];
     } catch {
-      return [];
+      return [UNREAD];
     } finally {
       Error.stackTraceLimit = limit;
       Error.prepareStackTrace = prepare;
     }
   };
-  const via = () => [...new Set(stackFiles().map(relOf).filter((rel) => rel !== null && !isFrozen(rel)))];
+  const changeable = (file) => {
+    if (file === null) return null;
+    if (file === UNREAD || file === "(code compiled at run time)") return file;
+    if (!inTree(file)) return scratch(file) ? String(file) : null;
+    const rel = relOf(file);
+    return rel !== null && !isFrozen(rel) ? rel : null;
+  };
+  const via = () => [...new Set(stackFiles().map(changeable).filter((file) => file !== null))];
   // A test's own finding first: the report keeps the first line of a failure, 200 characters.
   const findings = { tests: [], globals: [] };
   const note = (what, kind = "tests") => { const list = findings[kind]; if (list.length < 20 && !list.includes(what)) list.push(what); };
