@@ -36,9 +36,12 @@ export function guardScript(facts: GuardFacts): string {
   const q = JSON.stringify;
   return `const guard = (() => {
   const root = ${q(facts.treeRoot.replace(/\/+$/, ""))};
-  const frozenList = ${q([...facts.frozen])};
-  const frozen = new Set(frozenList);
-  const isFrozen = (rel) => frozen.has(rel) || frozenList.some((f) => rel.startsWith(f + "/"));
+  const frozen = new Set(${q([...facts.frozen])});
+  // The path or a folder above it is frozen: as many lookups as the path has folders.
+  const isFrozen = (rel) => {
+    for (let at = rel; at !== ""; at = at.includes("/") ? at.slice(0, at.lastIndexOf("/")) : "") if (frozen.has(at)) return true;
+    return false;
+  };
   const relOf = (file) => {
     let path = String(file ?? "");
     if (path.startsWith("file://")) { try { path = decodeURIComponent(new URL(path).pathname); } catch { return null; } }
@@ -85,8 +88,14 @@ export function guardScript(facts: GuardFacts): string {
       Error.prepareStackTrace = prepare;
     }
   };
+  // A stack repeats the same few files: each is judged once.
+  const judged = new Map();
   const changeable = (file) => {
     if (file === null) return null;
+    if (!judged.has(file)) judged.set(file, judgeFile(file));
+    return judged.get(file);
+  };
+  const judgeFile = (file) => {
     if (file === UNREAD || file === "(code compiled at run time)") return file;
     if (!inTree(file)) return scratch(file) ? String(file) : null;
     const rel = relOf(file);
