@@ -11,6 +11,7 @@
 //
 // The canary (issues 22 and 19) is a test file the gate writes beside the tree's own, under a fresh
 // name each run: mocha collects it by its own spec, and nothing here or in the environment names it.
+// $RANEX_MOCHA_GUARD names the gate's registration watch (issue 19), deleted before mocha starts.
 "use strict";
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: mocha is loaded by require.resolve */
 const { cleanArgv, findOrExit } = require("./find-package.cjs");
@@ -31,6 +32,11 @@ if (selected !== null) {
     return Array.isArray(found) ? keep(found) : { ...found, files: keep(found.files) };
   };
 }
+// The registration watch (src/runners/mocha-guard.ts), before mocha loads anything of the tree; the
+// variable that names it goes at once, so no test sees it.
+const guard = process.env.RANEX_MOCHA_GUARD;
+delete process.env.RANEX_MOCHA_GUARD;
+if (guard !== undefined && guard !== "") require(guard).install(cli);
 process.env.MOCHA_FILE = process.env.RANEX_JUNIT;
 const own = cleanArgv();
 const args = ["--reporter", junit, "--reporter-option", `mochaFile=${process.env.RANEX_JUNIT}`, "--reporter-option", "includePending=true", ...own];

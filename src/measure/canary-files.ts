@@ -17,15 +17,20 @@ export function inEachFile(member: Pick<CanaryMember, "name" | "expect">, mine: 
   if (mine.length === 0) return { files: 0, wrong: [], wrongCount: 0 };
   const files = new Set<string>();
   for (const c of [...mine, ...others]) if (c.file !== null) files.add(c.file);
-  const wrong: { file: string; result: FileResult }[] = [];
+  const wrong: { file: string; result: FileResult; message?: string }[] = [];
   let reported = 0;
   for (const file of [...files].sort()) {
     const own = others.filter((c) => c.file === file);
     const family = mine.filter((c) => c.file === file);
-    const result = worst(member.expect, family.filter((c) => c.name === member.name).map((c) => c.result));
+    const cases = family.filter((c) => c.name === member.name);
+    const result = worst(member.expect, cases.map((c) => c.result));
     if (result !== "absent") reported += 1;
     const othersRan = own.some((c) => c.result !== "skipped") || family.some((c) => c.name !== member.name && c.result !== "skipped");
-    if (isWrong(member.expect, result, othersRan, own.some((c) => c.result === "passed"))) wrong.push({ file, result });
+    if (isWrong(member.expect, result, othersRan, own.some((c) => c.result === "passed"))) {
+      // What the canary said, when it said something (the registration canary names the test and the file).
+      const message = cases.find((c) => c.result === result && c.message !== undefined)?.message;
+      wrong.push({ file, result, ...(message !== undefined ? { message } : {}) });
+    }
   }
   return { files: reported, wrong: wrong.slice(0, NAMED), wrongCount: wrong.length };
 }

@@ -51,12 +51,12 @@ export function checksum(text: string): number {
  * (`seenAs/node/…`, on NODE_OPTIONS) that registers them in the first test file's process; go,
  * cargo and maven a test file of their language. `hostDir` is the gate's read-only folder of the run.
  */
-export async function placeCanary(command: string, treeDir: string, hostDir: string, seenAs: string): Promise<PlacedCanary> {
+export async function placeCanary(command: string, treeDir: string, hostDir: string, seenAs: string, tree?: CanaryContext["tree"]): Promise<PlacedCanary> {
   const runners = runnersIn(command);
   if (runners.length === 0) {
     return { ...emptyPlaced(), notes: [`the test command names no runner the gate can give a canary to (${CANARY_RUNNERS})`] };
   }
-  return place(runners.map((runner) => ({ runner, give: (ctx: CanaryContext) => runner.canary(ctx) })), command, treeDir, hostDir, seenAs);
+  return place(runners.map((runner) => ({ runner, give: (ctx: CanaryContext) => runner.canary(ctx) })), command, treeDir, hostDir, seenAs, tree);
 }
 
 /**
@@ -64,13 +64,13 @@ export async function placeCanary(command: string, treeDir: string, hostDir: str
  * carries no canary of its own: the base and the PR's own runs, where a new test file (or what it
  * imports) could neuter `expect` for itself. Null when the command's runners have none.
  */
-export async function placeFileCanary(command: string, treeDir: string, hostDir: string, seenAs: string): Promise<PlacedCanary | null> {
+export async function placeFileCanary(command: string, treeDir: string, hostDir: string, seenAs: string, tree?: CanaryContext["tree"]): Promise<PlacedCanary | null> {
   const givers = runnersIn(command).flatMap((runner) => {
     const fileCanary = runner.fileCanary;
     return fileCanary === undefined ? [] : [{ runner, give: (ctx: CanaryContext) => fileCanary(ctx) }];
   });
   if (givers.length === 0) return null;
-  const placed = await place(givers, command, treeDir, hostDir, seenAs);
+  const placed = await place(givers, command, treeDir, hostDir, seenAs, tree);
   return placed.members.length === 0 ? null : placed;
 }
 
@@ -78,7 +78,7 @@ const emptyPlaced = (): PlacedCanary => ({ name: "", runners: [], members: [], t
 
 type Giver = { runner: Runner; give: (ctx: CanaryContext) => Promise<CanaryResult> | null };
 
-async function place(givers: Giver[], command: string, treeDir: string, hostDir: string, seenAs: string): Promise<PlacedCanary> {
+async function place(givers: Giver[], command: string, treeDir: string, hostDir: string, seenAs: string, tree?: CanaryContext["tree"]): Promise<PlacedCanary> {
   const placed = emptyPlaced();
   // The gate's folder of the run: preloads and launcher files go there (node:test, mocha, jest).
   await mkdir(hostDir, { recursive: true });
@@ -86,7 +86,7 @@ async function place(givers: Giver[], command: string, treeDir: string, hostDir:
   const right = checksum(word);
   const values = { word, right, wrong: right + salt() };
   for (const { runner, give } of givers) {
-    const given = await give({ command, treeDir, hostDir, seenAs, values });
+    const given = await give({ command, treeDir, hostDir, seenAs, values, ...(tree !== undefined ? { tree } : {}) });
     if (given === null) continue;
     if ("note" in given) {
       placed.notes.push(given.note);
@@ -137,13 +137,18 @@ export function stripCanary(report: TestReport, canary: Placed): { report: TestR
   const mine = report.cases.filter(isCanary);
   const others = report.cases.filter((c) => !mine.includes(c));
   const fileFailed = report.loadErrors.some((file) => files.has(file));
-  const members = canary.members.map(({ inEachFile: everyFile, inBinary: binary, file, ...member }) => {
+  const members = canary.members.map(({ inEachFile: everyFile, inBinary: binary, file, failsAnywhere, ...member }) => {
     let result: CaseResult | "absent" = (file === undefined ? fileFailed : report.loadErrors.includes(file)) ? "errored" : "absent";
-    for (const c of mine.filter((m) => m.name === member.name)) {
+    const cases = mine.filter((m) => m.name === member.name);
+    for (const c of cases) {
       if (result === "absent" || RANK[c.result] > RANK[result]) result = c.result;
     }
+    const failed = member.expect === "pass" ? cases.find((c) => c.result === "failed" || c.result === "errored") : undefined;
+    if (failed !== undefined && failsAnywhere === true) result = failed.result;
+    // What a must-pass canary said when it failed (the registration canaries name the test and the file).
+    const said = failed !== undefined && failed.result === result ? failed.message : undefined;
     return {
-      ...member, result,
+      ...member, result, ...(said !== undefined ? { message: said } : {}),
       ...(everyFile === true ? { inEachFile: inEachFile(member, mine, others) } : {}),
       ...(binary !== undefined ? { inBinary: inBinary(binary, others, report.loadErrors) } : {}),
     };

@@ -96,11 +96,13 @@ export interface CanaryMemberOutcome {
   via: string;
   expect: "fail" | "pass";
   result: CaseResult | "absent";
+  /** What a must-pass canary that failed said (node:test's registration watch names the test and the file). */
+  message?: string;
   /**
    * A canary that runs inside every test file: in how many files it was reported, and the files
    * where its outcome was wrong (at most 10 named, `wrongCount` counts them all).
    */
-  inEachFile?: { files: number; wrong: { file: string; result: CaseResult | "absent" }[]; wrongCount: number };
+  inEachFile?: { files: number; wrong: { file: string; result: CaseResult | "absent"; message?: string }[]; wrongCount: number };
   /**
    * A canary compiled into one test binary of several: the binary, whether its own tests ran, whether
    * one passed, and whether it died (a test that did not finish, a panic, a build error) (issue 19).

@@ -75,8 +75,10 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   const seenAs = gateDir === undefined ? "" : inSandbox ? GATE_MOUNT : gateDir;
   // The canary run gets the whole family; every other main run the canaries that run inside each test
   // file (jest's), where the PR's own test files could neuter `expect` for themselves.
-  const canary = spec.canaryDir !== undefined ? await placeCanary(spec.command, spec.treeDir, spec.canaryDir, seenAs)
-    : spec.recordDir !== undefined ? await placeFileCanary(spec.command, spec.treeDir, spec.recordDir, seenAs) : null;
+  // The in-file canaries hold the frozen test files' registration to the frozen paths (issue 19).
+  const tree = { treeRoot: inSandbox ? SANDBOX_TREE : spec.treeDir, frozen: spec.readonly };
+  const canary = spec.canaryDir !== undefined ? await placeCanary(spec.command, spec.treeDir, spec.canaryDir, seenAs, tree)
+    : spec.recordDir !== undefined ? await placeFileCanary(spec.command, spec.treeDir, spec.recordDir, seenAs, tree) : null;
   const provenance = gateDir === undefined ? null
     : await placeProvenance(spec.command, gateDir, seenAs, inSandbox ? SANDBOX_TREE : spec.treeDir);
   const gateEnv = mergedEnv(spec.env ?? {}, canary?.env ?? {}, provenance);

@@ -13,15 +13,17 @@ import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { phrases, titleOf } from "../measure/canary-names.js";
+import { guardCanaryBody, guardScript, type GuardFacts } from "./registration-guard.js";
 import type { CanaryContext, CanaryResult } from "./types.js";
 
 /** How the gate tells its launcher which setup file to add; the launcher deletes it at once. */
 export const SETUP_ENV = { jest: "RANEX_JEST_SETUP", vitest: "RANEX_VITEST_SETUP" } as const;
 
 export async function inFileCanaries(runner: "jest" | "vitest", ctx: CanaryContext): Promise<CanaryResult> {
-  const [toBe, toEqual, toThrow, pass] = phrases(4).map(titleOf) as [string, string, string, string];
+  const [toBe, toEqual, toThrow, pass, registered] = phrases(5).map(titleOf) as [string, string, string, string, string];
   const name = `${randomBytes(6).toString("hex")}.${runner === "jest" ? "cjs" : "mjs"}`;
-  const values = { ...ctx.values, toBe, toEqual, toThrow, pass };
+  const tree: GuardFacts = { ...ctx.tree ?? { treeRoot: ctx.treeDir, frozen: [] }, gate: ctx.seenAs };
+  const values = { ...ctx.values, toBe, toEqual, toThrow, pass, registered, tree };
   await writeFile(join(ctx.hostDir, name), runner === "jest" ? jestSetup(values) : vitestSetup(values), { flag: "wx" });
   const via = (matcher: string): string => `${runner} expect().${matcher} in every test file`;
   return {
@@ -29,11 +31,12 @@ export async function inFileCanaries(runner: "jest" | "vitest", ctx: CanaryConte
     members: [
       { name: toBe, via: via("toBe"), expect: "fail", inEachFile: true }, { name: toEqual, via: via("toEqual"), expect: "fail", inEachFile: true },
       { name: toThrow, via: via("toThrow"), expect: "fail", inEachFile: true }, { name: pass, via: via("toBe"), expect: "pass", inEachFile: true },
+      { name: registered, via: `${runner}'s test registration in every frozen test file`, expect: "pass", inEachFile: true },
     ],
   };
 }
 
-type Values = CanaryContext["values"] & Record<"toBe" | "toEqual" | "toThrow" | "pass", string>;
+type Values = CanaryContext["values"] & Record<"toBe" | "toEqual" | "toThrow" | "pass" | "registered", string> & { tree: GuardFacts };
 
 // The canaries themselves, the same for both runners: `expect` looked up when each runs.
 function tests(register: string, v: Values): string {
@@ -43,6 +46,7 @@ function tests(register: string, v: Values): string {
     `${register}(${q(v.toEqual)}, () => { expectNow()([checksum(${q(v.word)})]).toEqual([${v.wrong}]); });`,
     `${register}(${q(v.toThrow)}, () => { expectNow()(() => checksum(${q(v.word)})).toThrow(); });`,
     `${register}(${q(v.pass)}, () => { expectNow()(checksum(${q(v.word)})).toBe(${v.right}); });`,
+    `${register}(${q(v.registered)}, ${guardCanaryBody("testPath")});`,
   ].map((line) => `  ${line}`).join("\n");
 }
 
@@ -55,6 +59,7 @@ const CHECKSUM = "const checksum = (text) => [...text].reduce((sum, ch, i) => su
 // what it imports were loaded.
 function jestSetup(v: Values): string {
   return `"use strict";
+${WATCH_CIRCUS}
 {
   const globals = require("@jest/globals");
   ${CHECKSUM}
@@ -63,6 +68,13 @@ function jestSetup(v: Values): string {
   const state = key === undefined ? undefined : globalThis[key];
   const root = state !== null && typeof state === "object" && state.rootDescribeBlock !== undefined ? state.rootDescribeBlock : undefined;
   const before = root === undefined ? 0 : root.children.length;
+  const testPath = globals.expect.getState().testPath;
+  ${guardScript(v.tree)}
+  guard.watchGlobals(["test", "it", "describe", "fit", "fdescribe", "xit", "xtest", "xdescribe"]);
+  // jest 30 keeps the handlers under a symbol of the global, jest 29 in the state.
+  const handlers = root === undefined ? undefined : Array.isArray(state.eventHandlers) ? state.eventHandlers : globalThis[Symbol.for("EVENT_HANDLERS")];
+  const handler = Array.isArray(handlers) ? watchCircus(handlers, root, guard) : undefined;
+  if (handler !== undefined) guard.onCheck(() => handlers.includes(handler) ? null : "the gate's handler was taken out of jest-circus's handlers");
 ${tests("globals.test", v)}
   if (root !== undefined) {
     const mine = root.children.slice(before);
@@ -79,23 +91,73 @@ ${tests("globals.test", v)}
 `;
 }
 
-// vitest: `expect` is the global one with `globals: true`, else the module's. vitest hands a
-// beforeAll the file's suite, whose tasks are moved there. A file that focuses its own tests
+// jest-circus tells its event handlers of every test added and every test body about to run:
+// the test's registration stack is read when it is added (the handler runs inside the `test` call),
+// and its body then is compared with the one it runs with. Tests that were there before the handler
+// (the configuration's own setup files) are taken as they are. A test jest-circus runs concurrently is
+// not compared (its body is the runner's to wrap). Hooks are not held to it: code under test that adds
+// one (a fake server's setup) is common, and a hook that swaps a body is seen when the test starts.
+const WATCH_CIRCUS = `function watchCircus(handlers, root, guard) {
+  const registered = new WeakMap();
+  const walk = (block) => { for (const child of block.children) child.type === "test" ? registered.set(child, child.fn) : walk(child); };
+  walk(root);
+  const nameOf = (test) => { const names = []; for (let at = test; at !== undefined && at.parent !== undefined; at = at.parent) names.unshift(at.name); return JSON.stringify(names.join(" ")); };
+  const handler = (event, now) => {
+    if (event.name === "add_test") {
+      const block = now.currentDescribeBlock;
+      const test = block.children[block.children.length - 1];
+      if (test === undefined || test.type !== "test" || test.fn !== event.fn || registered.has(test)) return;
+      registered.set(test, test.fn);
+      const files = guard.via();
+      if (files.length > 0) guard.note(nameOf(test) + " was registered through " + files.join(", "));
+    } else if (event.name === "test_fn_start" && event.test.concurrent !== true) {
+      if (!registered.has(event.test)) guard.note(nameOf(event.test) + " was put into jest-circus's state without being registered");
+      else if (registered.get(event.test) !== event.test.fn) guard.note(nameOf(event.test) + ": its body was replaced after it was registered");
+    }
+  };
+  handlers.push(handler);
+  return handler;
+}`;
+
+// vitest: `expect` is the global one with `globals: true`, else the module's. vitest tells nobody of a
+// test being added, so its registration is watched where code under test can reach it: the globals
+// (`globals: true`), the chained forms of the module's functions, and each test's body between
+// collection and its start. vitest hands a beforeAll the file's suite, whose tasks are moved there. A file that focuses its own tests
 // (`test.only`) skips them, and the run is not believed (docs/measurement.md).
 // The setup file is not TypeScript and is linted by nobody: an empty pattern is what vitest asks for.
 function vitestSetup(v: Values): string {
   const q = JSON.stringify;
-  return `import { beforeAll, expect as imported, test } from "vitest";
+  return `import { beforeAll, beforeEach, describe, expect as imported, it, suite, test } from "vitest";
+import { getFn } from "vitest/suite";
 
 ${CHECKSUM}
 const expectNow = () => (typeof globalThis.expect === "function" ? globalThis.expect : imported);
-const names = new Set(${q([v.toBe, v.toEqual, v.toThrow, v.pass])});
+const names = new Set(${q([v.toBe, v.toEqual, v.toThrow, v.pass, v.registered])});
+const testPath = imported.getState().testPath;
+${guardScript(v.tree)}
+guard.watchGlobals(["test", "it", "describe", "suite"]);
+// The module's registration functions cannot be reassigned, but their chained forms can (\`test.each\`).
+const shapeOf = (fn) => new Map(Object.getOwnPropertyNames(fn).map((key) => [key, Object.getOwnPropertyDescriptor(fn, key)]));
+const shapes = [["test", test], ["it", it], ["describe", describe], ["suite", suite]].map(([name, fn]) => [name, fn, shapeOf(fn)]);
+const changed = (a, b) => a === undefined || b === undefined || a.value !== b.value || a.get !== b.get || a.set !== b.set;
 {
 ${tests("test", v)}
 }
+// Each test's body as collected, compared when it starts (the gate's beforeEach is the file's first).
+const bodies = new WeakMap();
+const collected = (suite) => { for (const task of suite.tasks) task.type === "test" ? bodies.set(task, getFn(task)) : task.tasks !== undefined && collected(task); };
+beforeEach(({ task }) => {
+  if (!bodies.has(task)) guard.note(JSON.stringify(task.name) + " was added after the file's tests were collected");
+  else if (bodies.get(task) !== getFn(task)) guard.note(JSON.stringify(task.name) + ": its body was replaced after it was registered");
+});
 // vitest 4 hands the suite second (the first is the fixtures, read by their pattern); before 4, first.
 beforeAll(function ({}, second) {
   const file = second ?? arguments[0];
+  for (const [name, fn, shape] of shapes) {
+    const now = shapeOf(fn);
+    for (const key of new Set([...shape.keys(), ...now.keys()])) if (changed(shape.get(key), now.get(key))) guard.note("vitest's " + name + "." + key + " was replaced while the file loaded", "globals");
+  }
+  collected(file);
   const mine = file.tasks.filter((task) => task.type === "test" && names.has(task.name));
   for (const task of mine) file.tasks.splice(file.tasks.indexOf(task), 1);
   file.tasks.push(...mine);

@@ -2,9 +2,11 @@
 // its file). The canary is a test file of the gate's own, with a fresh name beside one of the tree's
 // test files, failing through mocha's own assertion path (issues 22 and 19). Selection: only the PR's new test
 // files (its own runs), through the launcher.
-import { randomInt } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { lstat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { mochaGuard } from "./mocha-guard.js";
 import { detectNode, missingNote, NODE_KEY_FILES, WHOLE_SUITE_NOTE } from "./node-package.js";
 import { fileWords, phrases, titleOf } from "../measure/canary-names.js";
 import { JS_TEST_FILE, testFilesIn } from "../measure/canary-place.js";
@@ -51,9 +53,9 @@ export function mochaArgs(script: string): string[] {
 // an ES namespace's named exports do not follow a change to the module), by a dynamic import that
 // works in CommonJS and ES module files alike. The checksum is written out in each test, whose
 // callback parameters a type checker infers (`// @ts-nocheck` for a TypeScript neighbour all the same).
-function canaryFile(v: CanaryContext["values"], names: [string, string, string, string]): string {
+function canaryFile(v: CanaryContext["values"], names: [string, string, string, string, string], guard: string): string {
   const q = JSON.stringify;
-  const [raise, strict, legacy, pass] = names.map((n) => q(n)) as [string, string, string, string];
+  const [raise, strict, legacy, pass, registered] = names.map((n) => q(n)) as [string, string, string, string, string];
   const sum = `[...${q(v.word)}].reduce((sum, ch, i) => sum + (i + 1) * ch.charCodeAt(0), 0) % 1009`;
   return `// @ts-nocheck
 it(${raise}, async function () {
@@ -63,6 +65,7 @@ it(${raise}, async function () {
 it(${strict}, async function () { (await import("node:assert")).default.strict.equal(${sum}, ${v.wrong}); });
 it(${legacy}, async function () { (await import("node:assert")).default.equal(${sum}, ${v.wrong}); });
 it(${pass}, async function () { (await import("node:assert/strict")).default.equal(${sum}, ${v.right}); });
+it(${registered}, async function () { const seen = (await import(${q(guard)})).default.check(); if (seen !== null) throw new Error(seen); });
 `;
 }
 
@@ -117,18 +120,23 @@ export const mocha: Runner = {
   command: (found) => ({
     command: ['node "$RANEX_REPORTERS/mocha-run.cjs"', ...mochaArgs(found.testScript ?? "").map(quote)].join(" "), note: missingNote(found),
   }),
-  async canary({ command, treeDir, values }) {
+  async canary({ command, treeDir, values, hostDir, seenAs, tree }) {
     if (!runsGateMocha(command)) return { note: "mocha: the canary is given through the gate's launcher only (node \"$RANEX_REPORTERS/mocha-run.cjs\")" };
     const file = await canaryPath(treeDir, command);
     if (file === null) return { note: "mocha: no test file in the tree to place the canary beside" };
-    const names = phrases(4).map(titleOf) as [string, string, string, string];
-    await writeFile(join(treeDir, file), canaryFile(values, names), { flag: "wx" });
-    const [raise, strict, legacy, pass] = names;
+    const names = phrases(5).map(titleOf) as [string, string, string, string, string];
+    // The registration watch (./mocha-guard.ts): the launcher installs it, named by a variable it deletes.
+    const guard = `${randomBytes(6).toString("hex")}.cjs`;
+    await writeFile(join(hostDir, guard), mochaGuard({ ...tree ?? { treeRoot: treeDir, frozen: [] }, gate: seenAs }), { flag: "wx" });
+    await writeFile(join(treeDir, file), canaryFile(values, names, pathToFileURL(`${seenAs}/${guard}`).href), { flag: "wx" });
+    const [raise, strict, legacy, pass, registered] = names;
     return {
+      env: { RANEX_MOCHA_GUARD: `${seenAs}/${guard}` },
       treeFiles: [file],
       members: [
         { name: raise, via: "a plain throw", expect: "fail" }, { name: strict, via: "node:assert strict equal", expect: "fail" },
         { name: legacy, via: "node:assert legacy equal", expect: "fail" }, { name: pass, via: "node:assert/strict equal", expect: "pass" },
+        { name: registered, via: "mocha's test registration in every frozen test file", expect: "pass" },
       ],
     };
   },

@@ -56,6 +56,11 @@ export interface CanaryContext {
    * The must-fail canaries assert `wrong` through the runner's own assertion paths; the must-pass one `right`.
    */
   values: { word: string; right: number; wrong: number };
+  /**
+   * The tree as the run sees it and its frozen paths (relative): the in-file canaries hold a frozen
+   * test file's registration to them (./registration-guard.ts). Absent: no path is frozen.
+   */
+  tree?: { treeRoot: string; frozen: readonly string[] };
 }
 
 /** One canary of the family: its name as the report shows it, the assertion path it goes through, what it must do. */
@@ -65,6 +70,11 @@ export interface CanaryMember {
   expect: "fail" | "pass";
   /** Registered inside every test file of the run (jest's setupFilesAfterEnv): judged file by file. */
   inEachFile?: true;
+  /**
+   * A must-pass canary reported where it passes and again, failing, wherever something was seen
+   * (node:test's registration watch, one process per file): a failure anywhere stands.
+   */
+  failsAnywhere?: true;
   /**
    * Compiled into one test binary of several (a Go package, a Rust target, issue 19): judged with
    * that binary's own tests, which `ids` (a regular expression's source) matches. `folder`: where the

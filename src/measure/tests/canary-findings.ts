@@ -28,7 +28,7 @@ export function canaryFindings(run: SuiteRun, details: Detail[]): string | null 
     } else if (m.expect === "fail" && (m.result === "passed" || (m.result === "skipped" && canary.othersRan))) {
       wrong.push(`${m.name} (fails through ${m.via}) was reported ${m.result}`);
     } else if (m.expect === "pass" && (m.result === "failed" || m.result === "errored" || (m.result === "skipped" && canary.othersRan))) {
-      wrong.push(`${m.name} (passes through ${m.via}) was reported ${m.result}`);
+      wrong.push(`${m.name} (passes through ${m.via}) was reported ${m.result}${m.message !== undefined ? `: ${m.message}` : ""}`);
     } else if (m.result === "absent" && present.length > 0) {
       // The family is collected together: one missing while the others ran was taken out.
       wrong.push(`${m.name} (through ${m.via}) was not reported while the other canaries were`);
@@ -37,7 +37,7 @@ export function canaryFindings(run: SuiteRun, details: Detail[]): string | null 
   if (wrong.length > 0) {
     const what = `${FORGED_RESULTS}: the gate's canaries came back wrong on ${run.label}: ${wrong.join("; ")}`;
     details.push({ kind: "canary", message: what });
-    for (const m of members) for (const w of m.inEachFile?.wrong ?? []) details.push({ kind: "canary", path: w.file, message: `${w.file}: ${m.name} (${m.expect === "fail" ? "fails" : "passes"} through ${m.via}) was ${w.result === "absent" ? "not reported" : `reported ${w.result}`}` });
+    for (const m of members) for (const w of m.inEachFile?.wrong ?? []) details.push({ kind: "canary", path: w.file, message: `${w.file}: ${m.name} (${m.expect === "fail" ? "fails" : "passes"} through ${m.via}) was ${w.result === "absent" ? "not reported" : `reported ${w.result}`}${w.message !== undefined && m.expect === "pass" ? `: ${w.message}` : ""}` });
     return what;
   }
   if (present.length === 0 && canary.runners.length > 0 && run.report !== null) {
@@ -65,7 +65,8 @@ function binaryWise(m: CanaryMemberOutcome, binary: NonNullable<CanaryMemberOutc
 
 function fileWise(m: CanaryMemberOutcome, each: NonNullable<CanaryMemberOutcome["inEachFile"]>): string {
   const how = m.expect === "fail" ? "fails" : "passes";
-  const files = each.wrong.map((w) => `${w.file} (${w.result === "absent" ? "not reported" : w.result})`).join(", ");
+  const said = (w: (typeof each.wrong)[number]): string => (m.expect === "pass" && w.message !== undefined ? `: ${w.message}` : "");
+  const files = each.wrong.map((w) => `${w.file} (${w.result === "absent" ? "not reported" : w.result}${said(w)})`).join(", ");
   const more = each.wrongCount > each.wrong.length ? ` and ${each.wrongCount - each.wrong.length} more files` : "";
   return `${m.name} (${how} through ${m.via}) came back wrong in ${files}${more}`;
 }

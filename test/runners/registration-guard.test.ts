@@ -1,0 +1,81 @@
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { guardScript } from "../../src/runners/registration-guard.js";
+import { tempDir } from "../helpers/git-repo.js";
+
+// The registration watch's rule (issue 19), run as the setup files run it: which files of a stack are
+// code the PR can change. Real files, required by Node, so the stack's file names are real.
+interface Guard {
+  via(): string[];
+  watchGlobals(names: string[], target?: object, label?: string, onWrite?: () => void): void;
+  check(testPath: string): string | null;
+}
+
+const call = "exports.call = (fn) => fn();\n";
+
+function setUp(): { guard: Guard; load: (rel: string) => { call: (fn: () => unknown) => unknown }; root: string; gate: string } {
+  const root = realpathSync(tempDir("ranex-guard-tree-"));
+  const gate = realpathSync(tempDir("ranex-guard-gate-"));
+  const files: Record<string, string> = {
+    "test/a.test.js": call, "test/helpers/cases.js": call, "src/wrap.js": call,
+    "src/compiled.js": "exports.call = new Function(\"fn\", \"return fn();\");\n",
+    "node_modules/lib/index.js": call,
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(root, rel, ".."), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  writeFileSync(join(gate, "setup.js"), call);
+  const guard = new Function(`${guardScript({ treeRoot: root, frozen: ["test/a.test.js", "test/helpers"], gate })}\nreturn guard;`)() as Guard;
+  const require = createRequire(join(root, "index.js"));
+  return { guard, load: (rel) => require(join(root, rel)) as { call: (fn: () => unknown) => unknown }, root, gate };
+}
+
+describe("the registration watch's stack rule", () => {
+  it("names the files of the tree the run can write, and nothing frozen, installed or the gate's", () => {
+    const { guard, load, gate } = setUp();
+    const gateFile = createRequire(join(gate, "x.js"))(join(gate, "setup.js")) as { call: (fn: () => unknown) => unknown };
+    expect(load("test/a.test.js").call(() => guard.via())).toEqual([]);
+    expect(load("test/helpers/cases.js").call(() => guard.via())).toEqual([]);
+    expect(load("node_modules/lib/index.js").call(() => guard.via())).toEqual([]);
+    expect(gateFile.call(() => guard.via())).toEqual([]);
+    expect(load("test/a.test.js").call(() => load("src/wrap.js").call(() => guard.via()))).toEqual(["src/wrap.js"]);
+    // Code compiled at run time is named by the file that compiled it.
+    expect(load("src/compiled.js").call(() => guard.via())).toEqual(["src/compiled.js"]);
+  });
+
+  it("names a module the run wrote outside the tree, in /tmp", () => {
+    const { guard } = setUp();
+    const elsewhere = realpathSync(tempDir("ranex-guard-scratch-"));
+    writeFileSync(join(elsewhere, "w.js"), call);
+    const scratch = createRequire(join(elsewhere, "x.js"))(join(elsewhere, "w.js")) as { call: (fn: () => unknown) => unknown };
+    expect(scratch.call(() => guard.via())).toEqual([join(elsewhere, "w.js")]);
+  });
+
+  it("counts a stack it cannot read as changeable code", () => {
+    const { guard } = setUp();
+    const before = Object.getOwnPropertyDescriptor(Error, "prepareStackTrace");
+    Object.defineProperty(Error, "prepareStackTrace", { configurable: true, get: () => undefined, set: () => undefined });
+    try {
+      expect(guard.via()).toEqual(["(a stack the gate could not read)"]);
+    } finally {
+      if (before === undefined) delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
+      else Object.defineProperty(Error, "prepareStackTrace", before);
+    }
+  });
+
+  it("notes a registration function replaced by changeable code, and says so for frozen files only", () => {
+    const { guard, load, root } = setUp();
+    const exportsOf = { test: (): void => undefined, it: (): void => undefined };
+    let told = 0;
+    guard.watchGlobals(["test", "it"], exportsOf, "node:test's exports", () => { told += 1; });
+    load("test/a.test.js").call(() => { exportsOf.it = (): void => undefined; });
+    expect(told).toBe(0);
+    load("src/wrap.js").call(() => { exportsOf.test = (): void => undefined; });
+    expect(told).toBe(1);
+    expect(guard.check(join(root, "src", "new.test.js"))).toBeNull();
+    expect(guard.check(join(root, "test", "a.test.js"))).toBe("test/a.test.js: node:test's exports.test was replaced by src/wrap.js");
+  });
+});
