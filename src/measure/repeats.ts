@@ -145,7 +145,9 @@ async function repeatOn(
   for (let i = 1; i <= (plan.repeats?.count ?? 0) && stopped() === null; i++) {
     // A tree no main run used (the cached base's, the head's copy) never had its setup: the first
     // repeat runs it, unless the once-only setup (deps) serves every run anyway.
-    done.push(await selectedRun(sandbox, plan, name, tree, ids, `${tag}${i}`, deps === undefined && tree.setupFirst && !setupDone && i === 1, deps));
+    // A tree a main run used, or that an earlier repeat ran on, holds the build already (Maven then skips its own).
+    const built = !tree.setupFirst || setupDone || i > 1;
+    done.push(await selectedRun(sandbox, plan, name, tree, ids, `${tag}${i}`, deps === undefined && tree.setupFirst && !setupDone && i === 1, deps, built));
   }
   return done;
 }
@@ -158,13 +160,13 @@ const selectionLost = new WeakMap<MeasurePlan, string>();
 
 async function selectedRun(
   sandbox: Sandbox, plan: MeasurePlan, name: RunName, tree: { treeDir: string; readonly: string[] }, ids: readonly string[], tag: string, withSetup: boolean,
-  deps: PreparedDependencies | undefined,
+  deps: PreparedDependencies | undefined, built = false,
 ): Promise<SuiteRun> {
   const tests = plan.policy.tests;
   const reportDir = join(plan.scratchDir, `report-${name.replace(/[^a-z]/g, "-")}-${tag}`);
   const listFile = join(reportDir, "select.txt");
   const lost = selectionLost.get(plan);
-  const selection = ids.length > 0 && lost === undefined ? selectionFor(tests, ids, listFile, plan.profile.backend) : null;
+  const selection = ids.length > 0 && lost === undefined ? selectionFor(tests, ids, listFile, plan.profile.backend, { treeDir: tree.treeDir, built }) : null;
   const spec = {
     label: name, treeDir: tree.treeDir, readonly: tree.readonly, setupNetwork: tests.setup_network, timeout: tests.timeout,
     ...(deps === undefined ? {} : { deps }),

@@ -101,6 +101,13 @@ export interface SelectContext {
   backend: "bwrap" | "none";
   /** RANEX_SELECT_FILE and RANEX_SELECT_PATTERN, for the selection's env. */
   common: Record<string, string>;
+  /** The tree the run uses, when the caller knows it (Maven reads its reactor to name only the selected modules). */
+  treeDir?: string;
+  /**
+   * The tree was already built by a run of the same command (its main run, or an earlier repeat on it):
+   * a runner may skip its build steps (Maven runs `surefire:test` alone).
+   */
+  built?: boolean;
 }
 
 /**
