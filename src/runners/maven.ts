@@ -84,7 +84,7 @@ export const maven: Runner = {
     note: ["Surefire's reports are merged into one at $RANEX_REPORT; ids are <class>#<method>."],
   }),
   junitIds: surefireIds,
-  crossCheck: mavenConsoleCheck,
+  crossCheck: (report, output) => mavenConsoleCheck(report, output),
   // A canary class in every module's src/test/java: each module's tests run in a JVM of their own (src/runners/jvm-canary.ts).
   canary: (ctx) => jvmCanaries(ctx, "maven"),
   // Only the selected methods, in only their modules, without a second build where the tree is built (src/runners/maven-select.ts).

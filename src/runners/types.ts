@@ -141,7 +141,7 @@ export interface Runner {
    * sandbox as it was printed): a contradiction means the report was rewritten after the runner
    * wrote it (Maven's console against Surefire's XML, src/runners/maven-console.ts).
    */
-  crossCheck?(report: TestReport, output: { text: string; truncated: boolean }): { contradictions: string[]; notes: string[] };
+  crossCheck?(report: TestReport, output: { text: string; truncated: boolean }, command: string): { contradictions: string[]; notes: string[] };
   /** Gives the run its canary family (tests that must fail through the runner's assertions, one that must pass), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
   /**
