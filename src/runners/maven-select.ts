@@ -5,10 +5,12 @@
 //   - `-pl <modules>`: only the modules whose tests are selected (the ids' `<module>/` prefixes, which
 //     are folders, as -pl takes them), with `-am` when one of them depends on another module of the
 //     reactor (offline, a sibling's SNAPSHOT is in no repository: it must be built in the same run);
-//   - `surefire:test` in place of the `test` phase when the tree was already built by a run of the same
-//     command (the main run, or an earlier repeat on that tree): Maven's compile and resources steps
-//     cost about half of a selected run's CPU even when nothing changed (7.3 s against 3.4 s of CPU
-//     on java-diff-utils). Not with `-am` (Maven 3 resolves a sibling from the reactor only when its
+//   - `surefire:test@default-test` in place of the `test` phase when the tree was already built by a
+//     run of the same command (the main run, or an earlier repeat on that tree): Maven's compile and
+//     resources steps cost about half of a selected run's CPU even when nothing changed (7.3 s against
+//     3.4 s of CPU on java-diff-utils). `@default-test` is the execution the `test` phase runs, with
+//     the pom's configuration of it (an argLine, system properties); a test another execution runs
+//     is not in the report, and the whole suite runs. Not with `-am` (Maven 3 resolves a sibling from the reactor only when its
 //     compile phase runs in the same build), and only for a command whose one goal is `test`.
 // A selection that does not take effect (a module the ids name is not in the reactor, a class not
 // built) leaves the selected ids out of the report, and the gate runs the whole suite
@@ -89,7 +91,7 @@ export function mavenSelect({ command, ids, treeDir, built }: SelectContext, can
   // A single-module build, or modules that need no sibling built in the same run.
   const goalOnly = plain && built === true && treeDir !== undefined && (list === null ? mavenReactor(treeDir) === null : !list.alsoMake);
   let selected = command.replace(/(^|[\s;&|(/])(mvnw?)\b/, (_m, before: string, mvn: string) => `${before}${mvn} -Dtest='${filter}' -Dsurefire.failIfNoSpecifiedTests=false${pl}`);
-  if (goalOnly) selected = selected.replace(/((?:^|[\s;&|(/])mvnw?\b[^;&|]*\s)test(?=\s|$|[;&|)])/, (_m, before: string) => `${before}surefire:test`);
-  const how = ["mvn -Dtest", ...list === null ? [] : [`-pl${list.alsoMake ? " -am" : ""}`], ...goalOnly ? ["surefire:test on the built tree"] : []].join(", ");
+  if (goalOnly) selected = selected.replace(/((?:^|[\s;&|(/])mvnw?\b[^;&|]*\s)test(?=\s|$|[;&|)])/, (_m, before: string) => `${before}surefire:test@default-test`);
+  const how = ["mvn -Dtest", ...list === null ? [] : [`-pl${list.alsoMake ? " -am" : ""}`], ...goalOnly ? ["surefire:test@default-test on the built tree"] : []].join(", ");
   return { command: selected, env: {}, how };
 }

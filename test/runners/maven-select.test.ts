@@ -88,16 +88,16 @@ describe("Maven's selection", () => {
     expect(select(tree, ["ex.CalcTest#muls"])?.command).not.toContain("-pl");
   });
 
-  it("on a built tree runs surefire:test alone, unless a sibling must be built in the same run", () => {
+  it("on a built tree runs surefire:test@default-test alone (the test phase's execution), unless a sibling must be built in the same run", () => {
     const tree = write(tempDir("ranex-select-built-"), REACTOR);
     const core = select(tree, ["core/ex.CalcTest#muls"], true);
-    expect(core?.command).toMatch(/-pl 'core' -o -B -q -fae .* surefire:test$/);
-    expect(core?.how).toBe("mvn -Dtest, -pl, surefire:test on the built tree");
+    expect(core?.command).toMatch(/-pl 'core' -o -B -q -fae .* surefire:test@default-test$/);
+    expect(core?.how).toBe("mvn -Dtest, -pl, surefire:test@default-test on the built tree");
     expect(select(tree, ["app/ex.AppTest#twice"], true)?.command).toMatch(/-pl 'app' -am .* test$/);
     // The root's ids in a reactor: every module runs, so a sibling may be needed: the lifecycle stays.
     expect(select(tree, ["ex.CalcTest#muls"], true)?.command).toMatch(/ test$/);
     const single = write(tempDir("ranex-select-single-"), { "pom.xml": `<project>${JUNIT}</project>\n` });
-    expect(select(single, ["ex.CalcTest#muls"], true)?.command).toMatch(/-Dsurefire\.failIfNoSpecifiedTests=false -o .* surefire:test$/);
+    expect(select(single, ["ex.CalcTest#muls"], true)?.command).toMatch(/-Dsurefire\.failIfNoSpecifiedTests=false -o .* surefire:test@default-test$/);
   });
 
   it("leaves a command with other goals or options it cannot read as it was, less -Dtest", () => {
