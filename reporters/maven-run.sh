@@ -11,9 +11,13 @@
 # - The exit status: Maven's own when the build failed (a compile error, a missing dependency), else 1
 #   when Maven printed a failed or errored test, else 0. It comes back through a pipe of this shell's
 #   own (fd 4), which Maven and its test JVMs do not inherit.
+# - Surefire's reports of an earlier run on the tree are removed before Maven starts.
 # - Then junit-merge.sh writes the report at $RANEX_REPORT.
 set -u
 log=/tmp/ranex-build.log
+# The report holds what this run wrote: Surefire keeps the reports of an earlier run on the same tree
+# (a repeat follows its main run there, and may run only some modules), so they are removed first.
+find . -path ./.ranex-deps -prune -o -type d -path '*/target/surefire-reports' -prune -exec rm -rf {} + 2>/dev/null
 exec 3>&1
 result=$( { { "$@" -Dmaven.test.failure.ignore=true 2>&1 3>&- 4>&-; echo "build $?" >&4; } \
   | awk -v file="$log" '{ print; fflush(); print > file } /<<< (FAILURE|ERROR)!/ { red = 1 } END { close(file); printf "tests %d\n", red > "/dev/fd/4" }' >&3; } 4>&1 )

@@ -16,6 +16,7 @@ import type { RunName, SuiteRun } from "../measure/report-types.js";
 import type { ProvenanceRecord } from "../measure/provenance/record.js";
 import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
+import { readBaseRepeats, writeBaseRepeats } from "./base-repeats-cache.js";
 import { planDependencies } from "./deps-plan.js";
 import { coreFreeBeside, idleCores } from "./idle-cores.js";
 import { planRuns, type RunPlan } from "./run-plan.js";
@@ -96,8 +97,12 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     const cachedBase = input.runTests ? await readBaseCache(input.dataDir, key) : null;
     const parallel = Math.max(1, Math.min(4, availableParallelism()));
     const stable = policy.require.includes("tests.stable") && policy.tests.repeat > 1;
+    // The base's repeats of the task targets are cached with the base run: a warm judgment makes the head's only.
+    const earlyIds = stable ? earlyRepeatIds(input.task?.targets ?? [], input.newFiles) : [];
+    const repeatsKey = { ids: earlyIds, count: policy.tests.repeat - 1 };
+    const cachedRepeats = cachedBase !== null && earlyIds.length > 0 ? await readBaseRepeats(input.dataDir, key, repeatsKey) : null;
     // Beside the head run only when a core is free for it: on a busy machine it would only slow the head run.
-    const early = stable && earlyRepeatIds(input.task?.targets ?? [], input.newFiles).length > 0 && canSelect(policy.tests)
+    const early = stable && earlyIds.length > 0 && canSelect(policy.tests)
       && coreFreeBeside((input.idleCores ?? idleCores)());
     // diff.needed's mutants compare with the full run of the tree they copy (head+new when the PR adds test files).
     const mutantsPlanned = input.runTests && policy.require.includes("diff.needed") && input.own !== undefined;
@@ -153,7 +158,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
         repeats: {
           count: stable ? policy.tests.repeat - 1 : 0, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles],
           trees: Object.fromEntries(Object.entries(plan.trees).map(([name, t]) => [name, { ...t, setupFirst: name === "base" && cachedBase !== null }])),
-          ...(early ? { early: earlyTrees(plan, cachedBase !== null) } : {}),
+          ...(early ? { early: earlyTrees(plan, cachedBase !== null && cachedRepeats === null) } : {}),
+          ...(cachedRepeats === null ? {} : { cached: { base: { ids: earlyIds, runs: cachedRepeats } } }),
         },
         ...(mutants === null ? {} : {
           needed: { mutants: mutants.specs, selectionTree: mutants.selectionTree, taskTargets: [...input.task?.targets ?? []], newFiles: [...input.newFiles] },
@@ -168,7 +174,11 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     }
     for (const [stage, ms] of Object.entries(result.timings)) clock.record(stage.replace(/^run:/, ""), ms);
     const base = result.runs.base;
-    if (cachedBase === null && base !== undefined) await writeBaseCache(input.dataDir, key, base);
+    const baseCached = cachedBase !== null || (base !== undefined && await writeBaseCache(input.dataDir, key, base) === null);
+    // The base's repeats of exactly the task targets (none after a decided verdict), once the base run itself is cached.
+    if (baseCached && cachedRepeats === null && earlyIds.length > 0 && result.stopped === undefined) {
+      await writeBaseRepeats(input.dataDir, key, repeatsKey, result.repeats?.base ?? []);
+    }
     // The repository's own packages: an installed distribution of the same name is not shadowed by them.
     const baseFiles = new Set((await input.repo.listFiles(input.base).catch(() => [])).map((f) => f.path));
     const baseRecord = base?.provenance?.placed.length ? base.provenance.record : undefined;

@@ -80,7 +80,10 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
   // (./repeats.ts), so no core waits while another works.
   // Once a main run has decided the verdict (./decided.ts), no repeat or mutant is started any more.
   const stopped = (): string | null => decidedFailure(plan.policy.require, runs);
+  // The base's repeats the base cache held count as made (src/judge/base-repeats-cache.ts).
   const early: RepeatsDone = {};
+  const cachedBase = plan.repeats?.cached?.base;
+  if (cachedBase !== undefined) early.base = { ...cachedBase, cached: true };
   // Each main run's result as it lands: base+new's repeats wait for head+new's (taken first, so never a deadlock).
   const landed = new Map<RunName, { promise: Promise<SuiteRun | undefined>; resolve: (run: SuiteRun | undefined) => void }>();
   for (const spec of todo) {

@@ -64,7 +64,7 @@ export async function runMutants(sandbox: Sandbox, plan: MeasurePlan, runs: Part
     const timeout = Math.min(tests.timeout, left);
     const reportDir = join(plan.scratchDir, reportName);
     const listFile = join(reportDir, "select.txt");
-    const selection = ids === null ? null : selectionFor(tests, ids, listFile, plan.profile.backend);
+    const selection = ids === null ? null : selectionFor(tests, ids, listFile, plan.profile.backend, { treeDir: tree.treeDir });
     const t0 = Date.now();
     const run = await runSuite(sandbox, {
       label, treeDir: tree.treeDir, readonly: tree.readonly, reportDir,

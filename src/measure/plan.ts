@@ -112,6 +112,11 @@ export interface RepeatPlan {
    * cached base's tree and a pristine copy of the head (src/measure/repeats.ts). Absent: none.
    */
   early?: Partial<Record<"base" | "head", RepeatTree>>;
+  /**
+   * The base's repeats of the task targets, read from the base cache with the base run
+   * (src/judge/base-repeats-cache.ts): made on no tree of this judgment, so not made again.
+   */
+  cached?: { base?: { ids: string[]; runs: SuiteRun[] } };
 }
 
 export interface RepeatTree {

@@ -23,8 +23,8 @@ import { filesSelectionFor, filesUnproven, selectionFor, selectionList, selectio
 import { collectTargets } from "./tests/targets.js";
 import { fileOfId, isGreen } from "./tests/run-facts.js";
 
-/** Repeats already made, per side, and the ids they ran. */
-export type RepeatsDone = Partial<Record<RunName, { ids: string[]; runs: SuiteRun[] }>>;
+/** Repeats already made, per side, and the ids they ran; `cached`: read from the base cache, made on no tree here. */
+export type RepeatsDone = Partial<Record<RunName, { ids: string[]; runs: SuiteRun[]; cached?: true }>>;
 
 /** Which ids each run's tree must repeat: targets on the sides they are read from, and suspects. */
 export function repeatIds(taskTargets: readonly string[], newFiles: readonly string[], runs: Partial<Record<RunName, SuiteRun>>): Map<RunName, string[]> {
@@ -70,7 +70,9 @@ export function earlyRepeatJobs(
   if (repeats === undefined || repeats.count < 1 || repeats.early === undefined) return [];
   const ids = earlyRepeatIds(repeats.taskTargets, repeats.newFiles);
   if (ids.length === 0) return [];
-  return (Object.entries(repeats.early) as [RunName, RepeatTree][]).map(([name, tree]) => async () => {
+  // A side whose repeats came from the base cache has none to make.
+  const todo = (Object.entries(repeats.early) as [RunName, RepeatTree][]).filter(([name]) => name !== "base" || repeats.cached?.base === undefined);
+  return todo.map(([name, tree]) => async () => {
     done[name] = { ids, runs: await repeatOn(sandbox, plan, name, tree, ids, "e", deps, false, stopped) };
   });
 }
@@ -127,7 +129,9 @@ export async function runRepeats(sandbox: Sandbox, plan: MeasurePlan, runs: Part
   const worker = async (): Promise<void> => {
     for (let job = todo.shift(); job !== undefined; job = todo.shift()) {
       const [name, ids] = job;
-      const made = await repeatOn(sandbox, plan, name, repeats.trees[name]!, ids, "r", deps, early[name] !== undefined);
+      // Repeats read from the cache ran on no tree of this judgment: this tree has had no setup or build yet.
+      const touched = early[name] !== undefined && early[name].cached !== true;
+      const made = await repeatOn(sandbox, plan, name, repeats.trees[name]!, ids, "r", deps, touched);
       out[name] = [...out[name] ?? [], ...made];
     }
   };
@@ -145,7 +149,9 @@ async function repeatOn(
   for (let i = 1; i <= (plan.repeats?.count ?? 0) && stopped() === null; i++) {
     // A tree no main run used (the cached base's, the head's copy) never had its setup: the first
     // repeat runs it, unless the once-only setup (deps) serves every run anyway.
-    done.push(await selectedRun(sandbox, plan, name, tree, ids, `${tag}${i}`, deps === undefined && tree.setupFirst && !setupDone && i === 1, deps));
+    // A tree a main run used, or that an earlier repeat ran on, holds the build already (Maven then skips its own).
+    const built = !tree.setupFirst || setupDone || i > 1;
+    done.push(await selectedRun(sandbox, plan, name, tree, ids, `${tag}${i}`, deps === undefined && tree.setupFirst && !setupDone && i === 1, deps, built));
   }
   return done;
 }
@@ -158,13 +164,13 @@ const selectionLost = new WeakMap<MeasurePlan, string>();
 
 async function selectedRun(
   sandbox: Sandbox, plan: MeasurePlan, name: RunName, tree: { treeDir: string; readonly: string[] }, ids: readonly string[], tag: string, withSetup: boolean,
-  deps: PreparedDependencies | undefined,
+  deps: PreparedDependencies | undefined, built = false,
 ): Promise<SuiteRun> {
   const tests = plan.policy.tests;
   const reportDir = join(plan.scratchDir, `report-${name.replace(/[^a-z]/g, "-")}-${tag}`);
   const listFile = join(reportDir, "select.txt");
   const lost = selectionLost.get(plan);
-  const selection = ids.length > 0 && lost === undefined ? selectionFor(tests, ids, listFile, plan.profile.backend) : null;
+  const selection = ids.length > 0 && lost === undefined ? selectionFor(tests, ids, listFile, plan.profile.backend, { treeDir: tree.treeDir, built }) : null;
   const spec = {
     label: name, treeDir: tree.treeDir, readonly: tree.readonly, setupNetwork: tests.setup_network, timeout: tests.timeout,
     ...(deps === undefined ? {} : { deps }),

@@ -24,13 +24,16 @@ export function canSelect(tests: { command?: string; select?: string }): boolean
 
 /**
  * How to run only `ids` with this policy, or null when the runner cannot be told (repeat the suite).
- * `listFile` is where the caller writes the ids, as the run sees that path.
+ * `listFile` is where the caller writes the ids, as the run sees that path. `tree`: the tree the run
+ * uses, and whether a run of the same command already built it (src/runners/types.ts SelectContext).
  */
-export function selectionFor(tests: { command?: string; select?: string }, ids: readonly string[], listFile: string, backend: "bwrap" | "none"): Selection | null {
+export function selectionFor(
+  tests: { command?: string; select?: string }, ids: readonly string[], listFile: string, backend: "bwrap" | "none", tree: { treeDir?: string; built?: boolean } = {},
+): Selection | null {
   const common = { RANEX_SELECT_FILE: listFile, RANEX_SELECT_PATTERN: namePattern(ids) };
   if (tests.select !== undefined) return { command: tests.select, env: common, how: "tests.select" };
   if (tests.command === undefined) return null;
-  return selectWith(tests.command, { ids, listFile, backend, common });
+  return selectWith(tests.command, { ids, listFile, backend, common, ...tree });
 }
 
 /** The list file's text: one id a line. */

@@ -13,6 +13,7 @@ import { findBinary, toolchainFor } from "./toolchain.js";
 import { jvmCanaries } from "./jvm-canary.js";
 import { surefireIds } from "./jvm-ids.js";
 import { gradleFiles } from "./jvm-select-files.js";
+import { mavenConsoleCheck } from "./maven-console.js";
 import type { Runner } from "./types.js";
 
 export const GRADLE_DEPS_DIR = ".ranex-deps/gradle";
@@ -23,12 +24,23 @@ const BUILD_FILES = ["build.gradle", "build.gradle.kts", "settings.gradle", "set
 // run would see them read-only; folders the repository had before are left alone.
 const OUTPUT_DIRS = `find . -path ./.ranex-deps -prune -o \\( -name build -o -name .gradle \\) -type d -prune -print`;
 
-/** The test command for runs: offline, a writable copy of the setup's Gradle home, the exit status Gradle's own. */
+/**
+ * The test command for runs: offline, a writable copy of the setup's Gradle home, the exit status
+ * Gradle's own. The gate's init script has Gradle print a line per test class, and the gate's
+ * reporters/gradle/run.sh sends Gradle's output to the gate as it is printed: those lines are
+ * compared with the JUnit XML (src/runners/maven-console.ts), as Maven's are with Surefire's.
+ */
 export function gradleTestCommand(gradle: string): string {
   return `rm -rf ${RUN_HOME}; cp -R ${GRADLE_DEPS_DIR} ${RUN_HOME} 2>/dev/null || mkdir -p ${RUN_HOME}; `
-    + `${gradle} --offline --no-daemon -q --continue -g ${RUN_HOME} test > /tmp/ranex-build.log 2>&1; status=$?; `
-    + `cat /tmp/ranex-build.log; sh "$RANEX_REPORTERS/junit-merge.sh" /tmp/ranex-build.log; exit $status`;
+    + `sh "$RANEX_REPORTERS/gradle/run.sh" ${gradle} --offline --no-daemon -q --continue -g ${RUN_HOME} ${CONSOLE_INIT} test`;
 }
+
+/** The gate's init script that prints a line per test class (reporters/gradle/console.gradle). */
+const CONSOLE_INIT = `-I "$RANEX_REPORTERS/gradle/console.gradle"`;
+
+/** Gradle's lines against its reports, for a command that prints them (init's since they exist; an older policy's does not). */
+const gradleConsoleCheck: NonNullable<Runner["crossCheck"]> = (report, output, command) =>
+  command.includes(CONSOLE_INIT) ? mavenConsoleCheck(report, output, { tool: "Gradle", report: "JUnit report" }) : { contradictions: [], notes: [] };
 
 /**
  * Setup, with the network: one test build fills the Gradle home (the dependencies of every
@@ -80,6 +92,7 @@ export const gradle: Runner = {
     note: ["Gradle's test reports are merged into one at $RANEX_REPORT; ids are <class>#<method>."],
   }),
   junitIds: surefireIds,
+  crossCheck: gradleConsoleCheck,
   // A canary class in every project's src/test/java: each project's Test task runs in a JVM of its own (src/runners/jvm-canary.ts).
   canary: (ctx) => jvmCanaries(ctx, "gradle"),
   select({ command, ids }) {

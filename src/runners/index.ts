@@ -102,7 +102,7 @@ export function junitIdsFor(command: string, report: TestReport, tree: { treeDir
 /** The report with what the command's runner printed compared in (`contradictions`, notes), or as read. */
 export function crossCheckFor(command: string, report: TestReport, output: { text: string; truncated: boolean }): TestReport {
   const runner = runnersIn(command).find((r) => r.crossCheck !== undefined);
-  const checked = runner?.crossCheck?.(report, output);
+  const checked = runner?.crossCheck?.(report, output, command);
   if (checked === undefined) return report;
   return {
     ...report, notes: [...report.notes, ...checked.notes],

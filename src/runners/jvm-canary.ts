@@ -7,7 +7,7 @@
 import { lstatSync } from "node:fs";
 import { posix } from "node:path";
 import { junitCanaries, type JunitModule } from "./canary-compiled.js";
-import { jvmModuleDirs } from "./jvm-ids.js";
+import { jvmModuleDirs } from "./jvm-modules.js";
 import { readTreeFile } from "./tree-read.js";
 import type { CanaryContext, CanaryResult } from "./types.js";
 
@@ -47,11 +47,14 @@ function buildTexts(treeDir: string, module: string, build: Build): string[] {
   return folders.flatMap((folder) => BUILD_FILES[build].map((f) => readTreeFile(treeDir, folder === "" ? f : `${folder}/${f}`) ?? ""));
 }
 
-/** A canary class in each module (the root project included) that has a src/test/java folder and names JUnit. */
+/**
+ * A canary class in each module (the root project included, and every module of the reactor or the
+ * settings at any depth: src/runners/jvm-modules.ts) that has a src/test/java folder and names JUnit.
+ */
 export async function jvmCanaries(ctx: CanaryContext, build: Build): Promise<CanaryResult> {
   const modules: JunitModule[] = [];
   const skipped: string[] = [];
-  for (const folder of ["", ...jvmModuleDirs(ctx.treeDir)]) {
+  for (const folder of ["", ...jvmModuleDirs(ctx.treeDir, build)]) {
     const name = folder === "" ? "the root project" : folder;
     if (!isFolder(ctx.treeDir, posix.join(folder, "src/test/java"))) continue;
     // A folder of the other build's (a pom.xml beside a Gradle build) is not one of this build's modules.

@@ -4,10 +4,9 @@
 // module's canary is judged with that module's own tests (issues 19 and 22). reporters/junit-merge.sh
 // puts a module's reports inside a suite named `ranex-module=<folder>` (its `/` written `%2F`); the
 // JUnit reader keeps that name as a part of the id, which is read here and becomes the prefix.
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestReport } from "../measure/report-types.js";
+import { jvmModuleDirs } from "./jvm-modules.js";
 
 const MARKER = /^ranex-module=(.+)$/;
 const LANGUAGES = [["java", "java"], ["kotlin", "kt"], ["groovy", "groovy"], ["scala", "scala"]] as const;
@@ -17,24 +16,6 @@ function moduleOf(part: string): string | null {
   const folder = MARKER.exec(part)?.[1]?.replace(/%2F/g, "/").replace(/%25/g, "%");
   if (folder === undefined || !/^[\w.@+-]+(?:\/[\w.@+-]+)*$/.test(folder) || folder.split("/").some((p) => p === "." || p === "..")) return null;
   return folder;
-}
-
-/** Folders (relative, up to two down) holding a build file: a multi-module build's modules. */
-export function jvmModuleDirs(treeDir: string): string[] {
-  const found: string[] = [];
-  const visit = (rel: string, depth: number): void => {
-    let entries;
-    try {
-      entries = readdirSync(join(treeDir, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    if (rel !== "" && entries.some((e) => e.isFile() && /^(?:pom\.xml|build\.gradle(?:\.kts)?)$/.test(e.name))) found.push(rel);
-    // Real folders only: a symlink in the change's tree could lead anywhere.
-    if (depth < 2) for (const e of entries) if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "target" && e.name !== "build" && e.name !== "src") visit(rel === "" ? e.name : `${rel}/${e.name}`, depth + 1);
-  };
-  visit("", 0);
-  return found.sort();
 }
 
 /** The test sources of `className` in these modules (`core/src/test/java/ex/CoreTest.java`) that exist. */

@@ -8,6 +8,8 @@
 // (` - in ` before Surefire 3; every class without `-q`). Those counts and the report's must agree,
 // class by class. Lines can only be added by the test JVM (its output is relayed), never taken back:
 // an added line can make a pass look red to this check, not a failure green.
+// Gradle's runs print the same lines from the build process (reporters/gradle/console.gradle), compared
+// the same way with Gradle's JUnit XML (`says`: whose words they are, in the contradictions).
 import type { TestReport } from "../measure/report-types.js";
 
 const CLASS_LINE = /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: \d+(?:, Flakes: \d+)?, Time elapsed: [^\n]*? -+ in ([\w.$]+)[ \t\r]*$/gm;
@@ -45,7 +47,10 @@ function reportRed(report: TestReport): Map<string, number> {
  * output was cut (then only the part kept is compared, and a failure Maven printed only before the
  * cut is not seen).
  */
-export function mavenConsoleCheck(report: TestReport, output: { text: string; truncated: boolean }): { contradictions: string[]; notes: string[] } {
+export function mavenConsoleCheck(
+  report: TestReport, output: { text: string; truncated: boolean }, says: { tool: string; report: string } = { tool: "Maven", report: "Surefire report" },
+): { contradictions: string[]; notes: string[] } {
+  const { tool } = says;
   const printed = consoleRed(output.text);
   const reported = reportRed(report);
   // A failed class Maven named otherwise (a pom that has Surefire print display names): its failures
@@ -56,13 +61,13 @@ export function mavenConsoleCheck(report: TestReport, output: { text: string; tr
   for (const cls of [...new Set([...printed.keys(), ...reported.keys()])].sort()) {
     const said = printed.get(cls) ?? 0;
     const shown = reported.get(cls) ?? 0;
-    if (said > shown) contradictions.push(`Maven printed ${said} failing test${said === 1 ? "" : "s"} of ${cls}, its Surefire report holds ${shown}: the report was rewritten after Maven wrote it`);
+    if (said > shown) contradictions.push(`${tool} printed ${said} failing test${said === 1 ? "" : "s"} of ${cls}, its ${says.report} holds ${shown}: the report was rewritten after ${tool} wrote it`);
     // A failure Maven never printed is only seen as such when its whole output was kept.
-    else if (shown > said && whole) contradictions.push(`the Surefire report holds ${shown} failing test${shown === 1 ? "" : "s"} of ${cls}, Maven printed ${said}: the report was written by something other than Maven`);
+    else if (shown > said && whole) contradictions.push(`the ${says.report} holds ${shown} failing test${shown === 1 ? "" : "s"} of ${cls}, ${tool} printed ${said}: the report was written by something other than ${tool}`);
   }
   const notes = [
-    ...output.truncated ? ["Maven's output was longer than the run's output limit (sandbox.output_kib): only its last part was compared with the Surefire reports"] : [],
-    ...unread ? ["Maven named a failed test class in a form the gate does not read: failures in the Surefire reports that Maven's lines do not show were not questioned"] : [],
+    ...output.truncated ? [`${tool}'s output was longer than the run's output limit (sandbox.output_kib): only its last part was compared with the ${says.report}s`] : [],
+    ...unread ? [`${tool} named a failed test class in a form the gate does not read: failures in the ${says.report}s that ${tool}'s lines do not show were not questioned`] : [],
   ];
   return { contradictions, notes };
 }

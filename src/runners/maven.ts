@@ -12,6 +12,7 @@ import { jvmCanaries } from "./jvm-canary.js";
 import { surefireIds } from "./jvm-ids.js";
 import { mavenConsoleCheck } from "./maven-console.js";
 import { mavenFiles } from "./jvm-select-files.js";
+import { mavenSelect } from "./maven-select.js";
 import type { Runner } from "./types.js";
 
 export const MAVEN_DEPS_DIR = ".ranex-deps/m2";
@@ -83,30 +84,15 @@ export const maven: Runner = {
     note: ["Surefire's reports are merged into one at $RANEX_REPORT; ids are <class>#<method>."],
   }),
   junitIds: surefireIds,
-  crossCheck: mavenConsoleCheck,
+  crossCheck: (report, output) => mavenConsoleCheck(report, output),
   // A canary class in every module's src/test/java: each module's tests run in a JVM of their own (src/runners/jvm-canary.ts).
   canary: (ctx) => jvmCanaries(ctx, "maven"),
-  select({ command, ids }) {
-    if (!canSelectMaven(command)) return null;
-    const byClass = new Map<string, Set<string>>();
-    for (const id of ids) {
-      // A module's id (`core/ex.CalcTest#adds`) names its class: -Dtest runs that class in every module that has it.
-      const match = /^(?:[\w.@+-]+(?:\/[\w.@+-]+)*\/)?([\w.]+)#(\w+)/.exec(id);
-      // Nested classes and odd names run the whole suite.
-      if (match?.[1] === undefined || match[2] === undefined) return null;
-      byClass.set(match[1], (byClass.get(match[1]) ?? new Set()).add(match[2]));
-    }
-    if (byClass.size === 0) return null;
-    const filter = [...byClass].sort(([a], [b]) => a.localeCompare(b)).map(([cls, methods]) => `${cls}#${[...methods].sort().join("+")}`).join(",");
-    return {
-      command: command.replace(/(^|[\s;&|(/])(mvnw?)\b/, (_m, before: string, mvn: string) => `${before}${mvn} -Dtest='${filter}' -Dsurefire.failIfNoSpecifiedTests=false`),
-      env: {}, how: "mvn -Dtest",
-    };
-  },
+  // Only the selected methods, in only their modules, without a second build where the tree is built (src/runners/maven-select.ts).
+  select: (ctx) => mavenSelect(ctx, canSelectMaven),
   // The PR's own runs: only its new test classes (src/runners/jvm-select-files.ts).
   selectFiles: (ctx) => mavenFiles(ctx, canSelectMaven),
   canSelect: canSelectMaven,
-  repeatNote: "Maven repeats only the targets (the gate names them to Surefire with -Dtest).",
+  repeatNote: "Maven repeats only the targets (the gate names them to Surefire with -Dtest, and their modules with -pl).",
   deps: { keyFiles: ["**/pom.xml", "**/.mvn/**"] },
 };
 

@@ -111,6 +111,13 @@ export interface SelectContext {
   backend: "bwrap" | "none";
   /** RANEX_SELECT_FILE and RANEX_SELECT_PATTERN, for the selection's env. */
   common: Record<string, string>;
+  /** The tree the run uses, when the caller knows it (Maven reads its reactor to name only the selected modules). */
+  treeDir?: string;
+  /**
+   * The tree was already built by a run of the same command (its main run, or an earlier repeat on it):
+   * a runner may skip its build steps (Maven runs `surefire:test` alone).
+   */
+  built?: boolean;
 }
 
 /**
@@ -144,7 +151,7 @@ export interface Runner {
    * sandbox as it was printed): a contradiction means the report was rewritten after the runner
    * wrote it (Maven's console against Surefire's XML, src/runners/maven-console.ts).
    */
-  crossCheck?(report: TestReport, output: { text: string; truncated: boolean }): { contradictions: string[]; notes: string[] };
+  crossCheck?(report: TestReport, output: { text: string; truncated: boolean }, command: string): { contradictions: string[]; notes: string[] };
   /** Gives the run its canary family (tests that must fail through the runner's assertions, one that must pass), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
   /**

@@ -13,6 +13,8 @@ import { failingText, parseVerdict, runCli, type VerdictJson } from "./run-cli.j
 // `forge-module` rewrites every report of its module, the canary's too, and is caught by the canary
 // in that module; `forge-target` rewrites only the target's, and is caught by Maven's own console.
 // Both were CANDIDATE before (no canary outside the root's src/test/java; the XML believed).
+// `neuter-deep` neuters assertEquals in `libs/text/round`, three folders down, which Maven's console
+// cannot see (the tests really pass): CANDIDATE before the canary went to every module of the reactor.
 const run = promisify(execFile);
 
 describe("maven-reactor: ranex init, then pull requests that forge a module's results", () => {
@@ -31,7 +33,7 @@ describe("maven-reactor: ranex init, then pull requests that forge a module's re
     // init's policy, unmodified, on main; every head replayed on it.
     git(repo, "add", ".github/ranex.yml");
     git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
-    for (const head of ["honest", "forge-module", "forge-target"]) {
+    for (const head of ["honest", "forge-module", "forge-target", "neuter-deep"]) {
       git(repo, "checkout", "-q", head);
       git(repo, "rebase", "-q", "main");
     }
@@ -43,7 +45,7 @@ describe("maven-reactor: ranex init, then pull requests that forge a module's re
     expect(init.stdout).toContain("runner: maven (");
     expect(init.stdout).toMatch(/core\/src\/test\/java\/ex\/CalcTest\.java\s+2 \(1 passed, 1 failed\)/);
     expect(init.stdout).toMatch(/app\/src\/test\/java\/ex\/CalcTest\.java\s+1 \(1 passed\)/);
-    expect(init.stdout).toContain("round/ex.RoundTest#halfEven");
+    expect(init.stdout).toContain("libs/text/round/ex.RoundTest#halfEven");
     expect(init.stdout).toContain("core/ex.CalcTest#muls");
   });
 
@@ -59,6 +61,8 @@ describe("maven-reactor: ranex init, then pull requests that forge a module's re
   const attacks = [
     { head: "forge-module", what: "every report of core rewritten, the canary's too", by: "the canary in module core", says: "in module core's test binary" },
     { head: "forge-target", what: "only the target's report rewritten", by: "Maven's own console", says: "Maven printed 1 failing test of ex.CalcTest, its Surefire report holds 0" },
+    // Three folders down (libs/text/round, a module of the libs aggregator): a canary there only since the reactor's own module list is read.
+    { head: "neuter-deep", what: "JUnit's assertEquals shadowed in a module three folders down", by: "the canary in module libs/text/round", says: "in module libs/text/round's test binary) was reported passed" },
   ];
   for (const { head, what, by, says } of attacks) {
     it(`${head} (${what}) is FAIL unsafe, caught by ${by}`, async () => {

@@ -87,7 +87,7 @@ describe("gradle", () => {
     expect(readFileSync(join(tree, file ?? ""), "utf8")).toContain("@org.junit.Test");
     expect(placed.members.map((m) => m.expect)).toEqual(["fail", "fail", "pass"]);
     const selection = gradle.select({ command: COMMAND, ids: ["com.example.calc.CalcTest#muls", "com.example.calc.CalcTest$Inner#zero", "com.example.calc.MulTest#mulsNegative"], listFile: "", backend: "bwrap", common: {} });
-    expect(selection?.command).toContain(`gradle --offline --no-daemon -q --continue -g /tmp/ranex-gradle-home -I "$RANEX_REPORTERS/gradle/select.gradle" test --tests 'com.example.calc.CalcTest$Inner.zero' --tests 'com.example.calc.CalcTest.muls' --tests 'com.example.calc.MulTest.mulsNegative' > /tmp/ranex-build.log`);
+    expect(selection?.command).toMatch(/ gradle --offline --no-daemon -q --continue -g \/tmp\/ranex-gradle-home -I "\$RANEX_REPORTERS\/gradle\/console\.gradle" -I "\$RANEX_REPORTERS\/gradle\/select\.gradle" test --tests 'com\.example\.calc\.CalcTest\$Inner\.zero' --tests 'com\.example\.calc\.CalcTest\.muls' --tests 'com\.example\.calc\.MulTest\.mulsNegative'$/);
     expect(selection !== null && gradle.canSelect(selection.command)).toBe(false);
     // Only the id's class and method words reach the shell.
     expect(gradle.select({ command: COMMAND, ids: ["com.example.calc.CalcTest#adds'; touch /tmp/owned; '"], listFile: "", backend: "bwrap", common: {} })?.command).not.toContain("owned");
@@ -149,5 +149,31 @@ describe("gradle", () => {
     const line = gradleMissing(false, null) ?? "";
     expect(line).toMatch(/^this machine has no gradle and the repository commits no gradlew wrapper, so the tests cannot run here: install Gradle \(Debian: apt-get install gradle/);
     expect(line).not.toContain("\n");
+  });
+});
+
+// Gradle's console against its reports (reporters/gradle/console.gradle prints a line per test class
+// from the build process, in Maven's words): what Debian's Gradle 4.4.1 printed under -q for
+// gradle-calc's red target, and the same report with the failure taken out after Gradle wrote it.
+describe("gradle: the console's lines against the JUnit XML", () => {
+  const printed = "ranex-gradle: Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0 s <<< FAILURE! -- in com.example.calc.CalcTest\n\n3 tests completed, 1 failed\n";
+  const report = (muls: "failed" | "passed") => ({
+    cases: [
+      { id: "com.example.calc.CalcTest#adds", name: "adds", file: null, result: "passed" as const },
+      { id: "com.example.calc.CalcTest#muls", name: "muls", file: null, result: muls },
+    ],
+    digest: "sha256:x", duplicates: [], loadErrors: [], notes: [],
+  });
+
+  it("init's command prints the lines through the gate's own runner, and a report rewritten after Gradle is a contradiction", () => {
+    expect(COMMAND).toContain(`sh "$RANEX_REPORTERS/gradle/run.sh" gradle --offline --no-daemon -q --continue -g /tmp/ranex-gradle-home -I "$RANEX_REPORTERS/gradle/console.gradle" test`);
+    expect(readFileSync(join(REPORTERS_DIR, "gradle", "console.gradle"), "utf8")).toContain("afterSuite");
+    expect(gradle.crossCheck?.(report("failed"), { text: printed, truncated: false }, COMMAND)).toEqual({ contradictions: [], notes: [] });
+    expect(gradle.crossCheck?.(report("passed"), { text: printed, truncated: false }, COMMAND)?.contradictions).toEqual([
+      "Gradle printed 1 failing test of com.example.calc.CalcTest, its JUnit report holds 0: the report was rewritten after Gradle wrote it",
+    ]);
+    // A policy written before the lines existed prints none: its reports are not questioned by them.
+    const older = "gradle --offline --no-daemon -q --continue -g /tmp/ranex-gradle-home test > /tmp/ranex-build.log 2>&1; status=$?; cat /tmp/ranex-build.log; exit $status";
+    expect(gradle.crossCheck?.(report("failed"), { text: "", truncated: false }, older)).toEqual({ contradictions: [], notes: [] });
   });
 });
