@@ -5,7 +5,7 @@
 // nothing to compare at exit. A plain attribute assignment, on a module or a class, raises no audit
 // event (only a few setters do: \`__code__\`, \`__module__\`, \`__bases__\`), so the hook must look.
 //
-// When: the gate's own pytest plugin (built here, in the hook, registered with \`-p ranex_between\`
+// When: the gate's own pytest plugin (built here, in the hook, registered through PYTEST_PLUGINS
 // and taken out of \`sys.modules\` before any code of the tree runs) raises an audit event when the
 // tests start (after collection), and before and after each test's call phase (a hookwrapper of
 // \`pytest_runtest_call\`, first of all: after the test's setup, before its teardown; unittest cases
@@ -31,9 +31,13 @@ export const BETWEEN_PLUGIN = "ranex_between";
 /** Findings of the per-test check per process at most. */
 export const BETWEEN_PER_PROCESS = 20;
 
-/** The environment that loads the plugin in a run whose Python processes get the hook. */
-export function betweenPluginOptions(own: string | undefined): string {
-  return [own, `-p ${BETWEEN_PLUGIN}`].filter((p) => p !== undefined && p !== "").join(" ");
+/**
+ * PYTEST_PLUGINS for a run whose Python processes get the hook: pytest imports the plugin by name
+ * (the hook's module) before any conftest. Not \`-p\` in PYTEST_ADDOPTS: pytest parses its options a
+ * second time for that (6 M instructions on python-calc's run, against none for this).
+ */
+export function betweenPluginEnv(own: string | undefined): string {
+  return [own, BETWEEN_PLUGIN].filter((p) => p !== undefined && p !== "").join(",");
 }
 
 export function pythonBetweenSource(watched: readonly string[]): string {
@@ -108,23 +112,33 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                 if type(used) is str:
                     wanted.add(used)
         for name, module, space, copy in list(kept_spaces):
-            if name not in wanted or modules.get(name) is not module:
+            if name not in wanted:
                 continue
-            watched_now.append((name, module, space, copy, True))
-            if name in WATCHED_SET:
+            watched_now.append((name, module, space, copy, True, [copy, {}]))
+            if name in WATCHED_SET or modules.get(name) is not module:
                 continue
             for value in list(space.values()):
                 # A built-in class cannot be given an attribute (Py_TPFLAGS_IMMUTABLETYPE).
                 if issubclass(type(value), type) and type_getattr(value, '__module__') == name and not type_getattr(value, '__flags__') & IMMUTABLE:
                     members = type_getattr(value, '__dict__')
-                    watched_now.append((name + '.' + str(type_getattr(value, '__qualname__')), value, members, members.copy(), False))
+                    taken = members.copy()
+                    watched_now.append((name + '.' + str(type_getattr(value, '__qualname__')), value, members, taken, False, [taken, {}]))
 
     def between_changed():
-        # The slots that differ from the copies now: {(index, key): value}, usually empty at once.
+        # The slots that differ from the copies now: {(index, key): value}. Each namespace is compared
+        # in C with what it held when last walked (a slot the runner keeps changed, such as pytest's
+        # _reprcompare, is walked once, not at every test), and walked against its copy only when
+        # that differs.
         changed = {}
-        for index, (name, owner, space, copy, is_module) in enumerate(watched_now):
-            if all(map(is_, map(space.get, copy), copy.values())) and (is_module or len(space) == len(copy)):
+        for index, (name, owner, space, copy, is_module, last) in enumerate(watched_now):
+            if is_module and modules.get(name, absent) is not owner:
+                changed[(index, None)] = modules.get(name, absent)
+            ref = last[0]
+            if all(map(is_, map(space.get, ref), ref.values())) and len(space) == len(ref):
+                if last[1]:
+                    changed.update(last[1])
                 continue
+            found = {}
             for key in (list(copy) if is_module else list(space.keys()) + [k for k in copy if k not in space]):
                 old = copy.get(key, absent)
                 new = space.get(key, absent)
@@ -132,23 +146,51 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                     continue
                 if is_module and own_definition(name, space, key, new):
                     continue
-                changed[(index, key)] = new
+                found[(index, key)] = new
+            last[0] = space.copy()
+            last[1] = found
+            changed.update(found)
         return changed
 
     def between_report(changed, earlier, test, patched):
         for (index, key), new in changed.items():
             if earlier.get((index, key), absent) is new:
                 continue
-            name, owner, space, copy, is_module = watched_now[index]
+            name, owner, space, copy, is_module, last = watched_now[index]
             if any(target is owner and attr == key for target, attr in patched):
                 continue  # the test's own monkeypatch fixture: undone at its teardown
-            what = name + '.' + str(key) + ' (was ' + describe(copy.get(key, absent)) + ', now ' + describe(new) + ')'
+            if key is None:
+                what = 'sys.modules[' + name + '] (was ' + describe(owner) + ', now ' + describe(new) + ')'
+            else:
+                what = name + '.' + str(key) + ' (was ' + describe(copy.get(key, absent)) + ', now ' + describe(new) + ')'
             what += ' while ' + test + ' ran' if test else ' before the first test ran'
             if ('between', what) in seen or between_left[0] <= 0:
                 continue
             seen.add(('between', what))
             between_left[0] -= 1
             emit('tamper', 'ev', 'between', 'what', what, 'by', '', 'line', 0)
+
+    def unloaded_scan():
+        # A module under a name of the standard library or the runner that the import system did not
+        # load (built by code, or executed by hand: module_from_spec and exec_module, a legacy
+        # load_module): no copy was kept of it, so the swapped-slot check has nothing to compare.
+        # The names the import system loaded are all in \`imported\`; the rest are few (the tree's).
+        for name in list(set(modules).difference(imported)):
+            if type(name) is not str or name in NOT_KEPT or name == ${JSON.stringify(BETWEEN_PLUGIN)}:
+                continue
+            top = name.split('.', 1)[0]
+            if top not in stdlib and top not in runner:
+                continue
+            module = modules.get(name)
+            if type(module) is module_type:
+                path = object_getattr(module, '__dict__').get('__file__')
+                if type(path) is str and path.startswith(TREE):
+                    continue  # the tree's own module under that name: the planted check's
+            key = ('unloaded', name)
+            if key in seen or early_names[0] is None:
+                continue
+            seen.add(key)
+            emit('tamper', 'ev', 'unloaded', 'what', 'sys.modules[' + name + '] (' + describe(module) + ')', 'by', '', 'line', 0)
 
     def between(args):
         # Only the plugin's own code: any code can raise an audit event by name.
@@ -164,12 +206,13 @@ export function pythonBetweenSource(watched: readonly string[]): string {
             if not watched_now:
                 between_choose()
             between_report(between_changed(), {}, '', ())
-            compare()
+            unloaded_scan()
         elif phase == 'before':
             before_call[0] = between_changed()
         elif phase == 'after' and type(test) is str and type(patched) is tuple:
             between_report(between_changed(), before_call[0], test, patched)
             before_call[0] = {}
             compare()  # the watched modules' functions and their classes', by identity in C
+            unloaded_scan()
 `;
 }

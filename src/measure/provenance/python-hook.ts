@@ -36,7 +36,7 @@ def _ranex_provenance():
     try:
         fd = posix.open(FIFO, posix.O_WRONLY | posix.O_APPEND | posix.O_CLOEXEC)
     except OSError:
-        # The run's PYTEST_ADDOPTS loads the gate's plugin by this name (./python-between-tests.ts).
+        # The run's PYTEST_PLUGINS loads the gate's plugin by this name (./python-between-tests.ts).
         sys.modules[${JSON.stringify(BETWEEN_PLUGIN)}] = type(sys)(${JSON.stringify(BETWEEN_PLUGIN)})
         return
     write, getpid, pread, popen, pclose, listdir = posix.write, posix.getpid, posix.read, posix.open, posix.close, posix.listdir
@@ -429,6 +429,7 @@ ${pythonBetweenSource(WATCHED_MODULES)}
             compare()
             planted_scan()
             swapped_scan(scanned_names[0])
+            unloaded_scan()
             for name, module in list(modules.items()):
                 if type(module) is not module_type:
                     continue
@@ -446,6 +447,7 @@ ${pythonBetweenSource(WATCHED_MODULES)}
             # cost its finalization about 1 % of python-calc's pytest run (issue 19, measured).
             del originals[:]
             del kept_spaces[:]
+            del watched_now[:]
             for column in in_modules + in_classes:
                 del column[:]
             busy[0] = False

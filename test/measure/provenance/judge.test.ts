@@ -157,6 +157,8 @@ describe("the third red team (issue 19): swapped slots, and node:test's report c
     expect(problems).toEqual([`during the head run ${oracle}, which the base run did not do: a function or class that tests rely on was swapped while the tests ran (and put back before the process ended)`]);
     expect(details.map((d) => d.message)).toContain(`during the head run ${frozenTests} (as on the base)`);
     expect(provenanceFindings(head, none).problems).toHaveLength(2);
+    const byHand = runWith([START, line({ k: "tamper", pid: 7, ev: "unloaded", what: "sys.modules[statistics] (module statistics)", by: "", line: 0 }), END]);
+    expect(provenanceFindings(byHand, none, base).problems[0]).toContain("sys.modules[statistics] (module statistics) was put into sys.modules under a name of the standard library or the runner without the import system loading it");
   });
 
   const CHILD = line({ k: "start", pid: 9, lang: "node", nonce: "c9", ppid: 8, argv: "node test/median.test.js", tf: "/work/test/median.test.js" });
