@@ -8,6 +8,7 @@ import { nodeReporterFor, reportersDirFor } from "./reporters.js";
 import type { RunName, SuiteRun } from "./report-types.js";
 import { placeCanary, placeFileCanary, stripCanary } from "./canary.js";
 import { placeProvenance, prepareProvenance, type PlacedProvenance } from "./provenance/place.js";
+import { betweenPluginEnv } from "./provenance/python-between-tests.js";
 import { emptyRecord, parseRecord } from "./provenance/record.js";
 import type { RunProvenance } from "./provenance/judge.js";
 import type { PreparedDependencies } from "./deps/prepare.js";
@@ -135,6 +136,8 @@ function mergedEnv(own: Record<string, string>, canary: Record<string, string>, 
   const merged: Record<string, string> = { ...canary };
   const python = [provenance?.pythonPath, own.PYTHONPATH].filter((p): p is string => p !== undefined && p !== null && p !== "");
   if (python.length > 0) merged.PYTHONPATH = python.join(":");
+  // The hook's per-test check is a pytest plugin it builds in each process (./provenance/python-between-tests.ts).
+  if (provenance?.pythonPath !== undefined && provenance.pythonPath !== null) merged.PYTEST_PLUGINS = betweenPluginEnv(own.PYTEST_PLUGINS);
   const node = [provenance?.nodeOptions, canary.NODE_OPTIONS, own.NODE_OPTIONS].filter((p): p is string => p !== undefined && p !== null && p !== "");
   if (node.length > 0) merged.NODE_OPTIONS = node.join(" ");
   return merged;

@@ -44,6 +44,18 @@ describe("python: code of the tree planted in modules that are not the tree's, a
     notBelieved(await judged("python-redteam", "code-swap", dataDir), "statistics.median.__code__", "src/stats_tool/__init__.py");
   }, 300_000);
 
+  it("honest-monkeypatch: a new test that swaps the oracle through pytest's monkeypatch fixture stays CANDIDATE", async () => {
+    const verdict = await judged("python-redteam", "honest-monkeypatch", dataDir);
+    expect(verdict.verdict, verdict.reasons.join("\n")).toBe("CANDIDATE");
+  }, 300_000);
+
+  it.each([
+    ["restore-atexit", "statistics.median (was statistics.median, now builtins.callable) while tests/test_median.py::TestMedian::test_median ran"],
+    ["class-restore", "fractions.Fraction.__eq__ (was fractions.Fraction.__eq__, now fractions.Fraction.__le__) while tests/test_median.py::TestMedian::test_median ran"],
+  ])("%s: swapped while the target ran and put back at exit by setattr itself, found after the test (%s)", async (head, what) => {
+    notBelieved(await judged("python-redteam", head, dataDir), `${what}, which the base run did not do`);
+  }, 300_000);
+
   it("report-rename: a thread renaming a forged copy over the report after the main thread ended", async () => {
     notBelieved(await judged("python-redteam", "report-rename", dataDir), "wrote the test report (os.rename)", "src/stats_tool/__init__.py:");
   }, 300_000);

@@ -10,6 +10,10 @@
 //     passes through (assertions, the runner's report path) was replaced;
 //   - a slot of a module that is not the tree's holds, at exit, another callable than its module's
 //     body left there, which the base run's record does not show (./python-swapped.ts);
+//   - a slot of such a module, or of a class one defines, changed during a test's call or before the
+//     first test, and not by the test's own monkeypatch fixture, which the base run's record does
+//     not show, or a module under a name of the standard library or the runner that the import
+//     system did not load (./python-between-tests.ts);
 //   - a function, class or object of the tree was found at exit in a module that is not the tree's,
 //     or tree code wrote the report or started a process after it was written (./python-planted.ts);
 //   - a runtime the gate placed its hook in left no record, or its first process no end;
@@ -116,7 +120,7 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext, ba
   const onBase = new Set((base?.provenance?.record.events ?? []).map((e) => `${e.event}\u0000${e.what}`));
   for (const event of record.events) {
     if (installedBySetup(run, event.by) && !context.changed.has(event.by)) continue;
-    if (event.event === "swapped" && onBase.has(`${event.event}\u0000${event.what}`)) {
+    if (SLOT_EVENTS.has(event.event) && onBase.has(`${event.event}\u0000${event.what}`)) {
       details.push({ kind: "provenance", message: `during the ${run.label} run ${event.what} (as on the base)` });
       continue;
     }
@@ -131,6 +135,9 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext, ba
   return { problems, details };
 }
 
+/** The record's findings about slots (not blamed on a file): the base run doing the same is the runner's, or the owner's. */
+const SLOT_EVENTS: ReadonlySet<string> = new Set(["swapped", "between", "unloaded"]);
+
 function eventFinding(label: string, event: RecordedEvent, context: ProvenanceContext): { message: string; owner: boolean } | null {
   const where = event.by === "" ? "code the gate cannot place" : `${event.by}${event.line > 0 ? `:${event.line}` : ""}`;
   const owner = event.by !== "" && context.frozen.has(event.by);
@@ -141,6 +148,12 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
   }
   if (event.event === "swapped") {
     return { message: `during the ${label} run ${event.what} was replaced, which the base run did not do: a function or class that tests rely on (an oracle, the assertion library, the runner) is not the one its module defined`, owner: false };
+  }
+  if (event.event === "between") {
+    return { message: `during the ${label} run ${event.what}, which the base run did not do: a function or class that tests rely on was swapped while the tests ran (and put back before the process ended)`, owner: false };
+  }
+  if (event.event === "unloaded") {
+    return { message: `during the ${label} run ${event.what} was put into sys.modules under a name of the standard library or the runner without the import system loading it (built by code, or executed by hand), which the base run did not do: what tests import under that name may not be what its file defines`, owner: false };
   }
   if (event.by === "" || event.by.startsWith("/")) return null;
   if (event.event === "planted") {

@@ -8,6 +8,7 @@
 // them to anyone); it calls only built-in functions captured at install, never a Python function a
 // module attribute could replace, so tree code never runs inside it.
 
+import { BETWEEN_PLUGIN, pythonBetweenSource } from "./python-between-tests.js";
 import { pythonPlantedSource } from "./python-planted.js";
 import { pythonSwappedSource } from "./python-swapped.js";
 
@@ -35,6 +36,8 @@ def _ranex_provenance():
     try:
         fd = posix.open(FIFO, posix.O_WRONLY | posix.O_APPEND | posix.O_CLOEXEC)
     except OSError:
+        # The run's PYTEST_PLUGINS loads the gate's plugin by this name (./python-between-tests.ts).
+        sys.modules[${JSON.stringify(BETWEEN_PLUGIN)}] = type(sys)(${JSON.stringify(BETWEEN_PLUGIN)})
         return
     write, getpid, pread, popen, pclose, listdir = posix.write, posix.getpid, posix.read, posix.open, posix.close, posix.listdir
     getframe = sys._getframe
@@ -196,6 +199,7 @@ def _ranex_provenance():
     modules = sys.modules
 ${pythonPlantedSource(WATCHED_MODULES)}
 ${pythonSwappedSource()}
+${pythonBetweenSource(WATCHED_MODULES)}
 
     # The functions a test's verdict passes through: the assertion library and the runner's report
     # path. Their identities are taken when each module first shows up; a later replacement (a plain
@@ -313,6 +317,9 @@ ${pythonSwappedSource()}
         if event == 'ranex.loaded':
             loaded(args)
             return
+        if event == 'ranex.between':
+            between(args)
+            return
         if event == 'open':
             path = args[0]
             if type(path) is not str:
@@ -329,6 +336,7 @@ ${pythonSwappedSource()}
                     if early_names[0] is None and path.endswith(('.py', '.pyc', '.so')):
                         early_snapshot()
                         swapped_start()
+                        between_hide()
                     if code_file(path):
                         data_file(path, caller())
                 if not reading or '+' in (mode or ''):
@@ -391,7 +399,7 @@ ${pythonSwappedSource()}
     # The events observe() acts on. Most of what Python audits (exec, compile, marshal.loads on every
     # import, object.__getattr__ of __code__ and __defaults__) says nothing the record keeps: the hook
     # runs on each of them, so those leave after one set lookup, before any other work.
-    RELEVANT = frozenset(('open', 'import', 'object.__setattr__', 'object.__delattr__', 'ranex.loaded')) | FRAME_EVENTS | REPORT_EVENTS
+    RELEVANT = frozenset(('open', 'import', 'object.__setattr__', 'object.__delattr__', 'ranex.loaded', 'ranex.between')) | FRAME_EVENTS | REPORT_EVENTS
 
     def hook(event, args):
         # Never raises: an exception here would abort whatever the code was doing.
@@ -421,6 +429,7 @@ ${pythonSwappedSource()}
             compare()
             planted_scan()
             swapped_scan(scanned_names[0])
+            unloaded_scan()
             for name, module in list(modules.items()):
                 if type(module) is not module_type:
                     continue
@@ -438,6 +447,7 @@ ${pythonSwappedSource()}
             # cost its finalization about 1 % of python-calc's pytest run (issue 19, measured).
             del originals[:]
             del kept_spaces[:]
+            del watched_now[:]
             for column in in_modules + in_classes:
                 del column[:]
             busy[0] = False

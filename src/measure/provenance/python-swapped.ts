@@ -42,7 +42,12 @@ export function pythonSwappedSource(): string {
     type_qual = type.__dict__['__qualname__'].__get__
     type_module = type.__dict__['__module__'].__get__
 
+    # Every name the import system loaded a module under (and every name at the start): what is in
+    # sys.modules under a standard library name and not here was put there by hand (./python-between-tests.ts).
+    imported = set()
+
     def keep(name, module):
+        imported.add(name)
         # The namespace as its module's own body left it: a copy, made in C (two tuples of its names
         # and values cost more than twice as much: 5.2 M instructions on python-calc's pytest run). The script's own namespace and this hook's module change as they run. Only
         # plain modules: a subclass's __dict__ can be code (the py library's lazy modules import

@@ -147,6 +147,20 @@ describe("the third red team (issue 19): swapped slots, and node:test's report c
     expect(provenanceFindings(head, none).problems).toHaveLength(2);
   });
 
+  it("a slot swapped while a test ran (put back before exit) fails, unless the base run's record shows the same", () => {
+    const between = (what: string): string => line({ k: "tamper", pid: 7, ev: "between", what, by: "", line: 0 });
+    const oracle = "statistics.median (was statistics.median, now builtins.callable) while tests/test_median.py::TestMedian::test_median ran";
+    const frozenTests = "json.dumps (was json.dumps, now builtins.repr) while tests/test_json.py::test_dump ran";
+    const head = runWith([START, between(oracle), between(frozenTests), END]);
+    const base: SuiteRun = { ...runWith([START, between(frozenTests), END]), label: "base" };
+    const { problems, details } = provenanceFindings(head, none, base);
+    expect(problems).toEqual([`during the head run ${oracle}, which the base run did not do: a function or class that tests rely on was swapped while the tests ran (and put back before the process ended)`]);
+    expect(details.map((d) => d.message)).toContain(`during the head run ${frozenTests} (as on the base)`);
+    expect(provenanceFindings(head, none).problems).toHaveLength(2);
+    const byHand = runWith([START, line({ k: "tamper", pid: 7, ev: "unloaded", what: "sys.modules[statistics] (module statistics)", by: "", line: 0 }), END]);
+    expect(provenanceFindings(byHand, none, base).problems[0]).toContain("sys.modules[statistics] (module statistics) was put into sys.modules under a name of the standard library or the runner without the import system loading it");
+  });
+
   const CHILD = line({ k: "start", pid: 9, lang: "node", nonce: "c9", ppid: 8, argv: "node test/median.test.js", tf: "/work/test/median.test.js" });
   const PARENT = line({ k: "start", pid: 8, lang: "node", nonce: "p8", ppid: 1, argv: "node --test" });
   const ends = [line({ k: "end", pid: 9, nonce: "c9" }), line({ k: "end", pid: 8, nonce: "p8" })];

@@ -1,0 +1,218 @@
+// A check of the Python hook (./python-hook.ts) that looks while the tests run, not only at exit (issue
+// 19, the open classes of docs/measurement.md): code under test that swaps an oracle or an assertion
+// only for a while, and puts it back before the process ends with \`setattr\` itself (from \`atexit\`, a
+// \`weakref.finalize\`, a timer thread, a later test's call), leaves no tree code on the stack and
+// nothing to compare at exit. A plain attribute assignment, on a module or a class, raises no audit
+// event (only a few setters do: \`__code__\`, \`__module__\`, \`__bases__\`), so the hook must look.
+//
+// When: the gate's own pytest plugin (built here, in the hook, registered through PYTEST_PLUGINS
+// and taken out of \`sys.modules\` before any code of the tree runs) raises an audit event when the
+// tests start (after collection), and before and after each test's call phase (a hookwrapper of
+// \`pytest_runtest_call\`, first of all: after the test's setup, before its teardown; unittest cases
+// run through pytest get the same). The hook believes only events raised by the plugin's own code
+// objects, which it holds.
+//
+// What: the namespaces a frozen test compares with (the modules the tree's modules hold or import
+// from, the watched modules, builtins), compared with the copies the swapped-slot check kept before
+// any code of the tree ran (./python-swapped.ts), and the classes those modules define (not the
+// watched ones', which compare() covers) with copies taken when the tests start; by identity in C,
+// walked only where something changed. A function, class or descriptor slot that changed during a
+// test's call, or before the first test (at collection), is a finding, \`between\`, naming the slot,
+// both values and the test. A slot the test's own \`monkeypatch\` fixture set (its records, read by the
+// plugin) is the test's, not a finding; a fixture's own patches are made in its setup and undone in
+// its teardown, outside the window. The judgment (./judge.ts) drops those the base run has too.
+//
+// The text below is Python, spliced into the hook's closure (4 spaces deep) after the swapped-slot
+// check: it uses the hook's captured built-ins, never a module attribute code under test could replace.
+
+/** The pytest plugin's name (PYTEST_ADDOPTS `-p`): a module the hook builds, never a file. */
+export const BETWEEN_PLUGIN = "ranex_between";
+
+/** Findings of the per-test check per process at most. */
+export const BETWEEN_PER_PROCESS = 20;
+
+/**
+ * PYTEST_PLUGINS for a run whose Python processes get the hook: pytest imports the plugin by name
+ * (the hook's module) before any conftest. Not \`-p\` in PYTEST_ADDOPTS: pytest parses its options a
+ * second time for that (6 M instructions on python-calc's run, against none for this).
+ */
+export function betweenPluginEnv(own: string | undefined): string {
+  return [own, BETWEEN_PLUGIN].filter((p) => p !== undefined && p !== "").join(",");
+}
+
+export function pythonBetweenSource(watched: readonly string[]): string {
+  return `
+    # --- Slots swapped while the tests run (./python-between-tests.ts) ---
+    # The plugin's functions take what they call as defaults (pluggy passes hook arguments by name and
+    # leaves those out) and close over nothing of the hook. pluggy reads \`pytest_impl\` (what
+    # \`pytest.hookimpl\` sets) without pytest imported.
+    def pytest_runtestloop(session, audit=sys.audit):
+        audit('ranex.between', 'tests', '', ())
+        yield
+
+    def pytest_runtest_call(item, audit=sys.audit, kind=type, listed=list, text=str, tupled=tuple):
+        audit('ranex.between', 'before', '', ())
+        yield
+        patched = []
+        try:
+            for value in listed(item.funcargs.values()):
+                if kind(value).__name__ == 'MonkeyPatch':
+                    for entry in listed(value._setattr):
+                        patched.append((entry[0], entry[1]))
+        except Exception:
+            pass
+        audit('ranex.between', 'after', text(item.nodeid), tupled(patched))
+
+    plugin = module_type(${JSON.stringify(BETWEEN_PLUGIN)})
+    plugin_space = object_getattr(plugin, '__dict__')
+    # pytest warns that a plugin imported before it could rewrite its asserts (an error under
+    # \`filterwarnings = error\`) unless the module's docstring opts out.
+    plugin_space['__doc__'] = "Ranex Gate's per-test check. PYTEST_DONT_REWRITE"
+    for hookimpl in (pytest_runtestloop, pytest_runtest_call):
+        hookimpl.pytest_impl = {'wrapper': False, 'hookwrapper': True, 'optionalhook': False,
+                                'tryfirst': True, 'trylast': False, 'specname': None}
+        plugin_space[hookimpl.__name__] = hookimpl
+    plugin_codes = (code_of(pytest_runtestloop), code_of(pytest_runtest_call))
+    modules[${JSON.stringify(BETWEEN_PLUGIN)}] = plugin
+    # (label, owner, space, copy, module?) of the namespaces compared per test: a module's with the
+    # copy the swapped-slot check kept before any code of the tree ran, a class's with one taken when
+    # the tests start (after collection).
+    watched_now = []
+    before_call = [{}]
+    between_left = [${BETWEEN_PER_PROCESS}]
+    WATCHED_SET = frozenset(${JSON.stringify(watched)})
+
+    def between_hide():
+        # Called when the tree's first code file is opened: pytest registered the plugin by then.
+        if modules.get(${JSON.stringify(BETWEEN_PLUGIN)}) is plugin:
+            del modules[${JSON.stringify(BETWEEN_PLUGIN)}]
+
+    def between_choose():
+        # What a frozen test compares with: the modules the tree's modules hold or import from, the
+        # watched ones and builtins. The watched modules' classes are compare()'s already.
+        wanted = set(WATCHED_SET)
+        wanted.add('builtins')
+        for module in list(modules.values()):
+            if type(module) is not module_type:
+                continue
+            space = object_getattr(module, '__dict__')
+            path = space.get('__file__')
+            if not (type(path) is str and path.startswith(TREE)):
+                continue
+            for value in list(space.values()):
+                kind = type(value)
+                if kind is module_type:
+                    used = object_getattr(value, '__dict__').get('__name__')
+                elif kind is function_type:
+                    used = globals_of(value).get('__name__')
+                elif issubclass(kind, type):
+                    used = type_getattr(value, '__module__')
+                else:
+                    continue
+                if type(used) is str:
+                    wanted.add(used)
+        for name, module, space, copy in list(kept_spaces):
+            if name not in wanted:
+                continue
+            watched_now.append((name, module, space, copy, True, [copy, {}]))
+            if name in WATCHED_SET or modules.get(name) is not module:
+                continue
+            for value in list(space.values()):
+                # A built-in class cannot be given an attribute (Py_TPFLAGS_IMMUTABLETYPE).
+                if issubclass(type(value), type) and type_getattr(value, '__module__') == name and not type_getattr(value, '__flags__') & IMMUTABLE:
+                    members = type_getattr(value, '__dict__')
+                    taken = members.copy()
+                    watched_now.append((name + '.' + str(type_getattr(value, '__qualname__')), value, members, taken, False, [taken, {}]))
+
+    def between_changed():
+        # The slots that differ from the copies now: {(index, key): value}. Each namespace is compared
+        # in C with what it held when last walked (a slot the runner keeps changed, such as pytest's
+        # _reprcompare, is walked once, not at every test), and walked against its copy only when
+        # that differs.
+        changed = {}
+        for index, (name, owner, space, copy, is_module, last) in enumerate(watched_now):
+            if is_module and modules.get(name, absent) is not owner:
+                changed[(index, None)] = modules.get(name, absent)
+            ref = last[0]
+            if all(map(is_, map(space.get, ref), ref.values())) and len(space) == len(ref):
+                if last[1]:
+                    changed.update(last[1])
+                continue
+            found = {}
+            for key in (list(copy) if is_module else list(space.keys()) + [k for k in copy if k not in space]):
+                old = copy.get(key, absent)
+                new = space.get(key, absent)
+                if new is old or not (code_like(old) or code_like(new)):
+                    continue
+                if is_module and own_definition(name, space, key, new):
+                    continue
+                found[(index, key)] = new
+            last[0] = space.copy()
+            last[1] = found
+            changed.update(found)
+        return changed
+
+    def between_report(changed, earlier, test, patched):
+        for (index, key), new in changed.items():
+            if earlier.get((index, key), absent) is new:
+                continue
+            name, owner, space, copy, is_module, last = watched_now[index]
+            if any(target is owner and attr == key for target, attr in patched):
+                continue  # the test's own monkeypatch fixture: undone at its teardown
+            if key is None:
+                what = 'sys.modules[' + name + '] (was ' + describe(owner) + ', now ' + describe(new) + ')'
+            else:
+                what = name + '.' + str(key) + ' (was ' + describe(copy.get(key, absent)) + ', now ' + describe(new) + ')'
+            what += ' while ' + test + ' ran' if test else ' before the first test ran'
+            if ('between', what) in seen or between_left[0] <= 0:
+                continue
+            seen.add(('between', what))
+            between_left[0] -= 1
+            emit('tamper', 'ev', 'between', 'what', what, 'by', '', 'line', 0)
+
+    def unloaded_scan():
+        # A module under a name of the standard library or the runner that the import system did not
+        # load (built by code, or executed by hand: module_from_spec and exec_module, a legacy
+        # load_module): no copy was kept of it, so the swapped-slot check has nothing to compare.
+        # The names the import system loaded are all in \`imported\`; the rest are few (the tree's).
+        for name in list(set(modules).difference(imported)):
+            if type(name) is not str or name in NOT_KEPT or name == ${JSON.stringify(BETWEEN_PLUGIN)}:
+                continue
+            top = name.split('.', 1)[0]
+            if top not in stdlib and top not in runner:
+                continue
+            module = modules.get(name)
+            if type(module) is module_type:
+                path = object_getattr(module, '__dict__').get('__file__')
+                if type(path) is str and path.startswith(TREE):
+                    continue  # the tree's own module under that name: the planted check's
+            key = ('unloaded', name)
+            if key in seen or early_names[0] is None:
+                continue
+            seen.add(key)
+            emit('tamper', 'ev', 'unloaded', 'what', 'sys.modules[' + name + '] (' + describe(module) + ')', 'by', '', 'line', 0)
+
+    def between(args):
+        # Only the plugin's own code: any code can raise an audit event by name.
+        try:
+            frame = getframe(3)  # between, observe, hook, then the frame that raised the event
+        except ValueError:
+            return
+        code = frame.f_code
+        if not any(code is mine for mine in plugin_codes) or len(args) != 3:
+            return
+        phase, test, patched = args
+        if phase == 'tests':
+            if not watched_now:
+                between_choose()
+            between_report(between_changed(), {}, '', ())
+            unloaded_scan()
+        elif phase == 'before':
+            before_call[0] = between_changed()
+        elif phase == 'after' and type(test) is str and type(patched) is tuple:
+            between_report(between_changed(), before_call[0], test, patched)
+            before_call[0] = {}
+            compare()  # the watched modules' functions and their classes', by identity in C
+            unloaded_scan()
+`;
+}
