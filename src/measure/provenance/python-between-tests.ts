@@ -73,6 +73,18 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                                 'tryfirst': True, 'trylast': False, 'specname': None}
         plugin_space[hookimpl.__name__] = hookimpl
     plugin_codes = (code_of(pytest_runtestloop), code_of(pytest_runtest_call))
+
+    # Out of sys.modules as soon as pytest registered it (pluggy calls this historic hook for the
+    # plugin itself at once), before any conftest or code of the tree: not at the tree's first code
+    # file, which comes first where the configuration loads a plugin of the tree with \`-p\` or a
+    # virtualenv in the tree holds pytest's own plugins, and pytest would then not find this one.
+    def pytest_plugin_registered(plugin, manager, me=plugin, mods=modules, name=${JSON.stringify(BETWEEN_PLUGIN)}):
+        if plugin is me and mods.get(name) is me:
+            del mods[name]
+
+    pytest_plugin_registered.pytest_impl = {'wrapper': False, 'hookwrapper': False, 'optionalhook': False,
+                                            'tryfirst': False, 'trylast': False, 'specname': None}
+    plugin_space['pytest_plugin_registered'] = pytest_plugin_registered
     modules[${JSON.stringify(BETWEEN_PLUGIN)}] = plugin
     # (label, owner, space, copy, module?) of the namespaces compared per test: a module's with the
     # copy the swapped-slot check kept before any code of the tree ran, a class's with one taken when
@@ -81,11 +93,6 @@ export function pythonBetweenSource(watched: readonly string[]): string {
     before_call = [{}]
     between_left = [${BETWEEN_PER_PROCESS}]
     WATCHED_SET = frozenset(${JSON.stringify(watched)})
-
-    def between_hide():
-        # Called when the tree's first code file is opened: pytest registered the plugin by then.
-        if modules.get(${JSON.stringify(BETWEEN_PLUGIN)}) is plugin:
-            del modules[${JSON.stringify(BETWEEN_PLUGIN)}]
 
     def between_choose():
         # What a frozen test compares with: the modules the tree's modules hold or import from, the

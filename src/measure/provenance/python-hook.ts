@@ -336,7 +336,6 @@ ${pythonBetweenSource(WATCHED_MODULES)}
                     if early_names[0] is None and path.endswith(('.py', '.pyc', '.so')):
                         early_snapshot()
                         swapped_start()
-                        between_hide()
                     if code_file(path):
                         data_file(path, caller())
                 if not reading or '+' in (mode or ''):
