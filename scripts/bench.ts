@@ -10,8 +10,9 @@
 // (RANEX_BENCH_ONLY does the same); RANEX_BENCH_ROUNDS (default 3) sets the rounds.
 // `RANEX_BENCH_SECTION=provenance npm run bench` runs only the provenance record's cost (issue 19): wall
 // and CPU time, and the instructions counted under callgrind, which decide against its 5 % target
-// (the machine's load moves time, not instructions; RANEX_BENCH_INSTRUCTIONS=0 skips them; Node's
-// count is taken RANEX_BENCH_COUNTS times each way, default 3, since its own threads move it).
+// (the machine's load moves time, not instructions; RANEX_BENCH_INSTRUCTIONS=0 skips them; a suite
+// `node` runs is counted once each way under V8's --predictable, which holds its count still; other
+// Node commands RANEX_BENCH_COUNTS times each way, default 3, since Node's own threads move it).
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -208,9 +209,12 @@ function countedInstructions(reportDir: string): number | null {
 
 /**
  * How many runs each way are counted: Python's count moves by about 0.1 % between runs, so one
- * decides. Node's does not hold still (V8 compiles and collects on threads of its own: the same suite
- * counted 524 M and 566 M without the record), so it is counted RANEX_BENCH_COUNTS times each way
- * (default 3), alternating.
+ * decides. Node's does not hold still (V8 compiles and collects on threads of its own, and seeds its
+ * hashes at random: the same suite counted 524 M and 566 M without the record), so a suite run by
+ * `node` itself is counted under V8's `--predictable` (one thread, fixed seeds; node --test passes it
+ * on to each test file's process): then each test file's process counts the same to 0.01 M every run
+ * and node --test's own moves by about 0.8 M, and one count each way decides. Any other Node command
+ * (npx, npm) is counted RANEX_BENCH_COUNTS times each way (default 3), alternating.
  */
 const NODE_COUNTS = Math.max(1, Number(process.env.RANEX_BENCH_COUNTS ?? 3));
 
@@ -219,7 +223,7 @@ const NODE_COUNTS = Math.max(1, Number(process.env.RANEX_BENCH_COUNTS ?? 3));
  * with the record against the lowest without is within 5 %, missed only when even the lowest against
  * the highest is over, and otherwise said to be inside the noise, with the range.
  */
-function instructionsCost(off: number[], on: number[], node: boolean): string {
+function instructionsCost(off: number[], on: number[], node: "predictable" | "threads" | null): string {
   if (off.length === 0 || on.length === 0) return "instructions not counted (valgrind wrote no count)";
   const percent = (share: number): string => `${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)} %`;
   const millions = (xs: number[]): string => xs.length === 1 ? `${(xs[0]! / 1e6).toFixed(1)} M` : `${(median(xs) / 1e6).toFixed(1)} M (median of ${xs.map((x) => (x / 1e6).toFixed(1)).join(", ")})`;
@@ -230,7 +234,8 @@ function instructionsCost(off: number[], on: number[], node: boolean): string {
     : high <= 0.05 ? `met: at most ${percent(high)} pairing the counts' extremes`
       : low > 0.05 ? `MISSED: at least ${percent(low)} pairing the counts' extremes`
         : `not decided: pairing the counts' extremes gives ${percent(low)} to ${percent(high)}, which straddles it`;
-  const how = node ? `callgrind, every process of the run, ${Math.min(off.length, on.length)} runs each way: Node's own threads move the count by up to 8 % between runs`
+  const how = node === "predictable" ? "callgrind, every process of the run, node under V8's --predictable (for counting only): it moves by about 0.2 % between runs"
+    : node === "threads" ? `callgrind, every process of the run, ${Math.min(off.length, on.length)} runs each way: Node's own threads move the count by up to 8 % between runs`
     : "callgrind, every process of the run; THE FIGURE THAT DECIDES: it moves by about 0.1 % between runs, whatever the load";
   return `provenance record, instructions (${how}): ${millions(off)} without, ${millions(on)} with: ${percent(share)} (target <= 5 %: ${verdict})`;
 }
@@ -316,9 +321,12 @@ for (const c of cases) {
       // What decides: the instructions every process of the run executes (valgrind's callgrind), one
       // run each way; they do not move with the machine's load as time does (Python's: ±0.1 %).
       if (VALGRIND !== null) {
-        const node = !/\bpython|pytest/.test(policy.tests.command ?? "");
+        const command = policy.tests.command ?? "true";
+        // A suite `node` runs itself is counted deterministic (see NODE_COUNTS): the flag goes on its command line.
+        const predictable = /^node\s/.test(command);
+        const node = /\bpython|pytest/.test(command) ? null : predictable ? "predictable" : "threads";
         const counted: Record<"off" | "on", number[]> = { off: [], on: [] };
-        for (let i = 0; i < (node ? NODE_COUNTS : 1); i++) {
+        for (let i = 0; i < (node === "threads" ? NODE_COUNTS : 1); i++) {
           for (const withRecord of [false, true]) {
             const tree = join(work, `count-${i}-${withRecord ? "on" : "off"}`);
             await repo.materialise(head, tree);
@@ -326,7 +334,7 @@ for (const c of cases) {
             // valgrind reads the dynamic loader itself, which the judge's sandbox shows execute-only.
             await runSuite(createSandbox(profileFor(policy), { readableLoader: true }), {
               label: "head", treeDir: tree, readonly: [], reportDir, ...(withRecord ? { recordDir: join(work, `count-gate-${i}`) } : {}),
-              setup: undefined, command: `${VALGRIND} ${policy.tests.command ?? "true"}`, setupNetwork: false, timeout: 1800,
+              setup: undefined, command: `${VALGRIND} ${predictable ? command.replace(/^node\s/, "node --predictable ") : command}`, setupNetwork: false, timeout: 1800,
             });
             const count = countedInstructions(reportDir);
             if (count !== null) counted[withRecord ? "on" : "off"].push(count);

@@ -56,7 +56,10 @@ export function nodePlantedSource(): string {
   // What code under test may replace (./node-planted.ts): own properties, taken now, compared at exit.
   const watchReplaced = (emit) => {
     const getOwn = Object.getOwnPropertyDescriptors;
-    const taken = [];
+    const getOne = Reflect.getOwnPropertyDescriptor;
+    // One flat list of the properties that hold a function, getter or setter, taken now: the exit check
+    // then reads only those (data properties are never compared), one descriptor each.
+    const watched = [];
     // node:test's child process (NODE_TEST_CONTEXT=child-v8, read now, before any tree code) reports
     // to the runner through v8's serializer on its stdout: there, and only there, that is the report.
     const reportsOnStdout = process.env.NODE_TEST_CONTEXT === "child-v8";
@@ -66,28 +69,30 @@ export function nodePlantedSource(): string {
     const intrinsics = [
     ${list(NODE_INTRINSIC_OBJECTS)},
     ];
-    for (const [label, find] of [
+    const take = (objects, intrinsic) => {
+      for (const [label, find] of objects) {
+        let owner;
+        try { owner = find(); } catch { continue; }
+        if (owner == null) continue;
+        const then = getOwn(owner);
+        for (const key of Reflect.ownKeys(then)) {
+          const a = then[key];
+          if (typeof a.value === "function" || a.get !== undefined || a.set !== undefined) watched.push(owner, key, a.value, a.get, a.set, label, intrinsic);
+        }
+      }
+    };
+    take([
     ${list(NODE_WATCHED_OBJECTS)},
     ...(reportsOnStdout ? child : []),
-    ...intrinsics,
-    ]) {
-      let owner;
-      try { owner = find(); } catch { continue; }
-      if (owner == null) continue;
-      taken.push([label, owner, getOwn(owner), intrinsics.some(([name]) => name === label)]);
-    }
+    ], false);
+    take(intrinsics, true);
     const getProto = Object.getPrototypeOf;
     return () => {
       const found = [];
       const swapped = [];
-      for (const [label, owner, then, intrinsic] of taken) {
-        const now = getOwn(owner);
-        for (const key of Reflect.ownKeys(then)) {
-          const a = then[key];
-          if (typeof a.value !== "function" && a.get === undefined && a.set === undefined) continue;
-          const b = now[key];
-          if (b === undefined || a.value !== b.value || a.get !== b.get || a.set !== b.set) (intrinsic ? swapped : found).push(label + "." + String(key));
-        }
+      for (let i = 0; i < watched.length; i += 7) {
+        const b = getOne(watched[i], watched[i + 1]);
+        if (b === undefined || watched[i + 2] !== b.value || watched[i + 3] !== b.get || watched[i + 4] !== b.set) (watched[i + 6] ? swapped : found).push(watched[i + 5] + "." + String(watched[i + 1]));
       }
       for (const what of swapped.slice(0, 40)) emit({ k: "tamper", ev: "swapped", what, by: "", line: 0 });
       for (const name of reportsOnStdout ? ["stdout"] : []) {
