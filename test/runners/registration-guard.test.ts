@@ -28,7 +28,14 @@ function setUp(): { guard: Guard; load: (rel: string) => { call: (fn: () => unkn
     writeFileSync(join(root, rel), text);
   }
   writeFileSync(join(gate, "setup.js"), call);
+  // This file and vitest stand in for the runner here, so their frames are the gate's: the guard takes
+  // $RANEX_REPORTERS as the gate's folder too, and this checkout may itself lie under /tmp (a clean
+  // clone in CI), which the rule counts as a place the run wrote.
+  const reporters = process.env.RANEX_REPORTERS;
+  process.env.RANEX_REPORTERS = join(import.meta.dirname, "..", "..");
   const guard = new Function(`${guardScript({ treeRoot: root, frozen: ["test/a.test.js", "test/helpers"], gate })}\nreturn guard;`)() as Guard;
+  if (reporters === undefined) delete process.env.RANEX_REPORTERS;
+  else process.env.RANEX_REPORTERS = reporters;
   const require = createRequire(join(root, "index.js"));
   return { guard, load: (rel) => require(join(root, rel)) as { call: (fn: () => unknown) => unknown }, root, gate };
 }
