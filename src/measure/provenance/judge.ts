@@ -14,6 +14,8 @@
 //     first test, and not by the test's own monkeypatch fixture, which the base run's record does
 //     not show, or a module under a name of the standard library or the runner that the import
 //     system did not load (./python-between-tests.ts);
+//   - a value a frozen test compared says it equals an object it has never seen, its __eq__ in a
+//     file the change added or modified (./python-lying.ts);
 //   - a function, class or object of the tree was found at exit in a module that is not the tree's,
 //     or tree code wrote the report or started a process after it was written (./python-planted.ts);
 //   - a runtime the gate placed its hook in left no record, or its first process no end;
@@ -136,7 +138,7 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext, ba
 }
 
 /** The record's findings about slots (not blamed on a file): the base run doing the same is the runner's, or the owner's. */
-const SLOT_EVENTS: ReadonlySet<string> = new Set(["swapped", "between", "unloaded"]);
+const SLOT_EVENTS: ReadonlySet<string> = new Set(["swapped", "between", "unloaded", "lying"]);
 
 function eventFinding(label: string, event: RecordedEvent, context: ProvenanceContext): { message: string; owner: boolean } | null {
   const where = event.by === "" ? "code the gate cannot place" : `${event.by}${event.line > 0 ? `:${event.line}` : ""}`;
@@ -156,6 +158,13 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
     return { message: `during the ${label} run ${event.what} was put into sys.modules under a name of the standard library or the runner without the import system loading it (built by code, or executed by hand), which the base run did not do: what tests import under that name may not be what its file defines`, owner: false };
   }
   if (event.by === "" || event.by.startsWith("/")) return null;
+  if (event.event === "lying") {
+    // A wildcard the owner ships (frozen, or code the change left alone) is theirs (./python-lying.ts).
+    return {
+      message: `during the ${label} run ${event.what} (${where}): a value that says it equals anything makes every equality assert pass, so what the tests reported cannot be believed`,
+      owner: context.frozen.has(event.by) || !context.changed.has(event.by),
+    };
+  }
   if (event.event === "planted") {
     return { message: `during the ${label} run tree code ${where} put its own code into ${event.what}, which is not the tree's (the standard library, the runner or an installed package): what the run reported cannot be believed`, owner };
   }

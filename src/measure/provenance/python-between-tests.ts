@@ -216,6 +216,11 @@ export function pythonBetweenSource(watched: readonly string[]): string {
             unloaded_scan()
         elif phase == 'before':
             before_call[0] = between_changed()
+        elif phase == 'lying' and type(test) is str and type(patched) is tuple and len(patched) == 2:
+            # ./python-lying.ts: a value of the tree that says it equals a stranger.
+            if ('lying', test) not in seen:
+                seen.add(('lying', test))
+                emit('tamper', 'ev', 'lying', 'what', test, 'by', str(patched[0]), 'line', int(patched[1]))
         elif phase == 'after' and type(test) is str and type(patched) is tuple:
             between_report(between_changed(), before_call[0], test, patched)
             before_call[0] = {}

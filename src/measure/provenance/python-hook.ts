@@ -9,6 +9,7 @@
 // module attribute could replace, so tree code never runs inside it.
 
 import { BETWEEN_PLUGIN, pythonBetweenSource } from "./python-between-tests.js";
+import { pythonLyingSource } from "./python-lying.js";
 import { pythonPlantedSource } from "./python-planted.js";
 import { pythonSwappedSource } from "./python-swapped.js";
 
@@ -200,6 +201,7 @@ def _ranex_provenance():
 ${pythonPlantedSource(WATCHED_MODULES)}
 ${pythonSwappedSource()}
 ${pythonBetweenSource(WATCHED_MODULES)}
+${pythonLyingSource()}
 
     # The functions a test's verdict passes through: the assertion library and the runner's report
     # path. Their identities are taken when each module first shows up; a later replacement (a plain

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { provenanceFindings } from "../../../src/measure/provenance/judge.js";
+import type { SuiteRun } from "../../../src/measure/report-types.js";
+import { runSuite } from "../../../src/measure/run-suite.js";
+import { createSandbox } from "../../../src/sandbox/index.js";
+import { PROFILE } from "../../sandbox/helpers.js";
+import { tempDir } from "../../helpers/git-repo.js";
+import { writeTree } from "../tests/real-run.js";
+
+// Values that lie about themselves (issue 19, src/measure/provenance/python-lying.ts), in real
+// sandboxed pytest runs: code under test returning an object equal to anything passes every `==` of
+// a test, plain asserts and unittest's assertEqual alike, with no tampering for any other check to
+// see. The record names the class and its file; the judgment blames it only when the change wrote
+// that file. Honest equality (dataclasses, value classes, a str subclass, the owner's wildcard in a
+// conftest) is never taken for it.
+const PYTEST = 'python3 -m pytest --junitxml="$RANEX_JUNIT" tests';
+const LIAR = "class Roman(str):\n    def __eq__(self, other):\n        return True\n\n    __hash__ = str.__hash__\n\n\ndef to_roman(n):\n    return Roman('')\n";
+const PLAIN = "from src.roman import to_roman\n\n\ndef test_four():\n    assert to_roman(4) == 'IV'\n\n\ndef test_listed():\n    assert [to_roman(9)] == ['IX']\n";
+const UNIT = "import unittest\n\nfrom src.roman import to_roman\n\n\nclass TestRoman(unittest.TestCase):\n    def test_nine(self):\n        self.assertEqual(to_roman(9), 'IX')\n";
+const CHANGED = { changed: new Set(["src/roman.py"]), frozen: new Set<string>() };
+
+async function recorded(files: Record<string, string>): Promise<SuiteRun> {
+  const scratch = tempDir("ranex-lying-");
+  return runSuite(createSandbox(PROFILE), {
+    label: "head", treeDir: writeTree({ "src/__init__.py": "", ...files }), readonly: [], reportDir: `${scratch}/report`,
+    recordDir: `${scratch}/gate`, setup: undefined, command: PYTEST, setupNetwork: false, timeout: 60,
+  });
+}
+
+const lying = (run: SuiteRun) => (run.provenance?.record.events ?? []).filter((e) => e.event === "lying");
+
+describe("a value that says it equals anything", () => {
+  it("is named at a plain assert, once per class, and the run is not believed when the change wrote it", async () => {
+    const run = await recorded({ "src/roman.py": LIAR, "tests/test_roman.py": PLAIN });
+    expect(run.report?.cases.map((c) => c.result)).toEqual(["passed", "passed"]);
+    expect(lying(run)).toEqual([expect.objectContaining({ by: "src/roman.py", line: 2, what: expect.stringContaining("tests/test_roman.py::test_four (line 5) compared a src.roman.Roman") })]);
+    expect(provenanceFindings(run, CHANGED).problems).toEqual([expect.stringContaining("says it equals an object it has never seen (src/roman.py:2)")]);
+    // The owner's own code (unchanged by the change) or a frozen file: listed, not blamed.
+    expect(provenanceFindings(run, { changed: new Set(), frozen: new Set() }).problems).toEqual([]);
+    expect(provenanceFindings(run, { changed: new Set(["src/roman.py"]), frozen: new Set(["src/roman.py"]) }).problems).toEqual([]);
+  });
+
+  it("is found inside a list an assert compares", async () => {
+    const run = await recorded({ "src/roman.py": LIAR, "tests/test_roman.py": PLAIN.replace("assert to_roman(4) == 'IV'", "assert 4") });
+    expect(lying(run)).toEqual([expect.objectContaining({ by: "src/roman.py", what: expect.stringContaining("test_listed") })]);
+  });
+
+  it("is named through unittest's assertEqual, run by pytest", async () => {
+    const run = await recorded({ "src/roman.py": LIAR, "tests/test_roman.py": UNIT });
+    expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
+    expect(lying(run)).toEqual([expect.objectContaining({ by: "src/roman.py", what: expect.stringContaining("tests/test_roman.py::TestRoman::test_nine") })]);
+  });
+
+  it("never takes honest equality for it", async () => {
+    const honest = [
+      "import dataclasses", "", "",
+      "@dataclasses.dataclass", "class Point:", "    x: int", "    y: int", "", "",
+      "class Money:", "    def __init__(self, cents):", "        self.cents = cents", "",
+      "    def __eq__(self, other):", "        return isinstance(other, Money) and other.cents == self.cents", "",
+      "    __hash__ = None", "", "",
+      "class Loose:", "    value = 3", "",
+      "    def __eq__(self, other):", "        return self.value == other", "",
+      "    __hash__ = None", "", "",
+      "class Tagged(str):", "    def __eq__(self, other):", "        return str.__eq__(self, other)", "",
+      "    __hash__ = str.__hash__", "",
+    ].join("\n");
+    const tests = [
+      "import unittest", "", "from src.values import Loose, Money, Point, Tagged", "", "",
+      "def test_values(anything):",
+      "    assert Point(1, 2) == Point(1, 2)",
+      "    assert Money(5) == Money(5)",
+      "    assert Loose() == 3",
+      "    assert Tagged('a') == 'a'",
+      "    assert [Money(1), Point(0, 0)] == [Money(1), Point(0, 0)]",
+      "    assert anything == Money(5)", "", "",
+      "class TestValues(unittest.TestCase):",
+      "    def test_equal(self):",
+      "        self.assertEqual(Money(2), Money(2))",
+      "        self.assertAlmostEqual(Loose(), 3)", "",
+    ].join("\n");
+    // The owner's wildcard, in a conftest: it says it equals anything, and it is a test's, not the code's.
+    const conftest = "import pytest\n\n\nclass _Any:\n    def __eq__(self, other):\n        return True\n\n\n@pytest.fixture\ndef anything():\n    return _Any()\n";
+    const run = await recorded({ "src/values.py": honest, "tests/test_values.py": tests, "tests/conftest.py": conftest });
+    expect(run.report?.cases.map((c) => c.result)).toEqual(["passed", "passed"]);
+    expect(lying(run).map((e) => e.by)).toEqual(["tests/conftest.py"]);
+    const context = { changed: new Set(["src/values.py", "tests/test_values.py"]), frozen: new Set(["tests/conftest.py"]) };
+    expect(provenanceFindings(run, context).problems).toEqual([]);
+  });
+});
