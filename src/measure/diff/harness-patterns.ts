@@ -84,6 +84,11 @@ export const HARNESS_PATTERNS: readonly HarnessPattern[] = [
     pattern: /\b(?:global|globalThis|window|self)\s*\.\s*expect\s*=(?!=)|(?<![.\w$]|(?:const|let|var)\s+)expect\s*=(?![=>])|\bdefineProperty\s*\(\s*(?:global|globalThis)\s*,\s*["'`]expect["'`]/,
     scope: "all",
   },
+  // jest's and vitest's equality asks a value with an `asymmetricMatch` function whether it matches,
+  // on either side: code under test returning `{ asymmetricMatch: () => true }` passes every
+  // `toEqual` of a frozen test (issue 19, values that lie about themselves; Python's are seen at run
+  // time). Tests write their own matchers every day; code under test has no reason to speak it.
+  { name: "jest's and vitest's asymmetric matcher protocol", pattern: /\basymmetricMatch\b|\bjest\.asymmetricMatcher\b/, scope: "code" },
   // vitest's and jest's globals for the running worker and test state.
   { name: "the test runner's internal state", pattern: /\b__vitest_\w+__|\bjest-circus\b/, scope: "all" },
   // Code that asks which test is running can answer differently under test; tests may name snapshots by it.

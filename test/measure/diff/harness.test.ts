@@ -80,7 +80,9 @@ describe("the harness scan covers the PR's new test files", () => {
       "const expect = require('chai').expect;",
       "const { expect } = require('@jest/globals');",
       "expect(config).toEqual({ toBe: 1 });",
-      "it('toBe compares by identity', () => {});");
+      "it('toBe compares by identity', () => {});",
+      // A test's own asymmetric matcher is the test's business.
+      "const anyEven = { asymmetricMatch: (n) => n % 2 === 0 };");
     expect(found(honest)).toEqual([]);
   });
 
@@ -114,6 +116,8 @@ describe("runner internals reached indirectly", () => {
       "globalThis.__vitest_worker__.rpc = fake",
       "const { getState } = require('jest-circus');",
       "if (expect.getState().currentTestName === 'adds') return 3;",
+      "return { asymmetricMatch: () => true };",
+      "const any = { $$typeof: Symbol.for('jest.asymmetricMatcher'), match() { return true } };",
     ];
     for (const text of attempts) expect(found(lines("src/index.js", text)), text).not.toEqual([]);
   });
