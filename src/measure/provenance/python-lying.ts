@@ -11,7 +11,8 @@
 // rewriter keeps every operand there, as `@py_assert<N>`, until the assert ends) and, for each value
 // whose class, or a class it inherits, defines `__eq__` in a file of the tree, calls that `__eq__`
 // with an instance of a class made for the process. An honest `__eq__` returns NotImplemented or
-// False, or raises (it reads an attribute the stranger lacks); one that answers True is a finding,
+// False, or raises (it reads an attribute the stranger lacks); one that answers True itself (not a
+// truthy object: a query builder's or a symbolic library's `==` returns an expression) is a finding,
 // `lying`, naming the class, the file and line of its `__eq__`, and the test. Lists, tuples, sets
 // and dicts are looked into, two levels deep and 50 items each (`[_N()] == [1]`). unittest's
 // `assertEqual` and `assertAlmostEqual` compare inside the library, where no hook sees the
@@ -74,7 +75,7 @@ export function pythonLyingSource(): string {
             out.append(value)
 
     def lying_probe(values, test, lineno, audit=sys.audit, text=str, busy=lying_busy, left=lying_left,
-                    stranger=stranger_type, not_implemented=NotImplemented, named=lying_named):
+                    stranger=stranger_type, named=lying_named):
         # Each tree-defined __eq__ among the values, asked once whether it equals a stranger.
         candidates = []
         lying_values(values, 0, candidates)
@@ -87,7 +88,7 @@ export function pythonLyingSource(): string {
             seen_classes.add(name)
             try:
                 answer = eq(value, stranger())
-                said = answer is not not_implemented and (True if answer else False)
+                said = answer is True
             except Exception:
                 continue
             if said and left[0] > 0:
