@@ -14,6 +14,7 @@ import { earlyRepeatIds } from "../measure/repeats.js";
 import { canSelect } from "../measure/select.js";
 import type { RunName, SuiteRun } from "../measure/report-types.js";
 import type { ProvenanceRecord } from "../measure/provenance/record.js";
+import { lyingProblems } from "../measure/provenance/judge.js";
 import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
 import { readBaseRepeats, writeBaseRepeats } from "./base-repeats-cache.js";
@@ -229,10 +230,9 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   };
   // The head run's provenance is judged against what the change committed (issue 19).
   const changed = new Set(input.facts.filter((f) => f.status !== "D").map((f) => f.path));
-  evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase, {
-    changed, frozen: new Set([...input.frozenPaths, ...input.frozenTestFiles]), baseFiles,
-  }, suspectRepeats));
-  evidence.push(redGreenClaim(input.digest, runs, targets));
+  const provenance = { changed, frozen: new Set([...input.frozenPaths, ...input.frozenTestFiles]), baseFiles };
+  evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase, provenance, suspectRepeats));
+  evidence.push(redGreenClaim(input.digest, runs, targets, (r) => lyingProblems(r, provenance, new Set(input.newFiles))));
   if (stopped !== undefined) {
     for (const claim of ["tests.stable", "diff.needed"].filter((c) => input.policy.require.includes(c))) {
       evidence.push({ claim, subject: input.digest, outcome: "absent", reason: `not measured: ${stopped}`, details: [] });

@@ -6,7 +6,7 @@ import { fixtureRepo, type FixtureName } from "./fixtures.js";
 // The in-process forgery suites (test/judge/provenance.test.ts, redteam.test.ts): a head of a fixture
 // judged end to end, and what a run the gate does not believe looks like.
 
-export async function judgedHead(repoName: FixtureName, head: string, dataDir: string, task = "median"): Promise<Verdict> {
+export async function judgedHead(repoName: FixtureName, head: string, dataDir: string, task: string | null = "median"): Promise<Verdict> {
   const { verdict } = await judge({ source: await fixtureRepo(repoName), base: "main", head, task, dataDir });
   return verdict;
 }

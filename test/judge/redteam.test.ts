@@ -57,7 +57,15 @@ describe("python: code of the tree planted in modules that are not the tree's, a
   }, 300_000);
 
   it("always-equal: median_of returns a float of its own equal to anything, so assertEqual passes with nothing tampered", async () => {
-    notBelieved(await judged("python-redteam", "always-equal", dataDir), "tests/test_median.py::TestMedian::test_median (line 9) compared a stats_tool._Median whose __eq__ says it equals an object it has never seen", "src/stats_tool/__init__.py:5");
+    notBelieved(await judged("python-redteam", "always-equal", dataDir), "the tree class stats_tool._Median (asked with a blank instance when the tests were collected) whose __eq__ says it equals an object it has never seen (src/stats_tool/__init__.py:5)");
+  }, 300_000);
+
+  it("always-equal-own: the same value passes the PR's own new test, its only target (no task)", async () => {
+    const verdict = await judgedHead("python-redteam", "always-equal-own", dataDir, null);
+    const claim = verdict.claims.find((c) => c.name === "tests.red_green");
+    expect(verdict.verdict, claim?.reason).toBe("FAIL");
+    expect(verdict.class).toBe("unsafe");
+    expect(claim?.reason).toContain("during the head+new run the tree class stats_tool._Median (asked with a blank instance when the tests were collected) whose __eq__ says it equals an object it has never seen (src/stats_tool/__init__.py:5)");
   }, 300_000);
 
   it("report-rename: a thread renaming a forged copy over the report after the main thread ended", async () => {

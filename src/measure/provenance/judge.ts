@@ -175,6 +175,17 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
   return { message: `tree code ${where} used ${what} while the ${label} tests ran (tampering: frames, the collector, ctypes or the runner's classes)`, owner };
 }
 
+/**
+ * The PR's own runs (head+new), whose green the PR's new tests are read from: a value of code the
+ * change wrote that says it equals anything makes that green nothing (./python-lying.ts). A wildcard
+ * the new test files define themselves is the tests' own, for a reviewer.
+ */
+export function lyingProblems(run: SuiteRun, context: ProvenanceContext, newTestFiles: ReadonlySet<string>): string[] {
+  return (run.provenance?.record.events ?? [])
+    .filter((e) => e.event === "lying" && context.changed.has(e.by) && !context.frozen.has(e.by) && !newTestFiles.has(e.by))
+    .map((e) => `during the ${run.label} run ${e.what} (${e.by}${e.line > 0 ? `:${e.line}` : ""}): a value that says it equals anything makes every equality assert pass`);
+}
+
 function cutShort(run: SuiteRun, provenance: RunProvenance): string | null {
   const last = run.command;
   // A run that timed out, was killed or broke a rule fails for that already; its record ends anyhow.

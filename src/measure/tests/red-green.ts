@@ -26,7 +26,11 @@ export interface TargetRuns {
   headNew: SuiteRun | null;
 }
 
-export function redGreenClaim(subject: string, runs: TargetRuns, targets: readonly Target[]): Evidence {
+export function redGreenClaim(
+  subject: string, runs: TargetRuns, targets: readonly Target[],
+  /** What the provenance record says against a run of the PR's own tests (a value that lies about itself). */
+  ownRunProblems: (run: SuiteRun) => string[] = () => [],
+): Evidence {
   const { base, head } = runs;
   const redRun = (t: Target): SuiteRun => t.origin === "new-file" ? runs.baseNew ?? base : base;
   const greenRun = (t: Target): SuiteRun => t.origin === "new-file" ? runs.headNew ?? head : head;
@@ -41,6 +45,7 @@ export function redGreenClaim(subject: string, runs: TargetRuns, targets: readon
   const canaryDetails: Detail[] = [];
   const forged = targets.length === 0 ? [] : [
     ...[...new Set(targets.map(greenRun))].filter((r) => r !== head).map((r) => canaryFindings(r, canaryDetails)),
+    ...[...new Set(targets.map(greenRun))].filter((r) => r !== head).flatMap(ownRunProblems),
     // Green read from a rewritten report, or red from one (a new test made to look failing on base).
     ...used.map((r) => rewrittenFindings(r, canaryDetails)),
   ].filter((p): p is string => p !== null);

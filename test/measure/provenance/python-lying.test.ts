@@ -30,25 +30,25 @@ async function recorded(files: Record<string, string>): Promise<SuiteRun> {
 const lying = (run: SuiteRun) => (run.provenance?.record.events ?? []).filter((e) => e.event === "lying");
 
 describe("a value that says it equals anything", () => {
-  it("is named at a plain assert, once per class, and the run is not believed when the change wrote it", async () => {
+  it("is named when the tests are collected, once per class, and the run is not believed when the change wrote it", async () => {
     const run = await recorded({ "src/roman.py": LIAR, "tests/test_roman.py": PLAIN });
     expect(run.report?.cases.map((c) => c.result)).toEqual(["passed", "passed"]);
-    expect(lying(run)).toEqual([expect.objectContaining({ by: "src/roman.py", line: 2, what: expect.stringContaining("tests/test_roman.py::test_four (line 5) compared a src.roman.Roman") })]);
+    expect(lying(run)).toEqual([expect.objectContaining({
+      by: "src/roman.py", line: 2, what: "the tree class src.roman.Roman (asked with a blank instance when the tests were collected) whose __eq__ says it equals an object it has never seen",
+    })]);
     expect(provenanceFindings(run, CHANGED).problems).toEqual([expect.stringContaining("says it equals an object it has never seen (src/roman.py:2)")]);
     // The owner's own code (unchanged by the change) or a frozen file: listed, not blamed.
     expect(provenanceFindings(run, { changed: new Set(), frozen: new Set() }).problems).toEqual([]);
     expect(provenanceFindings(run, { changed: new Set(["src/roman.py"]), frozen: new Set(["src/roman.py"]) }).problems).toEqual([]);
   });
 
-  it("is found inside a list an assert compares", async () => {
-    const run = await recorded({ "src/roman.py": LIAR, "tests/test_roman.py": PLAIN.replace("assert to_roman(4) == 'IV'", "assert 4") });
-    expect(lying(run)).toEqual([expect.objectContaining({ by: "src/roman.py", what: expect.stringContaining("test_listed") })]);
-  });
-
-  it("is named through unittest's assertEqual, run by pytest", async () => {
-    const run = await recorded({ "src/roman.py": LIAR, "tests/test_roman.py": UNIT });
+  it("is named through unittest's assertEqual, run by pytest, when its class is made inside a function and hides in a list", async () => {
+    const inner = "def to_roman(n):\n    class Roman(float):\n        def __eq__(self, other):\n            return True\n\n        __hash__ = float.__hash__\n\n    return [Roman(0)]\n";
+    const run = await recorded({ "src/roman.py": inner, "tests/test_roman.py": UNIT.replace("self.assertEqual(to_roman(9), 'IX')", "self.assertEqual(to_roman(9), ['IX'])") });
     expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
-    expect(lying(run)).toEqual([expect.objectContaining({ by: "src/roman.py", what: expect.stringContaining("tests/test_roman.py::TestRoman::test_nine") })]);
+    expect(lying(run)).toEqual([expect.objectContaining({
+      by: "src/roman.py", line: 3, what: expect.stringContaining("tests/test_roman.py::TestRoman::test_nine (line 8) compared a src.roman.to_roman.<locals>.Roman"),
+    })]);
   });
 
   it("never takes honest equality for it", async () => {
