@@ -161,7 +161,7 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
   if (event.event === "lying") {
     // A wildcard the owner ships (frozen, or code the change left alone) is theirs (./python-lying.ts).
     return {
-      message: `during the ${label} run ${event.what} (${where}): a value that says it equals anything makes every equality assert pass, so what the tests reported cannot be believed`,
+      message: `during the ${label} run ${event.what} (${where}): a value that answers True to any comparison makes every assert that compares with it pass, so what the tests reported cannot be believed`,
       owner: context.frozen.has(event.by) || !context.changed.has(event.by),
     };
   }
@@ -183,7 +183,7 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
 export function lyingProblems(run: SuiteRun, context: ProvenanceContext, newTestFiles: ReadonlySet<string>): string[] {
   return (run.provenance?.record.events ?? [])
     .filter((e) => e.event === "lying" && context.changed.has(e.by) && !context.frozen.has(e.by) && !newTestFiles.has(e.by))
-    .map((e) => `during the ${run.label} run ${e.what} (${e.by}${e.line > 0 ? `:${e.line}` : ""}): a value that says it equals anything makes every equality assert pass`);
+    .map((e) => `during the ${run.label} run ${e.what} (${e.by}${e.line > 0 ? `:${e.line}` : ""}): a value that answers True to any comparison makes every assert that compares with it pass`);
 }
 
 function cutShort(run: SuiteRun, provenance: RunProvenance): string | null {

@@ -25,8 +25,9 @@
 // The judgment (./judge.ts) blames it only when that file is one the change added or modified and
 // not a frozen file: a wildcard the owner ships (`ANY` in a conftest or in unchanged library code)
 // is theirs. Not covered: a class made inside a function and compared by a plain assert, unittest's
-// other assertion methods and other libraries' helpers, `!=`, ordering and `in` comparisons, an
-// `__eq__` that tells a blank or the gate's stranger from a test's value, and runners other than pytest.
+// other assertion methods and other libraries' helpers, `!=`, an `__eq__` that tells a blank or
+// the gate's stranger from a test's value, and runners other than pytest. The classes are asked of
+// `__contains__` and the orderings as well (`assert 3 in Bag()`, `assert Rank() < 1`).
 //
 // The text below is Python, spliced into the hook's closure (4 spaces deep) after the plugin is
 // built: it uses the hook's captured built-ins and adds its functions to the plugin.
@@ -45,15 +46,19 @@ export function pythonLyingSource(): string {
     CONTAINERS = (list, tuple, set, frozenset)
     from _functools import partial as bound_partial
 
-    def lying_class(klass, kind=type, mro_key='__mro__', getter=type_getattr, mods=modules, func=function_type,
-                    code=code_of, tree=TREE, space_of=object_getattr, mod_type=module_type):
-        # (eq, where, line, class name) of a tree-defined __eq__ the class uses, or None.
+    # What each comparison would claim of an object it has never seen.
+    CLAIMS = (('__eq__', 'equals'), ('__contains__', 'contains'), ('__lt__', 'is less than'),
+              ('__le__', 'is at most'), ('__gt__', 'is greater than'), ('__ge__', 'is at least'))
+
+    def lying_class(klass, dunder='__eq__', kind=type, mro_key='__mro__', getter=type_getattr, mods=modules,
+                    func=function_type, code=code_of, tree=TREE, space_of=object_getattr, mod_type=module_type):
+        # (method, where, line, class name) of a tree-defined dunder the class uses, or None.
         for owner in getter(klass, mro_key):
-            eq = getter(owner, '__dict__').get('__eq__')
-            if eq is None:
+            method = getter(owner, '__dict__').get(dunder)
+            if method is None:
                 continue
-            if kind(eq) is func:
-                body = code(eq)
+            if kind(method) is func:
+                body = code(method)
                 where, line = body.co_filename, body.co_firstlineno
             else:
                 module = mods.get(getter(owner, '__module__'))
@@ -61,24 +66,25 @@ export function pythonLyingSource(): string {
                 line = 0
             if kind(where) is not str or not where.startswith(tree):
                 return None
-            return eq, where, line, str(getter(owner, '__module__')) + '.' + str(getter(owner, '__qualname__'))
+            return method, where, line, str(getter(owner, '__module__')) + '.' + str(getter(owner, '__qualname__'))
         return None
 
-    def lying_ask(found, value, subject, lineno, audit=sys.audit, stranger=stranger_type, named=lying_named,
-                  left=lying_left):
-        # Does the value say it equals an object it has never seen? True itself: a query builder's
-        # or a symbolic library's == returns an expression, which is no answer.
-        eq, where, line, name = found
-        if name in named or left[0] <= 0:
+    def lying_ask(found, value, subject, lineno, dunder='__eq__', claim='equals', audit=sys.audit,
+                  stranger=stranger_type, named=lying_named, left=lying_left):
+        # Does the value say it equals (contains, orders against) an object it has never seen? True
+        # itself: a query builder's or a symbolic library's == returns an expression, no answer.
+        method, where, line, name = found
+        key = name + '.' + dunder
+        if key in named or left[0] <= 0:
             return
         try:
-            answer = eq(value, stranger())
+            answer = method(value, stranger())
         except Exception:
             return
         if answer is True:
             left[0] -= 1
-            named.add(name)
-            audit('ranex.between', 'lying', subject + ' whose __eq__ says it equals an object it has never seen',
+            named.add(key)
+            audit('ranex.between', 'lying', subject + ' whose ' + dunder + ' says it ' + claim + ' an object it has never seen',
                   (where, line if line > 0 else lineno))
 
     def lying_values(values, depth, out, kind=type, containers=CONTAINERS, listed=list, dict_type=dict):
@@ -94,7 +100,8 @@ export function pythonLyingSource(): string {
             out.append(value)
 
     def lying_walk(when, mods=modules, listed=list, kind=type, mod_type=module_type, getter=type_getattr,
-                   space_of=object_getattr, tree=TREE, is_class=issubclass, blank_of=object.__new__, walked=lying_walked):
+                   space_of=object_getattr, tree=TREE, is_class=issubclass, blank_of=object.__new__, walked=lying_walked,
+                   claims=CLAIMS):
         # The classes the tree's modules define, each asked with a blank instance (an honest __eq__
         # reads an attribute the blank lacks, or compares and says False).
         for name, module in listed(mods.items()):
@@ -108,17 +115,20 @@ export function pythonLyingSource(): string {
             for value in listed(space.values()):
                 if not is_class(kind(value), type) or getter(value, '__module__') != name:
                     continue
-                found = lying_class(value)
-                if found is None:
-                    continue
-                try:
-                    blank = blank_of(value)
-                except Exception:
-                    try:
-                        blank = value.__new__(value)
-                    except Exception:
+                blank = None
+                for dunder, claim in claims:
+                    found = lying_class(value, dunder)
+                    if found is None:
                         continue
-                lying_ask(found, blank, 'the tree class ' + found[3] + ' (asked with a blank instance ' + when + ')', 0)
+                    if blank is None:
+                        try:
+                            blank = blank_of(value)
+                        except Exception:
+                            try:
+                                blank = value.__new__(value)
+                            except Exception:
+                                break
+                    lying_ask(found, blank, 'the tree class ' + found[3] + ' (asked with a blank instance ' + when + ')', 0, dunder, claim)
 
     def lying_assert(first, second, *rest, ranex_assert=None, ranex_test='', busy=lying_busy, left=lying_left,
                      frames=getframe, text=str, kind=type, **options):

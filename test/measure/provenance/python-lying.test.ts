@@ -51,9 +51,19 @@ describe("a value that says it equals anything", () => {
     })]);
   });
 
+  it("is named for containment and ordering too", async () => {
+    const liar = "class Bag:\n    def __contains__(self, item):\n        return True\n\n\nclass Rank:\n    def __lt__(self, other):\n        return True\n";
+    const test = "from src.bag import Bag, Rank\n\n\ndef test_bag():\n    assert 3 in Bag()\n    assert Rank() < 1\n";
+    const run = await recorded({ "src/bag.py": liar, "tests/test_bag.py": test });
+    expect(lying(run).map((e) => [e.by, e.line, e.what.replace(/ \(asked.*\)/, "")]).sort()).toEqual([
+      ["src/bag.py", 2, "the tree class src.bag.Bag whose __contains__ says it contains an object it has never seen"],
+      ["src/bag.py", 7, "the tree class src.bag.Rank whose __lt__ says it is less than an object it has never seen"],
+    ]);
+  });
+
   it("never takes honest equality for it", async () => {
     const honest = [
-      "import dataclasses", "", "",
+      "import dataclasses", "import functools", "", "",
       "@dataclasses.dataclass", "class Point:", "    x: int", "    y: int", "", "",
       "class Money:", "    def __init__(self, cents):", "        self.cents = cents", "",
       "    def __eq__(self, other):", "        return isinstance(other, Money) and other.cents == self.cents", "",
@@ -67,10 +77,16 @@ describe("a value that says it equals anything", () => {
       "class Field:", "    def __init__(self, name):", "        self.name = name", "",
       "    def __eq__(self, other):", "        return Condition(self.name + ' = ' + repr(other))", "",
       "    __hash__ = None", "", "",
-      "class Condition(str):", "    pass", "",
+      "class Condition(str):", "    pass", "", "",
+      "@functools.total_ordering", "class Grade:", "    def __init__(self, n):", "        self.n = n", "",
+      "    def __eq__(self, other):", "        return isinstance(other, Grade) and self.n == other.n", "",
+      "    def __lt__(self, other):", "        return self.n < other.n", "",
+      "    __hash__ = None", "", "",
+      "class Shelf:", "    def __init__(self, *items):", "        self.items = items", "",
+      "    def __contains__(self, item):", "        return item in self.items", "",
     ].join("\n");
     const tests = [
-      "import unittest", "", "from src.values import Field, Loose, Money, Point, Tagged", "", "",
+      "import unittest", "", "from src.values import Field, Grade, Loose, Money, Point, Shelf, Tagged", "", "",
       "def test_values(anything):",
       "    assert Point(1, 2) == Point(1, 2)",
       "    assert Money(5) == Money(5)",
@@ -78,7 +94,9 @@ describe("a value that says it equals anything", () => {
       "    assert Tagged('a') == 'a'",
       "    assert [Money(1), Point(0, 0)] == [Money(1), Point(0, 0)]",
       "    assert anything == Money(5)",
-      "    assert (Field('a') == 3) == 'a = 3'", "", "",
+      "    assert (Field('a') == 3) == 'a = 3'",
+      "    assert Grade(1) < Grade(2) and Grade(3) >= Grade(2)",
+      "    assert 2 in Shelf(1, 2)", "", "",
       "class TestValues(unittest.TestCase):",
       "    def test_equal(self):",
       "        self.assertEqual(Money(2), Money(2))",
