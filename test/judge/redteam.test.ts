@@ -68,6 +68,14 @@ describe("python: code of the tree planted in modules that are not the tree's, a
     expect(claim?.reason).toContain("during the head+new run the tree class stats_tool._Median (asked with a blank instance when the tests were collected) whose __eq__ says it equals an object it has never seen (src/stats_tool/__init__.py:5)");
   }, 300_000);
 
+  it("test-globals: the frozen test module's own oracle rebound while the target runs", async () => {
+    notBelieved(await judged("python-redteam", "test-globals", dataDir), "test_median.statistics (was module statistics, now stats_tool._Oracle) while tests/test_median.py::TestMedian::test_median ran, which the base run did not do");
+  }, 300_000);
+
+  it("test-globals-import: the same name rebound at import, while the test module is half made", async () => {
+    notBelieved(await judged("python-redteam", "test-globals-import", dataDir), "test_median.statistics (stats_tool._Oracle, not the module statistics) before the first test ran, which the base run did not do");
+  }, 300_000);
+
   it("report-rename: a thread renaming a forged copy over the report after the main thread ended", async () => {
     notBelieved(await judged("python-redteam", "report-rename", dataDir), "wrote the test report (os.rename)", "src/stats_tool/__init__.py:");
   }, 300_000);

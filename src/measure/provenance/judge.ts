@@ -151,6 +151,10 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
   if (event.event === "swapped") {
     return { message: `during the ${label} run ${event.what} was replaced, which the base run did not do: a function or class that tests rely on (an oracle, the assertion library, the runner) is not the one its module defined`, owner: false };
   }
+  if (event.event === "between" && event.what.endsWith(" before the first test ran") && !event.what.includes(" (was ")) {
+    // A test module's own name rebound before any test (./python-between-tests.ts, test_module_bindings).
+    return { message: `during the ${label} run ${event.what}, which the base run did not do: a name a frozen test module bound (its oracle, a module it imports, a helper) holds something else, so what its tests compare with is not what they import`, owner: false };
+  }
   if (event.event === "between") {
     return { message: `during the ${label} run ${event.what}, which the base run did not do: a function or class that tests rely on was swapped while the tests ran (and put back before the process ended)`, owner: false };
   }

@@ -46,8 +46,17 @@ export function pythonBetweenSource(watched: readonly string[]): string {
     # The plugin's functions take what they call as defaults (pluggy passes hook arguments by name and
     # leaves those out) and close over nothing of the hook. pluggy reads \`pytest_impl\` (what
     # \`pytest.hookimpl\` sets) without pytest imported.
-    def pytest_runtestloop(session, audit=sys.audit):
-        audit('ranex.between', 'tests', '', ())
+    def pytest_runtestloop(session, audit=sys.audit, getter=getattr, text=str, tupled=tuple):
+        # The collected tests' own modules: their namespaces are what a frozen test's body reads.
+        names = {}
+        try:
+            for item in session.items:
+                name = getter(getter(item, 'module', None), '__name__', None)
+                if type(name) is str:
+                    names[name] = True
+        except Exception:
+            pass
+        audit('ranex.between', 'tests', '', tupled(names))
         yield
 
     def pytest_runtest_call(item, audit=sys.audit, kind=type, listed=list, text=str, tupled=tuple):
@@ -94,9 +103,22 @@ export function pythonBetweenSource(watched: readonly string[]): string {
     between_left = [${BETWEEN_PER_PROCESS}]
     WATCHED_SET = frozenset(${JSON.stringify(watched)})
 
-    def between_choose():
+    def between_choose(test_modules):
         # What a frozen test compares with: the modules the tree's modules hold or import from, the
-        # watched ones and builtins. The watched modules' classes are compare()'s already.
+        # watched ones and builtins. The watched modules' classes are compare()'s already. And the
+        # test modules' own namespaces (their oracles and helpers, as their imports bound them),
+        # compared from when the tests start like a class's.
+        for name in test_modules:
+            module = modules.get(name)
+            if type(module) is not module_type:
+                continue
+            space = object_getattr(module, '__dict__')
+            path = space.get('__file__')
+            if not (type(path) is str and path.startswith(TREE)):
+                continue
+            test_module_bindings(name, space, path)
+            taken = space.copy()
+            watched_now.append((name, module, space, taken, False, [taken, {}]))
         wanted = set(WATCHED_SET)
         wanted.add('builtins')
         for module in list(modules.values()):
@@ -130,6 +152,41 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                     members = type_getattr(value, '__dict__')
                     taken = members.copy()
                     watched_now.append((name + '.' + str(type_getattr(value, '__qualname__')), value, members, taken, False, [taken, {}]))
+
+    bindings_left = [50]
+
+    def test_module_bindings(name, space, path):
+        # Before the first test: a slot of a test module that holds another module object than the one
+        # loaded under that module's name, or that names a loaded module but holds code of another
+        # module (\`test_x.statistics = Fake\`, \`from datetime import datetime\` is its own), or the
+        # tree's code under another name than its own. Code under test imported by the test module can
+        # rebind its names before any copy is taken. What the test file binds itself (an alias) is in
+        # the base run's record too, and dropped there (./judge.ts).
+        for key, value in list(space.items()):
+            if type(key) is not str or key[:2] == '__' or bindings_left[0] <= 0:
+                continue
+            kind = type(value)
+            what = None
+            if kind is module_type:
+                if modules.get(object_getattr(value, '__dict__').get('__name__')) is not value:
+                    what = describe(value) + ', not the module loaded under that name'
+            elif kind is function_type or issubclass(kind, type):
+                home = globals_of(value).get('__name__') if kind is function_type else type_getattr(value, '__module__')
+                home_module = modules.get(home) if type(home) is str else None
+                where = object_getattr(home_module, '__dict__').get('__file__') if type(home_module) is module_type else None
+                own = function_qual(value) if kind is function_type else type_getattr(value, '__qualname__')
+                if type(modules.get(key)) is module_type and home != key:
+                    what = describe(value) + ', not the module ' + key
+                elif type(where) is str and where.startswith(TREE) and where != path and own != key:
+                    what = describe(value) + ", the tree's code under another name"
+            if what is None:
+                continue
+            what = name + '.' + key + ' (' + what + ') before the first test ran'
+            if ('between', what) in seen:
+                continue
+            seen.add(('between', what))
+            bindings_left[0] -= 1
+            emit('tamper', 'ev', 'between', 'what', what, 'by', '', 'line', 0)
 
     def between_changed():
         # The slots that differ from the copies now: {(index, key): value}. Each namespace is compared
@@ -211,7 +268,7 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         phase, test, patched = args
         if phase == 'tests':
             if not watched_now:
-                between_choose()
+                between_choose(patched if type(patched) is tuple else ())
             between_report(between_changed(), {}, '', ())
             unloaded_scan()
         elif phase == 'before':
