@@ -84,10 +84,10 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   // The canary run gets the whole family; every other main run the canaries that run inside each test
   // file (jest's), where the PR's own test files could neuter `expect` for themselves.
   // The in-file canaries hold the frozen test files' registration to the frozen paths (issue 19).
-  // What the PR changed in this tree, and now: a tree file changed after it was written by the run.
+  // What the PR changed in this tree, and since when a tree file changed is one a run wrote.
   const tree = {
     treeRoot: inSandbox ? SANDBOX_TREE : spec.treeDir, frozen: spec.readonly,
-    ...(spec.changed === undefined ? {} : { changed: { paths: spec.changed, since: Date.now() } }),
+    ...(spec.changed === undefined ? {} : { changed: { paths: spec.changed, since: stampOf(spec.treeDir) } }),
   };
   const canary = spec.canaryDir !== undefined ? await placeCanary(spec.command, spec.treeDir, spec.canaryDir, seenAs, tree)
     : spec.recordDir !== undefined ? await placeFileCanary(spec.command, spec.treeDir, spec.recordDir, seenAs, tree) : null;
@@ -128,6 +128,20 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
 function crossChecked(read: Awaited<ReturnType<typeof readJunitReport>>, testCommand: string, run: RunResult): Awaited<ReturnType<typeof readJunitReport>> {
   if ("error" in read) return read;
   return { report: crossCheckFor(testCommand, read.report, { text: run.outputTail, truncated: run.outputTruncated }) };
+}
+
+/**
+ * When the gate first handed this tree to a run (after its setup): a tree file changed later was
+ * written by a run. A tree run again (the whole suite after a selection it could not prove) keeps its
+ * first stamp, so what the first run wrote never passes for the tree as git laid it out.
+ */
+const stamps = new Map<string, number>();
+function stampOf(treeDir: string): number {
+  const first = stamps.get(treeDir);
+  if (first !== undefined) return first;
+  const now = Date.now();
+  stamps.set(treeDir, now);
+  return now;
 }
 
 /** Where the run's gate folder is mounted in the sandbox, and where the tree is. */
