@@ -42,15 +42,17 @@ export interface GuardFacts {
  * `guard.note(what)` keeps a finding; `guard.onCheck(fn)` adds a last look (a finding or null); `guard.check(testPath)` says what voids a frozen file's run (null: nothing);
  * `guard.frozenRel(file)` is the file's path in the tree when it is frozen, else null.
  */
-export function guardScript(facts: GuardFacts, stat: string): string {
+export function guardScript(facts: GuardFacts, fs: string): string {
   const q = JSON.stringify;
   return `const guard = (() => {
   const root = ${q(facts.treeRoot.replace(/\/+$/, ""))};
   const frozen = new Set(${q([...facts.frozen])});
   const changed = ${facts.changed === undefined ? "null" : `new Set(${q([...facts.changed.paths])})`};
   const since = ${facts.changed === undefined ? "0" : q(facts.changed.since)};
-  // Taken now, before the tree's code: its change times say which files the run wrote.
-  const statOf = ${stat};
+  // Taken now, before the tree's code: change times say which files the run wrote, real paths which
+  // file a link (a workspace package under --preserve-symlinks) stands for.
+  const { statSync: statOf, realpathSync: realOf } = ${fs};
+  const realRoot = (() => { try { return realOf(root); } catch { return root; } })();
   // The path or a folder above it is in the set: as many lookups as the path has folders.
   const under = (set, rel) => {
     for (let at = rel; at !== ""; at = at.includes("/") ? at.slice(0, at.lastIndexOf("/")) : "") if (set.has(at)) return true;
@@ -118,7 +120,7 @@ export function guardScript(facts: GuardFacts, stat: string): string {
   // A file of the tree written during the run: changed after the gate's stamp, or gone (fail closed).
   const written = (rel) => {
     try {
-      return !(statOf(root + "/" + rel).ctimeMs <= since);
+      return !(statOf(realRoot + "/" + rel).ctimeMs <= since);
     } catch {
       return true;
     }
@@ -131,11 +133,17 @@ export function guardScript(facts: GuardFacts, stat: string): string {
       const rel = relOf(file);
       return rel !== null && !isFrozen(rel) ? rel : null;
     }
-    const rel = treeRel(file);
-    if (rel === null) return String(file);
-    if (isFrozen(rel)) return null;
-    if (under(changed, rel)) return rel;
-    return written(rel) ? rel + " (written during the run)" : null;
+    const shown = treeRel(file);
+    if (shown === null) return String(file);
+    if (isFrozen(shown)) return null;
+    if (under(changed, shown)) return shown;
+    // The file a link names is judged as the file it reaches (a changed one, or one outside the tree).
+    let real;
+    try { real = realOf(root + "/" + shown); } catch { return shown + " (gone)"; }
+    const rel = real.startsWith(realRoot + "/") ? real.slice(realRoot.length + 1) : null;
+    if (rel === null) return scratch(real) ? real : null;
+    if (rel !== shown && !isFrozen(rel) && under(changed, rel)) return rel;
+    return written(rel) ? shown + " (written during the run)" : null;
   };
   const via = () => [...new Set(stackFiles().map(changeable).filter((file) => file !== null))];
   // A test's own finding first: the report keeps the first line of a failure, 200 characters.
@@ -184,14 +192,14 @@ export function guardScript(facts: GuardFacts, stat: string): string {
 }
 
 /**
- * The expression a CommonJS includer hands `guardScript` for node:fs's statSync: Node's own module
+ * The expression a CommonJS includer hands `guardScript` for node:fs: Node's own module
  * (process.getBuiltinModule, Node 20.16 and later), never a runner's registry, which a test
  * configuration can mock; else `require`'s.
  */
-export const STAT_CJS = `(typeof process.getBuiltinModule === "function" ? process.getBuiltinModule("node:fs") : require("node:fs")).statSync`;
+export const FS_CJS = `(typeof process.getBuiltinModule === "function" ? process.getBuiltinModule("node:fs") : require("node:fs"))`;
 
-/** The same for an ES module that imported `statSync` from node:fs as `imported`. */
-export const statEsm = (imported: string): string => `(typeof process.getBuiltinModule === "function" ? process.getBuiltinModule("node:fs").statSync : ${imported})`;
+/** The same for an ES module that imported node:fs as `imported` (`import * as imported from "node:fs"`). */
+export const fsEsm = (imported: string): string => `(typeof process.getBuiltinModule === "function" ? process.getBuiltinModule("node:fs") : ${imported})`;
 
 /** The must-pass canary's body: fails with what the guard saw in a frozen test file. */
 export function guardCanaryBody(testPath: string): string {

@@ -1,8 +1,9 @@
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { runInThisContext } from "node:vm";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { guardScript, STAT_CJS, type GuardFacts } from "../../src/runners/registration-guard.js";
+import { guardScript, FS_CJS, type GuardFacts } from "../../src/runners/registration-guard.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // The registration watch's rule (issue 19), run as the setup files run it: which files of a stack are
@@ -18,7 +19,7 @@ const call = "exports.call = (fn) => fn();\n";
 // A pause the kernel's clock sees: file change times are read from a coarse clock (a few ms behind).
 const pause = (ms: number): void => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); };
 
-function setUp(changed?: readonly string[]): { guard: Guard; load: (rel: string) => { call: (fn: () => unknown) => unknown }; root: string; gate: string } {
+function setUp(changed?: readonly string[]): { guard: Guard; load: (rel: string, named?: boolean) => { call: (fn: () => unknown) => unknown }; root: string; gate: string } {
   const root = realpathSync(tempDir("ranex-guard-tree-"));
   const gate = realpathSync(tempDir("ranex-guard-gate-"));
   const files: Record<string, string> = {
@@ -43,11 +44,20 @@ function setUp(changed?: readonly string[]): { guard: Guard; load: (rel: string)
   pause(30);
   const facts: GuardFacts = { treeRoot: root, frozen: ["test/a.test.js", "test/helpers"], gate, ...(changed === undefined ? {} : { changed: { paths: changed, since: Date.now() } }) };
   pause(30);
-  const guard = new Function("require", `${guardScript(facts, STAT_CJS)}\nreturn guard;`)(createRequire(import.meta.filename)) as Guard;
+  const guard = new Function("require", `${guardScript(facts, FS_CJS)}\nreturn guard;`)(createRequire(import.meta.filename)) as Guard;
   if (reporters === undefined) delete process.env.RANEX_REPORTERS;
   else process.env.RANEX_REPORTERS = reporters;
+  // Workspace packages linked under node_modules, as npm lays them out.
+  symlinkSync("../packages/kit", join(root, "node_modules", "kit"));
+  symlinkSync("../src/testing", join(root, "node_modules", "tools"));
   const require = createRequire(join(root, "index.js"));
-  return { guard, load: (rel) => require(join(root, rel)) as { call: (fn: () => unknown) => unknown }, root, gate };
+  // Loaded under the path as named, links kept (what --preserve-symlinks does): compiled under that name.
+  const asNamed = (rel: string): { call: (fn: () => unknown) => unknown } => {
+    const module = { exports: {} as { call: (fn: () => unknown) => unknown } };
+    (runInThisContext(`(function (exports, module) {${readFileSync(join(root, rel), "utf8")}\n})`, { filename: join(root, rel) }) as (e: object, m: object) => void)(module.exports, module);
+    return module.exports;
+  };
+  return { guard, load: (rel, named = false) => (named ? asNamed(rel) : require(join(root, rel)) as { call: (fn: () => unknown) => unknown }), root, gate };
 }
 
 describe("the registration watch's stack rule", () => {
@@ -110,6 +120,9 @@ describe("the registration watch's stack rule, given what the pull request chang
     expect(test.call(() => load("src/wrap.js").call(() => guard.via()))).toEqual(["src/wrap.js"]);
     // A changed folder (a submodule's link) stands for the files under it.
     expect(test.call(() => load("packages/kit/lib/suite.js").call(() => guard.via()))).toEqual(["packages/kit/lib/suite.js"]);
+    // A link (a workspace package under --preserve-symlinks) is judged as the file it reaches.
+    expect(test.call(() => load("node_modules/kit/lib/suite.js", true).call(() => guard.via()))).toEqual(["packages/kit/lib/suite.js"]);
+    expect(test.call(() => load("node_modules/tools/suite.js", true).call(() => guard.via()))).toEqual([]);
     // A package file the PR committed is the PR's, however it is named.
     expect(test.call(() => load("node_modules/added/index.js").call(() => guard.via()))).toEqual(["node_modules/added/index.js"]);
   });
