@@ -115,7 +115,7 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
       [plan, deps] = await clock.time("materialise", () => Promise.all([
         planRuns({
           repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
-          newFiles: input.newFiles, frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: stable,
+          newFiles: input.newFiles, changed: changedPaths(input.facts), frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: stable,
           headCopyForRepeats: early && mainRuns < parallel,
           // The checks always get a copy of their own (a verdict never depends on the cache).
           checks: policy.checks.length > 0,
@@ -193,6 +193,11 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
   }
 }
 
+/** The paths the change added or changed (a rename's new path), as the diff's facts have them: what the head holds of the PR's. */
+function changedPaths(facts: readonly DiffFact[]): string[] {
+  return facts.filter((f) => f.status !== "D").map((f) => f.path);
+}
+
 /** The trees no main run uses: the cached base's, and the head's copy when one was laid out. */
 function earlyTrees(plan: RunPlan, baseCached: boolean): RepeatPlan["early"] {
   const early: NonNullable<RepeatPlan["early"]> = {};
@@ -229,7 +234,7 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
     stableJudges: stopped === undefined && input.policy.require.includes("tests.stable"),
   };
   // The head run's provenance is judged against what the change committed (issue 19).
-  const changed = new Set(input.facts.filter((f) => f.status !== "D").map((f) => f.path));
+  const changed = new Set(changedPaths(input.facts));
   const provenance = { changed, frozen: new Set([...input.frozenPaths, ...input.frozenTestFiles]), baseFiles };
   evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase, provenance, suspectRepeats));
   evidence.push(redGreenClaim(input.digest, runs, targets, (r) => lyingProblems(r, provenance, new Set(input.newFiles))));

@@ -98,7 +98,9 @@ export async function runAt(request: RunAtRequest): Promise<RunAt> {
       checksTree: withChecks ? { treeDir: checksDir, readonly: await presentFrozen(checksDir, frozenPaths) } : null,
       runs: [{
         name: "head", purpose: "the revision's suite, as a judgment runs its head", treeDir: tree,
-        readonly: await presentFrozen(tree, frozenPaths), canary: true, priority: 0, cached: null,
+        // No pull request: nothing of the tree is a change's, as on a judgment's base; the registration
+        // watch still holds what the run writes (src/runners/registration-guard.ts).
+        readonly: await presentFrozen(tree, frozenPaths), changed: [], canary: true, priority: 0, cached: null,
       }],
       ...(deps === undefined ? {} : { deps }),
     };

@@ -12,6 +12,11 @@ export interface RunPlanInput {
   scratch: string;
   runTests: boolean;
   newFiles: readonly string[];
+  /**
+   * Every path the pull request changed or added, as the judgment's diff has it (renames' new paths):
+   * the runs of the head's trees hold these to be the PR's code, base+new its new test files, the base none.
+   */
+  changed: readonly string[];
   frozenPaths: readonly string[];
   cachedBase: SuiteRun | null;
   /** Lay out the base tree even when the base cache answers its run (tests.stable repeats it). */
@@ -42,7 +47,7 @@ export interface RunPlan {
   /** The head's copy for early repeats, when asked for. */
   headCopy?: { treeDir: string; readonly: string[] };
   /** The trees the measuring process lays the sealed files over, when asked for (issue 20). */
-  sealed?: { base: { treeDir: string; readonly: string[] }; head: { treeDir: string; readonly: string[] } };
+  sealed?: { base: { treeDir: string; readonly: string[]; changed: string[] }; head: { treeDir: string; readonly: string[]; changed: string[] } };
 }
 
 /**
@@ -91,9 +96,12 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
   }
   await Promise.all(work);
 
+  // What of each tree is the PR's: the head's trees hold its whole change, base+new only its new test
+  // files, the base nothing (an unchanged helper that registers frozen tests is the owner's there too).
+  const changedIn = (name: RunSpec["name"]): string[] => name === "base" ? [] : name === "base+new" ? [...input.newFiles] : [...input.changed];
   const spec = async (name: RunSpec["name"], purpose: string, extra: Partial<RunSpec>): Promise<RunSpec> => ({
     name, purpose, treeDir: tree(name), readonly: await presentFrozen(tree(name), input.frozenPaths),
-    canary: false, priority: 0, cached: null, ...extra,
+    changed: changedIn(name), canary: false, priority: 0, cached: null, ...extra,
   });
   const runs: RunSpec[] = [];
   runs.push(await spec("head", "regression, task targets and edges, without the PR's new test files", { canary: true, priority: 0 }));
@@ -113,8 +121,8 @@ export async function planRuns(input: RunPlanInput): Promise<RunPlan> {
   const headCopy = input.headCopyForRepeats === true ? { treeDir: tree("head-repeat"), readonly: await presentFrozen(tree("head-repeat"), input.frozenPaths) } : undefined;
   const checksTree = input.checks === true ? { treeDir: tree("checks"), readonly: await presentFrozen(tree("checks"), input.frozenPaths) } : null;
   const sealed = input.sealedTrees === true ? {
-    base: { treeDir: tree("sealed-base"), readonly: await presentFrozen(tree("sealed-base"), input.frozenPaths) },
-    head: { treeDir: tree("sealed-head"), readonly: await presentFrozen(tree("sealed-head"), input.frozenPaths) },
+    base: { treeDir: tree("sealed-base"), readonly: await presentFrozen(tree("sealed-base"), input.frozenPaths), changed: changedIn("base") },
+    head: { treeDir: tree("sealed-head"), readonly: await presentFrozen(tree("sealed-head"), input.frozenPaths), changed: changedIn("head") },
   } : undefined;
   return { runs, trees, checksTree, ...(headCopy === undefined ? {} : { headCopy }), ...(sealed === undefined ? {} : { sealed }) };
 }

@@ -165,7 +165,7 @@ async function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: 
     // Every main run keeps a provenance record; the one that decides regression also gets the canaries.
     ...(spec.canary ? { canaryDir: join(plan.scratchDir, `gate-${slug}${tag}`) } : { recordDir: join(plan.scratchDir, `gate-${slug}${tag}`) }),
     setup, command, setupNetwork: tests.setup_network, timeout: tests.timeout, ...extra,
-    ...(deps === undefined ? {} : { deps }),
+    ...(deps === undefined ? {} : { deps }), ...(spec.changed === undefined ? {} : { changed: spec.changed }),
   }, afterSetup);
   const files = spec.files ?? [];
   const listFile = join(plan.scratchDir, `report-${slug}`, "select-files.txt");

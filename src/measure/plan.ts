@@ -16,6 +16,12 @@ export interface RunSpec {
   treeDir: string;
   /** Paths relative to treeDir that are read-only in this run: the frozen files present in it. */
   readonly: string[];
+  /**
+   * The paths of this tree the pull request changed or added (none on the base): the registration
+   * watch holds only these, and what the run writes, to be the PR's (src/runners/registration-guard.ts).
+   * Absent: every tree file the run can write is.
+   */
+  changed?: string[];
   /** Add the canary (src/measure/canary.ts) to this run's test command. */
   canary: boolean;
   /** Lower runs first when cores are short: the run the verdict depends on most goes first. */
@@ -60,8 +66,8 @@ export interface MeasurePlan {
  */
 export interface SealedPlan {
   box: string;
-  base: { treeDir: string; readonly: string[] };
-  head: { treeDir: string; readonly: string[] };
+  base: { treeDir: string; readonly: string[]; changed?: string[] };
+  head: { treeDir: string; readonly: string[]; changed?: string[] };
 }
 
 /** How one sealed test went, by its short id only (a keyed hash of its name). */

@@ -36,6 +36,13 @@ export interface SuiteSpec {
    * own setup and sees them read-only. Without it (`ranex run-at`, one run alone) `setup` runs here.
    */
   deps?: PreparedDependencies;
+  /**
+   * The paths of this tree the pull request changed or added (its diff, renames' new paths), for the
+   * registration watch (src/runners/registration-guard.ts): none on the base, the PR's new test files
+   * on base+new. Absent (a run the judgment gave no diff to): every tree file the run can write is
+   * held to be the PR's, the stricter rule.
+   */
+  changed?: readonly string[];
 }
 
 /** Setup (the prepared dependencies, or its own), then the test command, in the sandbox; then the JUnit report. */
@@ -77,7 +84,11 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   // The canary run gets the whole family; every other main run the canaries that run inside each test
   // file (jest's), where the PR's own test files could neuter `expect` for themselves.
   // The in-file canaries hold the frozen test files' registration to the frozen paths (issue 19).
-  const tree = { treeRoot: inSandbox ? SANDBOX_TREE : spec.treeDir, frozen: spec.readonly };
+  // What the PR changed in this tree, and since when a tree file changed is one a run wrote.
+  const tree = {
+    treeRoot: inSandbox ? SANDBOX_TREE : spec.treeDir, frozen: spec.readonly,
+    ...(spec.changed === undefined ? {} : { changed: { paths: spec.changed, since: stampOf(spec.treeDir) } }),
+  };
   const canary = spec.canaryDir !== undefined ? await placeCanary(spec.command, spec.treeDir, spec.canaryDir, seenAs, tree)
     : spec.recordDir !== undefined ? await placeFileCanary(spec.command, spec.treeDir, spec.recordDir, seenAs, tree) : null;
   const provenance = gateDir === undefined ? null
@@ -117,6 +128,20 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
 function crossChecked(read: Awaited<ReturnType<typeof readJunitReport>>, testCommand: string, run: RunResult): Awaited<ReturnType<typeof readJunitReport>> {
   if ("error" in read) return read;
   return { report: crossCheckFor(testCommand, read.report, { text: run.outputTail, truncated: run.outputTruncated }) };
+}
+
+/**
+ * When the gate first handed this tree to a run (after its setup): a tree file changed later was
+ * written by a run. A tree run again (the whole suite after a selection it could not prove) keeps its
+ * first stamp, so what the first run wrote never passes for the tree as git laid it out.
+ */
+const stamps = new Map<string, number>();
+function stampOf(treeDir: string): number {
+  const first = stamps.get(treeDir);
+  if (first !== undefined) return first;
+  const now = Date.now();
+  stamps.set(treeDir, now);
+  return now;
 }
 
 /** Where the run's gate folder is mounted in the sandbox, and where the tree is. */

@@ -44,7 +44,7 @@ export function sealedJobs(sandbox: Sandbox, plan: MeasurePlan, opened: OpenedSe
   const sealed = plan.sealed as SealedPlan;
   const runs: Partial<Record<SealedRunName, SuiteRun>> = {};
   const failures: string[] = [];
-  const side = (name: SealedRunName, tree: { treeDir: string; readonly: string[] }, canary: boolean) => async (): Promise<void> => {
+  const side = (name: SealedRunName, tree: SealedPlan["head"], canary: boolean) => async (): Promise<void> => {
     try {
       for (const file of opened.contents.files) await writeInside(tree.treeDir, file.path, file.content);
       const tests = plan.policy.tests;
@@ -54,7 +54,7 @@ export function sealedJobs(sandbox: Sandbox, plan: MeasurePlan, opened: OpenedSe
         reportDir: join(plan.scratchDir, `report-${slug}`),
         ...(canary ? { canaryDir: join(plan.scratchDir, `canary-${slug}`) } : {}),
         setup: tests.setup, command: tests.command ?? "false", setupNetwork: tests.setup_network, timeout: tests.timeout,
-        ...(deps === undefined ? {} : { deps }),
+        ...(deps === undefined ? {} : { deps }), ...(tree.changed === undefined ? {} : { changed: tree.changed }),
       });
     } catch {
       // The error could name a sealed path: the outcome says only that the run could not be made.

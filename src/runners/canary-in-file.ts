@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { phrases, titleOf } from "../measure/canary-names.js";
-import { guardCanaryBody, guardScript, type GuardFacts } from "./registration-guard.js";
+import { guardCanaryBody, guardScript, FS_CJS, fsEsm, type GuardFacts } from "./registration-guard.js";
 import type { CanaryContext, CanaryResult } from "./types.js";
 
 /** How the gate tells its launcher which setup file to add; the launcher deletes it at once. */
@@ -69,7 +69,7 @@ ${WATCH_CIRCUS}
   const root = state !== null && typeof state === "object" && state.rootDescribeBlock !== undefined ? state.rootDescribeBlock : undefined;
   const before = root === undefined ? 0 : root.children.length;
   const testPath = globals.expect.getState().testPath;
-  ${guardScript(v.tree)}
+  ${guardScript(v.tree, FS_CJS)}
   guard.watchGlobals(["test", "it", "describe", "fit", "fdescribe", "xit", "xtest", "xdescribe"]);
   // jest 30 keeps the handlers under a symbol of the global, jest 29 in the state.
   const handlers = root === undefined ? undefined : Array.isArray(state.eventHandlers) ? state.eventHandlers : globalThis[Symbol.for("EVENT_HANDLERS")];
@@ -129,12 +129,13 @@ function vitestSetup(v: Values): string {
   const q = JSON.stringify;
   return `import { beforeAll, beforeEach, describe, expect as imported, it, suite, test } from "vitest";
 import { getFn } from "vitest/suite";
+import * as fsForGuard from "node:fs";
 
 ${CHECKSUM}
 const expectNow = () => (typeof globalThis.expect === "function" ? globalThis.expect : imported);
 const names = new Set(${q([v.toBe, v.toEqual, v.toThrow, v.pass, v.registered])});
 const testPath = imported.getState().testPath;
-${guardScript(v.tree)}
+${guardScript(v.tree, fsEsm("fsForGuard"))}
 guard.watchGlobals(["test", "it", "describe", "suite"]);
 // The module's registration functions cannot be reassigned, but their chained forms can (\`test.each\`).
 const shapeOf = (fn) => new Map(Object.getOwnPropertyNames(fn).map((key) => [key, Object.getOwnPropertyDescriptor(fn, key)]));

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { phrases, titleOf } from "../measure/canary-names.js";
-import { guardScript, type GuardFacts } from "./registration-guard.js";
+import { guardScript, FS_CJS, type GuardFacts } from "./registration-guard.js";
 import type { CanaryContext, CanaryResult } from "./types.js";
 
 export async function nodeTestCanaries(ctx: CanaryContext): Promise<CanaryResult> {
@@ -62,7 +62,7 @@ if (process.env.NODE_TEST_CONTEXT !== undefined) {
     test(${q(v.registered)}, () => {});
   }
   {
-    ${guardScript(v.tree)}
+    ${guardScript(v.tree, FS_CJS)}
     const nodeTest = require("node:test");
     const main = process.argv[1];
     let told = false;

@@ -6,13 +6,13 @@
 // read and its body kept. A frozen file's test registered through a file the PR can change, or whose
 // body changed before it runs, is run with a body that fails saying so (so it is never a pass), and
 // the family's registration canary, which runs after every file loaded, fails naming them.
-import { guardScript, type GuardFacts } from "./registration-guard.js";
+import { guardScript, FS_CJS, type GuardFacts } from "./registration-guard.js";
 
 /** The module the launcher requires (`install(cli)`) and the canary file imports (`check()`). */
 export function mochaGuard(tree: GuardFacts): string {
   return `"use strict";
 const { dirname, join } = require("node:path");
-${guardScript(tree)}
+${guardScript(tree, FS_CJS)}
 const findings = [];
 const bodies = new WeakMap();
 const voided = new WeakSet();

@@ -5,14 +5,17 @@
 // and vitest: it runs before the test file and what it imports, and keeps what it sees for one more
 // must-pass canary, which fails naming the test and the file that took part.
 //
-// The rule is by provenance, not by text: in a frozen test file, a test, hook or registration global
-// must come from frozen files (the test file, its frozen helpers, the configuration's setup files) and
-// the runner's own packages. A file of the tree the run can write (the code under test, a test helper
-// the policy released) found on the stack of a registration, or of a write to a registration global,
-// is code the PR can change taking part in how a frozen test is registered. Compared this way,
-// `test.each`, `describe.each`, loops and wrappers of the test files themselves are what they were
-// (their frames are frozen files and the runner's), and transformed files (babel, TypeScript, vite)
-// need no reading of their text: the stack names the file, whatever its compiled form.
+// The rule is by provenance, not by text: on the stack of a registration in a frozen test file, or of
+// a write to a registration global, a frame is suspect when its file is one the pull request changed
+// or added (the judgment's diff, `changed`), a file of the tree written during the run (changed after
+// the gate's stamp `since`), a module the run wrote outside the tree (/tmp, /var/tmp, /dev/shm), code
+// compiled at run time whose compiling file is suspect or unknown, or when the stack cannot be read.
+// Every other file of the tree is the owner's code, the same as on the base: a frozen test that
+// registers its tests through an unchanged helper under src/ (a shared suite factory, a workspace
+// package) is what it was. Without `changed` (a run the gate gave no diff) every file of the tree the
+// run can write is suspect, frozen and installed files aside: the stricter rule, never the looser.
+// Compared this way, `test.each`, `describe.each`, loops and wrappers are what they were, and
+// transformed files (babel, TypeScript, vite) need no reading of their text: the stack names the file.
 // A body swapped after registration leaves no such stack: the body each test had when registered is
 // kept and compared when the test starts.
 
@@ -23,6 +26,13 @@ export interface GuardFacts {
   frozen: readonly string[];
   /** The gate's folder as the run sees it (its setup files and launchers' frames are the gate's). */
   gate?: string;
+  /**
+   * What the pull request changed, for a run in a judgment: the paths its diff changed or added
+   * (relative; a folder stands for the files under it) that this tree holds, and when the gate gave
+   * the run its tree (ms since the epoch): a tree file changed after it was written by the run.
+   * Absent: every file of the tree the run can write is suspect (frozen and installed ones aside).
+   */
+  changed?: { paths: readonly string[]; since: number };
 }
 
 /**
@@ -32,23 +42,33 @@ export interface GuardFacts {
  * `guard.note(what)` keeps a finding; `guard.onCheck(fn)` adds a last look (a finding or null); `guard.check(testPath)` says what voids a frozen file's run (null: nothing);
  * `guard.frozenRel(file)` is the file's path in the tree when it is frozen, else null.
  */
-export function guardScript(facts: GuardFacts): string {
+export function guardScript(facts: GuardFacts, fs: string): string {
   const q = JSON.stringify;
   return `const guard = (() => {
   const root = ${q(facts.treeRoot.replace(/\/+$/, ""))};
   const frozen = new Set(${q([...facts.frozen])});
-  // The path or a folder above it is frozen: as many lookups as the path has folders.
-  const isFrozen = (rel) => {
-    for (let at = rel; at !== ""; at = at.includes("/") ? at.slice(0, at.lastIndexOf("/")) : "") if (frozen.has(at)) return true;
+  const changed = ${facts.changed === undefined ? "null" : `new Set(${q([...facts.changed.paths])})`};
+  const since = ${facts.changed === undefined ? "0" : q(facts.changed.since)};
+  // Taken now, before the tree's code: change times say which files the run wrote, real paths which
+  // file a link (a workspace package under --preserve-symlinks) stands for.
+  const { statSync: statOf, realpathSync: realOf } = ${fs};
+  const realRoot = (() => { try { return realOf(root); } catch { return root; } })();
+  // The path or a folder above it is in the set: as many lookups as the path has folders.
+  const under = (set, rel) => {
+    for (let at = rel; at !== ""; at = at.includes("/") ? at.slice(0, at.lastIndexOf("/")) : "") if (set.has(at)) return true;
     return false;
   };
-  const relOf = (file) => {
+  const isFrozen = (rel) => under(frozen, rel);
+  // The file's path in the tree (installed packages' files included), or null.
+  const treeRel = (file) => {
     let path = String(file ?? "");
     if (path.startsWith("file://")) { try { path = decodeURIComponent(new URL(path).pathname); } catch { return null; } }
     path = path.replace(/[?#].*$/, "");
-    if (!path.startsWith(root + "/")) return null;
-    const rel = path.slice(root.length + 1);
-    return rel.split("/").includes("node_modules") ? null : rel;
+    return path.startsWith(root + "/") ? path.slice(root.length + 1) : null;
+  };
+  const relOf = (file) => {
+    const rel = treeRel(file);
+    return rel === null || rel.split("/").includes("node_modules") ? null : rel;
   };
   // Code the run can write outside the tree: a module the code under test wrote to /tmp and loaded
   // (the gate's own folders, and the runner's packages, aside).
@@ -95,11 +115,35 @@ export function guardScript(facts: GuardFacts): string {
     if (!judged.has(file)) judged.set(file, judgeFile(file));
     return judged.get(file);
   };
+  // A name that is no file's (vm's default "evalmachine.<anonymous>", a data: URL): compiled at run time by someone.
+  const named = (file) => /^(?:\\/|file:\\/\\/|node:)/.test(String(file));
+  // A file of the tree written during the run: changed after the gate's stamp, or gone (fail closed).
+  const written = (rel) => {
+    try {
+      return !(statOf(realRoot + "/" + rel).ctimeMs <= since);
+    } catch {
+      return true;
+    }
+  };
   const judgeFile = (file) => {
     if (file === UNREAD || file === "(code compiled at run time)") return file;
+    if (!named(file)) return "(code compiled at run time)";
     if (!inTree(file)) return scratch(file) ? String(file) : null;
-    const rel = relOf(file);
-    return rel !== null && !isFrozen(rel) ? rel : null;
+    if (changed === null) {
+      const rel = relOf(file);
+      return rel !== null && !isFrozen(rel) ? rel : null;
+    }
+    const shown = treeRel(file);
+    if (shown === null) return String(file);
+    if (isFrozen(shown)) return null;
+    if (under(changed, shown)) return shown;
+    // The file a link names is judged as the file it reaches (a changed one, or one outside the tree).
+    let real;
+    try { real = realOf(root + "/" + shown); } catch { return shown + " (gone)"; }
+    const rel = real.startsWith(realRoot + "/") ? real.slice(realRoot.length + 1) : null;
+    if (rel === null) return scratch(real) ? real : null;
+    if (rel !== shown && !isFrozen(rel) && under(changed, rel)) return rel;
+    return written(rel) ? shown + " (written during the run)" : null;
   };
   const via = () => [...new Set(stackFiles().map(changeable).filter((file) => file !== null))];
   // A test's own finding first: the report keeps the first line of a failure, 200 characters.
@@ -146,6 +190,16 @@ export function guardScript(facts: GuardFacts): string {
   return { via, note, watchGlobals, onCheck, check, frozenRel };
 })();`;
 }
+
+/**
+ * The expression a CommonJS includer hands `guardScript` for node:fs: Node's own module
+ * (process.getBuiltinModule, Node 20.16 and later), never a runner's registry, which a test
+ * configuration can mock; else `require`'s.
+ */
+export const FS_CJS = `(typeof process.getBuiltinModule === "function" ? process.getBuiltinModule("node:fs") : require("node:fs"))`;
+
+/** The same for an ES module that imported node:fs as `imported` (`import * as imported from "node:fs"`). */
+export const fsEsm = (imported: string): string => `(typeof process.getBuiltinModule === "function" ? process.getBuiltinModule("node:fs") : ${imported})`;
 
 /** The must-pass canary's body: fails with what the guard saw in a frozen test file. */
 export function guardCanaryBody(testPath: string): string {

@@ -13,6 +13,7 @@
 import type { ResolveFile } from "../measure/junit-paths.js";
 import type { TestReport } from "../measure/report-types.js";
 import type { Detection, PackageJson } from "../policy/detect.js";
+import type { GuardFacts } from "./registration-guard.js";
 
 /** The runner names the registry knows (`Detection.kind` is one of them, or "none"). */
 export type RunnerName =
@@ -57,10 +58,11 @@ export interface CanaryContext {
    */
   values: { word: string; right: number; wrong: number };
   /**
-   * The tree as the run sees it and its frozen paths (relative): the in-file canaries hold a frozen
-   * test file's registration to them (./registration-guard.ts). Absent: no path is frozen.
+   * The tree as the run sees it, its frozen paths (relative) and, in a judgment, what the pull request
+   * changed in it: the in-file canaries hold a frozen test file's registration to them
+   * (./registration-guard.ts). Absent: no path is frozen.
    */
-  tree?: { treeRoot: string; frozen: readonly string[] };
+  tree?: Omit<GuardFacts, "gate">;
 }
 
 /** One canary of the family: its name as the report shows it, the assertion path it goes through, what it must do. */

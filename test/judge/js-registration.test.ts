@@ -238,3 +238,114 @@ describe("mocha: a frozen test registered with another body by code under test",
     expect(reason).toContain("test/words.test.js: \"counts words\" was registered through src/words.js");
   }, 300_000);
 });
+
+// A frozen test file that registers its tests through a helper of the tree outside the frozen paths
+// (a shared suite factory under src/, as real repositories keep one). The helper is the owner's code
+// as long as the pull request leaves it alone: an honest PR is a CANDIDATE (it voided every run,
+// the base's too, before the registration watch held only the PR's changed files). A PR that changes
+// the helper so that it registers the frozen test with an empty body is what it was: unsafe.
+describe("a frozen test file that registers its tests through a helper under src/", () => {
+  const COUNT = "\"use strict\";\nexports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\n";
+  const honest = `${COUNT}${LONGEST}`;
+  const judgedBranch = async (repo: TestRepo, branch: string, files: Record<string, string>): Promise<Judgment> => {
+    repo.branch(branch);
+    repo.commit(files, "words: longest");
+    return judged(repo, branch);
+  };
+  const candidate = (judgment: Judgment): string[] =>
+    judgment.verdict.claims.filter((c) => c.status !== "pass" && c.name !== "approval.independent").map((c) => `${c.name}: ${c.reason}`);
+  const unsafe = (judgment: Judgment, seen: string): void => {
+    expect(failing(judgment)).toContain("tests.regression");
+    expect(judgment.verdict.claims.find((c) => c.name === "tests.regression")?.class).toBe("unsafe");
+    const reason = reasonOf(judgment, "tests.regression");
+    expect(reason).toContain("the gate's canaries came back wrong on head");
+    expect(reason).toContain(seen);
+  };
+
+  // jest: the helper registers each test with the global `test`; jest-circus tells the watch of each.
+  const J_SUITE = "\"use strict\";\n// The repository's suite factory: one test per case.\n"
+    + "exports.check = (name, body) => test(name, body);\n"
+    + "exports.cases = (name, body, rows) => { for (const row of rows) test(`${name} ${row[0]}`, () => body(...row)); };\n";
+  const J_SUITE_FORGED = J_SUITE.replace("exports.check = (name, body) => test(name, body);", "exports.check = (name, body) => test(name, name === \"counts words\" ? () => {} : body);");
+  const J_WORDS_TEST = "\"use strict\";\nconst { count } = require(\"../src/words.js\");\nconst suite = require(\"../src/testing/suite.js\");\n"
+    + "suite.check(\"counts words\", () => {\n  expect(count(\"a b  c\")).toBe(3);\n});\n"
+    + "suite.cases(\"counts\", (text, n) => {\n  expect(count(text)).toBe(n);\n}, [[\"a\", 1], [\"a b\", 2]]);\n";
+  const jestKit = (): TestRepo => {
+    const repo = wordsRepository({ command: 'node "$RANEX_REPORTERS/jest-run.cjs"', module: false, words: COUNT, wordsTest: J_WORDS_TEST });
+    repo.commit({ "src/testing/suite.js": J_SUITE }, "tests: the suite factory");
+    return repo;
+  };
+
+  it("jest: an honest PR that leaves the helper alone is a CANDIDATE", async () => {
+    const judgment = await judgedBranch(jestKit(), "honest", { "src/words.js": honest, "test/longest.test.js": LONGEST_TEST });
+    expect(candidate(judgment)).toEqual([]);
+  }, 300_000);
+
+  it("jest: a PR that changes the helper to register the frozen test with an empty body is unsafe", async () => {
+    const judgment = await judgedBranch(jestKit(), "forged", {
+      "src/words.js": `"use strict";\n${BROKEN}${LONGEST}`, "src/testing/suite.js": J_SUITE_FORGED, "test/longest.test.js": LONGEST_TEST,
+    });
+    unsafe(judgment, "\"counts words\" was registered through src/testing/suite.js");
+  }, 300_000);
+
+  // The helper left alone in the diff, but rewritten by the changed code under test while the run goes,
+  // before the frozen file loads it: a file of the tree changed after the gate gave the run its tree.
+  it("jest: code under test that rewrites the unchanged helper during the run is unsafe", async () => {
+    const rewrite = `require("node:fs").writeFileSync(require("node:path").join(__dirname, "testing", "suite.js"), ${JSON.stringify(J_SUITE_FORGED)});\n`;
+    const judgment = await judgedBranch(jestKit(), "rewritten", { "src/words.js": `"use strict";\n${rewrite}${BROKEN}${LONGEST}`, "test/longest.test.js": LONGEST_TEST });
+    unsafe(judgment, "\"counts words\" was registered through src/testing/suite.js (written during the run)");
+  }, 300_000);
+
+  // node:test: the kit wraps the module's `describe` (each suite's tests one at a time) before the
+  // test file takes it; the watch sees the module's exports written.
+  const N_KIT = "\"use strict\";\n// The repository's test kit: each suite runs its tests one at a time.\nconst nodeTest = require(\"node:test\");\n"
+    + "const real = nodeTest.describe;\nnodeTest.describe = function describe(name, fn) { return real(name, { concurrency: 1 }, fn); };\n";
+  // Compiled under the test file's name, as the attack above, so that node:test keeps the tests' ids.
+  const N_KIT_FORGED = `${N_KIT}${N_WRAP_EXPORTS.replace("const nodeTest = require(\"node:test\");\n", "")}`;
+  const N_KIT_TEST = N_WORDS_TEST.replace("\"use strict\";\n", "\"use strict\";\nrequire(\"../src/testing/kit.js\");\n");
+  const nodeKit = (): TestRepo => {
+    const repo = wordsRepository({
+      command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT" test/', module: false,
+      words: COUNT, wordsTest: N_KIT_TEST,
+    });
+    repo.commit({ "src/testing/kit.js": N_KIT }, "tests: the kit");
+    return repo;
+  };
+
+  it("node:test: an honest PR that leaves the kit alone is a CANDIDATE", async () => {
+    const judgment = await judgedBranch(nodeKit(), "honest", { "src/words.js": honest, "test/longest.test.js": N_LONGEST_TEST });
+    expect(candidate(judgment)).toEqual([]);
+  }, 300_000);
+
+  it("node:test: a PR that changes the kit to give the frozen test an empty body is unsafe", async () => {
+    const judgment = await judgedBranch(nodeKit(), "forged", {
+      "src/words.js": `"use strict";\n${BROKEN}${LONGEST}`, "src/testing/kit.js": N_KIT_FORGED, "test/longest.test.js": N_LONGEST_TEST,
+    });
+    // The kit's first write is the one named: the registration canary fails at once.
+    unsafe(judgment, "test/words.test.js: node:test's exports.describe was replaced by src/testing/kit.js");
+  }, 300_000);
+
+  // mocha: the helper registers with the global `it`; every test added has its stack read.
+  const M_SUITE = J_SUITE.replace(/\btest\(/g, "it(");
+  const M_SUITE_FORGED = J_SUITE_FORGED.replace(/\btest\(/g, "it(");
+  const M_KIT_TEST = "\"use strict\";\nconst assert = require(\"node:assert/strict\");\nconst { count } = require(\"../src/words.js\");\nconst suite = require(\"../src/testing/suite.js\");\n"
+    + "suite.check(\"counts words\", () => {\n  assert.equal(count(\"a b  c\"), 3);\n});\n"
+    + "suite.cases(\"counts\", (text, n) => {\n  assert.equal(count(text), n);\n}, [[\"a\", 1], [\"a b\", 2]]);\n";
+  const mochaKit = (): TestRepo => {
+    const repo = wordsRepository({ command: 'node "$RANEX_REPORTERS/mocha-run.cjs"', module: false, words: COUNT, wordsTest: M_KIT_TEST });
+    repo.commit({ "src/testing/suite.js": M_SUITE }, "tests: the suite factory");
+    return repo;
+  };
+
+  it("mocha: an honest PR that leaves the helper alone is a CANDIDATE", async () => {
+    const judgment = await judgedBranch(mochaKit(), "honest", { "src/words.js": honest, "test/longest.test.js": M_LONGEST_TEST });
+    expect(candidate(judgment)).toEqual([]);
+  }, 300_000);
+
+  it("mocha: a PR that changes the helper to register the frozen test with an empty body is unsafe", async () => {
+    const judgment = await judgedBranch(mochaKit(), "forged", {
+      "src/words.js": `"use strict";\n${BROKEN}${LONGEST}`, "src/testing/suite.js": M_SUITE_FORGED, "test/longest.test.js": M_LONGEST_TEST,
+    });
+    unsafe(judgment, "test/words.test.js: \"counts words\" was registered through src/testing/suite.js");
+  }, 300_000);
+});
