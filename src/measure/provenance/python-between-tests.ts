@@ -103,6 +103,14 @@ export function pythonBetweenSource(watched: readonly string[]): string {
     between_left = [${BETWEEN_PER_PROCESS}]
     WATCHED_SET = frozenset(${JSON.stringify(watched)})
 
+    def tree_space(module):
+        # The namespace of a module loaded from a file of the tree, or None.
+        if type(module) is not module_type:
+            return None
+        space = object_getattr(module, '__dict__')
+        path = space.get('__file__')
+        return space if type(path) is str and path.startswith(TREE) else None
+
     def between_choose(test_modules):
         # What a frozen test compares with: the modules the tree's modules hold or import from, the
         # watched ones and builtins. The watched modules' classes are compare()'s already. And the
@@ -110,23 +118,17 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         # compared from when the tests start like a class's.
         for name in test_modules:
             module = modules.get(name)
-            if type(module) is not module_type:
+            space = tree_space(module)
+            if space is None:
                 continue
-            space = object_getattr(module, '__dict__')
-            path = space.get('__file__')
-            if not (type(path) is str and path.startswith(TREE)):
-                continue
-            test_module_bindings(name, space, path)
+            test_module_bindings(name, space, space['__file__'])
             taken = space.copy()
             watched_now.append((name, module, space, taken, False, [taken, {}]))
         wanted = set(WATCHED_SET)
         wanted.add('builtins')
         for module in list(modules.values()):
-            if type(module) is not module_type:
-                continue
-            space = object_getattr(module, '__dict__')
-            path = space.get('__file__')
-            if not (type(path) is str and path.startswith(TREE)):
+            space = tree_space(module)
+            if space is None:
                 continue
             for value in list(space.values()):
                 kind = type(value)

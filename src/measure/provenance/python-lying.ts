@@ -99,17 +99,15 @@ export function pythonLyingSource(): string {
                 continue
             out.append(value)
 
-    def lying_walk(when, mods=modules, listed=list, kind=type, mod_type=module_type, getter=type_getattr,
-                   space_of=object_getattr, tree=TREE, is_class=issubclass, blank_of=object.__new__, walked=lying_walked,
-                   claims=CLAIMS):
+    def lying_walk(when, mods=modules, listed=list, kind=type, getter=type_getattr, is_class=issubclass,
+                   blank_of=object.__new__, walked=lying_walked, claims=CLAIMS):
         # The classes the tree's modules define, each asked with a blank instance (an honest __eq__
         # reads an attribute the blank lacks, or compares and says False).
         for name, module in listed(mods.items()):
-            if name in walked or kind(module) is not mod_type:
+            if name in walked:
                 continue
-            space = space_of(module, '__dict__')
-            path = space.get('__file__')
-            if kind(path) is not str or not path.startswith(tree):
+            space = tree_space(module)
+            if space is None:
                 continue
             walked.add(name)
             for value in listed(space.values()):
