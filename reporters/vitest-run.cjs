@@ -96,11 +96,11 @@ function idSelection() {
 }
 
 async function main() {
-  if (major < 1) {
-    process.stderr.write(`ranex: vitest ${major}.${minor} has no parseCLI, which the gate's launcher needs (vitest 1 or later): run vitest's own command, or upgrade vitest\n`);
+  const vitest = await import(pathToFileURL(node).href);
+  if (typeof vitest.parseCLI !== "function") {
+    process.stderr.write(`ranex: vitest ${versionOf(node)} has no parseCLI (vitest 1.3 brought it), which the gate's launcher reads the command with: upgrade vitest, or run vitest's own command (node_modules/.bin/vitest run ...), which gets no canaries inside the test files\n`);
     process.exit(1);
   }
-  const vitest = await import(pathToFileURL(node).href);
   const parsed = vitest.parseCLI(["vitest", ...own]);
   const { options } = parsed;
   let { filter } = parsed;

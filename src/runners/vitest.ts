@@ -2,11 +2,10 @@
 // (reporters/vitest-run.cjs) the canaries run inside every test file (./canary-in-file.ts) and repeats
 // select their tests; a vitest command without the launcher gets a canary test file instead.
 import { inFileCanaries } from "./canary-in-file.js";
-import type { Detection } from "../policy/detect.js";
 import { detectNode, missingNote, NODE_KEY_FILES, nodeBin } from "./node-package.js";
 import { expectCanaries } from "./test-file-canary.js";
 import { vitestFiles } from "./js-select-files.js";
-import type { RepoView, Runner } from "./types.js";
+import type { Found, RepoView, Runner } from "./types.js";
 
 /** Whether a test command runs vitest through the gate's own launcher. */
 export function runsGateVitest(command: string): boolean {
@@ -31,15 +30,34 @@ async function launcherUnfit(repo: RepoView): Promise<string | null> {
   return null;
 }
 
+/** The vitest version a package-lock.json (v2, v3) installs at the root, when it says. */
+function lockedVersion(text: string | null): string | undefined {
+  try {
+    const lock = JSON.parse(text ?? "null") as { packages?: Record<string, { version?: unknown }> } | null;
+    const version = lock?.packages?.["node_modules/vitest"]?.version;
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Whether the launcher serves this vitest: it needs vitest/node's parseCLI (vitest 1 and later). A
- * range that allows only 0.x is not; one the gate cannot read (`latest`, a URL) or a vitest from the
- * toolchain is tried as the launcher (init's try shows it), which names the version it cannot serve.
+ * Why the launcher cannot start this vitest, or null: it starts vitest through vitest/node's parseCLI,
+ * which vitest 1.3 brought. The version package-lock.json installs decides, else the floor of the
+ * range package.json declares (`^1.0.1` allows 1.0.1: too old). A range the gate cannot read
+ * (`latest`, a URL) or a vitest from the toolchain is tried as the launcher (init's try shows it),
+ * which names the version it cannot serve.
  */
-function launcherServes(found: Detection): boolean {
-  if (!found.runnerDeclared || found.runnerRange === undefined) return true;
-  const floor = /^\s*(?:\^|~|>=|=)?\s*v?(\d+)(?:\.|\s|$)/.exec(found.runnerRange);
-  return floor === null || Number(floor[1]) >= 1;
+async function tooOld(repo: RepoView, found: Found): Promise<string | null> {
+  if (found.runnerDeclared !== true) return null;
+  const locked = repo.files.has("package-lock.json") ? lockedVersion(await repo.readText("package-lock.json")) : undefined;
+  const version = locked ?? found.runnerRange;
+  const floor = /^\s*(?:\^|~|>=|=)?\s*v?(\d+)(?:\.(\d+))?/.exec(version ?? "");
+  if (floor === null || /\|\||\s-\s|</.test(version ?? "")) return null;
+  const [major, minor] = [Number(floor[1]), Number(floor[2] ?? 0)];
+  if (major > 1 || (major === 1 && minor >= 3)) return null;
+  const which = locked === undefined ? `package.json allows vitest ${version ?? ""}` : `package-lock.json installs vitest ${locked}`;
+  return `${which}, older than 1.3, the first whose vitest/node the launcher can start vitest through (parseCLI)`;
 }
 
 const LAUNCHER = 'node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests';
@@ -50,17 +68,17 @@ export const vitest: Runner = {
   detect: async (repo) => {
     const found = detectNode(repo, "vitest");
     if (found === null) return null;
-    const unfit = await launcherUnfit(repo);
+    const unfit = await launcherUnfit(repo) ?? await tooOld(repo, found);
     return unfit === null ? found : { ...found, launcherUnfit: unfit };
   },
   // Vitest's JUnit classname is the test file's path, which is how the gate finds the file. init
   // writes the gate's launcher, which loads the canaries and the registration watch into every test
   // file and runs repeats of only the targets; vitest's own command where the launcher cannot serve
-  // (projects of its own, vitest 0.x), with a note: the canary is then a test file of its own, which
+  // (projects of its own, vitest before 1.3), with a note: the canary is then a test file of its own, which
   // cannot see what a file does to its own `expect` or test registration.
   command: (found) => {
-    const unfit = found.launcherUnfit ?? (launcherServes(found) ? null : `package.json pins vitest ${found.runnerRange ?? ""}, older than the launcher serves (1.0)`);
-    if (unfit === null) return { command: LAUNCHER, note: missingNote(found) };
+    const unfit = found.launcherUnfit;
+    if (unfit === undefined) return { command: LAUNCHER, note: missingNote(found) };
     return {
       command: `${nodeBin(found, "vitest")} run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests`,
       note: [

@@ -28,19 +28,29 @@ async function validStarter(dir: string) {
 const pkg = (body: object) => JSON.stringify(body);
 
 describe("starterPolicy detects the runner and validates", () => {
-  it("vitest 1 and later, or a range the gate cannot read, gets the gate's launcher; vitest 0.x keeps vitest's own command, saying why", async () => {
-    // The launcher serves vitest 1 to 5 (before 3.1 through vite's config hook): docs/measurement.md.
+  it("vitest 1.3 and later, or a range the gate cannot read, gets the gate's launcher; an older vitest keeps vitest's own command, saying why", async () => {
+    // The launcher starts vitest through parseCLI (1.3 and later), and adds its canaries before 3.1 through vite's config hook.
     for (const range of ["^1.6.0", "~3.0.9", "*", "latest"]) {
       const { policy } = await validStarter(repoWith({
         "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: range } }), "package-lock.json": "{}",
       }));
       expect(policy.tests.command, range).toBe('node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
     }
-    const { text, policy } = await validStarter(repoWith({
+    const old = await validStarter(repoWith({
       "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^0.34.6" } }), "package-lock.json": "{}",
     }));
-    expect(policy.tests.command).toBe('node_modules/.bin/vitest run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
-    expect(text).toContain("vitest's own command, not the gate's launcher: package.json pins vitest ^0.34.6, older than the launcher serves (1.0)");
+    expect(old.policy.tests.command).toBe('node_modules/.bin/vitest run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
+    expect(old.text).toContain("vitest's own command, not the gate's launcher: package.json allows vitest ^0.34.6, older than 1.3");
+    // The lock decides over the range: ^1.0.1 locked at 1.0.1 (blakeembrey/change-case), or at 1.6.1.
+    const lock = (version: string) => JSON.stringify({ packages: { "node_modules/vitest": { version } } });
+    const locked = await validStarter(repoWith({
+      "package.json": pkg({ devDependencies: { vitest: "^1.0.1" } }), "package-lock.json": lock("1.0.1"),
+    }));
+    expect(locked.text).toContain("vitest's own command, not the gate's launcher: package-lock.json installs vitest 1.0.1, older than 1.3");
+    const newer = await validStarter(repoWith({
+      "package.json": pkg({ devDependencies: { vitest: "^1.0.1" } }), "package-lock.json": lock("1.6.1"),
+    }));
+    expect(newer.policy.tests.command).toMatch(/^node "\$RANEX_REPORTERS\/vitest-run\.cjs" run /);
   });
 
   it("vitest with projects of its own keeps vitest's own command, and says the canaries cannot reach its files", async () => {
