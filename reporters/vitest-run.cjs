@@ -52,7 +52,13 @@ const hooked = major > 3 || (major === 3 && minor >= 1);
 
 // A workspace before vitest 3.2's `projects`: a workspace file at the root, or the configuration's `workspace`.
 const WORKSPACE_FILE = /^vitest\.(?:workspace|projects)\.(?:[cm]?[jt]s|json)$/;
-const workspaceAt = (root) => readdirSync(root ?? process.cwd()).some((name) => WORKSPACE_FILE.test(name));
+const workspaceAt = (root) => {
+  try {
+    return readdirSync(root ?? process.cwd()).some((name) => WORKSPACE_FILE.test(name));
+  } catch {
+    return false; // a root vitest cannot read either: vitest says so itself
+  }
+};
 
 const canaries = hooked ? {
   name: "ranex-canaries",
