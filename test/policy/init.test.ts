@@ -237,6 +237,13 @@ describe("ranex init", () => {
     expect(readFileSync(target, "utf8")).toContain("pytest");
   });
 
+  it("says when it writes vitest's own command rather than the gate's launcher, and why", async () => {
+    const dir = repoWith({ "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^3.2.0" } }), "vitest.workspace.ts": "export default ['packages/*'];\n" });
+    const io = captureIo(dir);
+    expect(await run(["--no-try"], io)).toBe(0);
+    expect(io.out.join("")).toContain("note: vitest's own command, not the gate's launcher: vitest.workspace.ts gives vitest projects of its own; its canary cannot see");
+  });
+
   it("--dir is resolved against the working directory", async () => {
     const parent = repoWith({ "app/package.json": pkg({ scripts: { test: "node --test" } }) });
     expect(await run(["--dir", "app", "--no-try"], captureIo(parent))).toBe(0);
