@@ -50,6 +50,8 @@ export interface Detection {
   reportPath?: string;
   /** Host folders the runs must see read-only (`sandbox.readonly`: Debian's /etc/maven, a JDK's /etc links). */
   sandboxReadonly?: string[];
+  /** Why the gate's launcher for the runner does not serve this repository (vitest with projects of its own), when it does not. */
+  launcherUnfit?: string;
 }
 
 export interface PackageJson {

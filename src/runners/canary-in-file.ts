@@ -127,9 +127,14 @@ const WATCH_CIRCUS = `function watchCircus(handlers, root, guard) {
 // The setup file is not TypeScript and is linted by nobody: an empty pattern is what vitest asks for.
 function vitestSetup(v: Values): string {
   const q = JSON.stringify;
-  return `import { beforeAll, beforeEach, describe, expect as imported, it, suite, test } from "vitest";
-import { getFn } from "vitest/suite";
+  return `import * as vitest from "vitest";
 import * as fsForGuard from "node:fs";
+
+const { beforeAll, beforeEach, describe, expect: imported, it, suite, test } = vitest;
+// A test's body: vitest/suite's getFn before vitest 5, TestRunner.getTestFn from 5 (which has no vitest/suite).
+// Named by a variable: vite would resolve a literal even where it is never imported.
+const suiteModule = "vitest/suite";
+const getFn = typeof vitest.TestRunner?.getTestFn === "function" ? vitest.TestRunner.getTestFn : (await import(/* @vite-ignore */ suiteModule)).getFn;
 
 ${CHECKSUM}
 const expectNow = () => (typeof globalThis.expect === "function" ? globalThis.expect : imported);

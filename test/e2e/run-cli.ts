@@ -68,13 +68,14 @@ export { failingText } from "../helpers/expected-verdict.js";
 /**
  * A fixture (fixtures/repos/<name>.sh) as a new user meets it: `ranex init` run through the CLI, its
  * policy committed on main unmodified, and `heads` replayed on top of it as PRs opened after it.
+ * `args`: more of init's options (`--toolchain <dir>`).
  */
-export async function initByCli(name: string, heads: readonly string[]): Promise<{ repo: string; data: string; init: CliResult }> {
+export async function initByCli(name: string, heads: readonly string[], args: readonly string[] = []): Promise<{ repo: string; data: string; init: CliResult }> {
   const repo = join(tempDir(`ranex-${name}-`), name);
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
   await promisify(execFile)("bash", [join(FIXTURES_DIR, `${name}.sh`), repo], { env });
   const data = tempDir("ranex-data-");
-  const init = await runCli(["init", "--dir", repo, "--data-dir", data], 1_200_000);
+  const init = await runCli(["init", "--dir", repo, "--data-dir", data, ...args], 1_200_000);
   git(repo, "add", ".github/ranex.yml");
   git(repo, "commit", "-q", "-m", "ranex: policy from ranex init");
   for (const head of heads) {

@@ -6,12 +6,17 @@ import { describe, expect, it } from "vitest";
 import { parseJunit } from "../../src/measure/junit.js";
 import { treeResolver } from "../../src/measure/junit-read.js";
 import { REPORTERS_DIR } from "../../src/measure/reporters.js";
-import { canSelect, selectionFor, selectionList } from "../../src/measure/select.js";
+import type { SuiteRun } from "../../src/measure/report-types.js";
+import { canSelect, selectionFor, selectionList, selectionUnproven } from "../../src/measure/select.js";
 
 // Running only some tests (tests.stable's repeats, diff.needed's mutants): which runners the gate
 // can select itself, and the gate's jest launcher doing it for real.
 describe("which runners the gate selects", () => {
-  it("pytest through its plugin, jest through its launcher, anything else only through tests.select", () => {
+  it("pytest through its plugin, jest and vitest through their launchers, anything else only through tests.select", () => {
+    const vitest = 'node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT"';
+    expect(selectionFor({ command: vitest }, ["a::b"], "/l", "bwrap")?.how).toBe("vitest launcher");
+    expect(selectionFor({ command: `npm run pretest && ${vitest}` }, ["a::b"], "/l", "bwrap")?.how).toBe("vitest launcher");
+    expect(canSelect({ command: 'npx vitest run --reporter=junit --outputFile="$RANEX_JUNIT"' })).toBe(false);
     expect(selectionFor({ command: 'node "$RANEX_REPORTERS/jest-run.cjs"' }, ["a::b"], "/l", "bwrap")?.how).toBe("jest launcher");
     expect(selectionFor({ command: "node $RANEX_REPORTERS/jest-run.cjs --maxWorkers=2" }, ["a::b"], "/l", "bwrap")?.how).toBe("jest launcher");
     expect(selectionFor({ command: 'python3 -m pytest --junitxml="$RANEX_JUNIT"' }, ["a::b"], "/l", "bwrap")?.how).toBe("pytest plugin");
@@ -50,4 +55,67 @@ describe("the gate's jest launcher with a selection", () => {
       "test/lib.test.js::Calc inc 2": "passed",
     });
   }, 60_000);
+});
+
+describe("the gate's vitest launcher with a selection", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ranex-vitest-select-"));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  write("package.json", '{"name":"select","private":true,"type":"module"}');
+  write("test/lib.test.js", [
+    'import { describe, expect, test } from "vitest";',
+    'test("adds", () => expect(1 + 2).toBe(3));',
+    'describe("Calc", () => {',
+    '  describe("inner", () => { test("Foo::bar (x) > y", () => expect(1).toBe(1)); });',
+    '  test.each([[1, 2], [2, 3]])("inc %i", (a, b) => expect(a + 1).toBe(b));',
+    "});",
+    'test.skip("later", () => expect(1).toBe(2));',
+  ].join("\n"));
+  write("test/other.test.js", 'import { expect, test } from "vitest";\ntest("adds", () => expect(1).toBe(1));\n');
+  write("test/third.test.js", 'import { expect, test } from "vitest";\ntest("inc 2", () => expect(1).toBe(1));\n');
+  symlinkSync(join(import.meta.dirname, "..", "..", "node_modules"), join(dir, "node_modules"));
+  const command = 'node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT"';
+
+  /** Runs the launcher on `ids` as a repeat does; the outcomes by id and what selectionUnproven says of the run. */
+  async function selected(ids: string[], args: string[] = []) {
+    const list = join(dir, "select.txt");
+    write("select.txt", selectionList(ids));
+    const junit = join(dir, "junit.xml");
+    const selection = selectionFor({ command }, ids, list, "none")!;
+    execFileSync(process.execPath, [join(REPORTERS_DIR, "vitest-run.cjs"), "run", "--reporter=junit", `--outputFile=${junit}`, ...args], {
+      cwd: dir, stdio: "ignore", env: { ...process.env, RANEX_JUNIT: junit, ...selection.env },
+    });
+    const report = parseJunit(readFileSync(junit, "utf8"), treeResolver(dir));
+    const run = { label: "head", setup: null, command: { exitCode: 0 } as SuiteRun["command"], report, reportError: null } as SuiteRun;
+    return { outcomes: Object.fromEntries(report.cases.map((c) => [c.id, c.result])), unproven: await selectionUnproven(selection, ids, list, run) };
+  }
+
+  it("runs only the listed files, and in them the listed tests (vitest's `>` nesting, a title holding `::` and `>`, a test.each title); the run proves it", async () => {
+    const { outcomes, unproven } = await selected(["test/lib.test.js::Calc > inner > Foo::bar (x) > y", "test/lib.test.js::Calc > inc 2", "test/other.test.js::adds"]);
+    // vitest reports a test its name pattern leaves out as skipped; a file not listed does not run.
+    // Names and files are two filters: `adds` of other.test.js runs lib.test.js's `adds` too (more, never fewer).
+    expect(outcomes).toEqual({
+      "test/lib.test.js::adds": "passed",
+      "test/lib.test.js::Calc > inner > Foo::bar (x) > y": "passed",
+      "test/lib.test.js::Calc > inc 1": "skipped",
+      "test/lib.test.js::Calc > inc 2": "passed",
+      "test/lib.test.js::later": "skipped",
+      "test/other.test.js::adds": "passed",
+    });
+    expect(unproven).toBeNull();
+  }, 120_000);
+
+  it("replaces the command's own filters with the listed files (every listed test came from a run of this command)", async () => {
+    const { outcomes, unproven } = await selected(["test/other.test.js::adds"], ["test/lib"]);
+    expect(outcomes).toEqual({ "test/other.test.js::adds": "passed" });
+    expect(unproven).toBeNull();
+  }, 120_000);
+
+  it("a listed test reported skipped did not run: the selection is not read as its outcome", async () => {
+    const { outcomes, unproven } = await selected(["test/lib.test.js::later"]);
+    expect(outcomes["test/lib.test.js::later"]).toBe("skipped");
+    expect(unproven).toBe("the run of the selection (vitest launcher) skipped test/lib.test.js::later");
+  }, 120_000);
 });

@@ -28,13 +28,50 @@ async function validStarter(dir: string) {
 const pkg = (body: object) => JSON.stringify(body);
 
 describe("starterPolicy detects the runner and validates", () => {
-  it("vitest older than 3.1 (no configureVitest hook for the launcher) keeps vitest's own command", async () => {
-    for (const range of ["^1.6.0", "~3.0.9", "*"]) {
+  it("vitest 1.3 and later, or a range the gate cannot read, gets the gate's launcher; an older vitest keeps vitest's own command, saying why", async () => {
+    // The launcher starts vitest through parseCLI (1.3 and later), and adds its canaries before 3.1 through vite's config hook.
+    for (const range of ["^1.6.0", "~3.0.9", "*", "latest"]) {
       const { policy } = await validStarter(repoWith({
         "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: range } }), "package-lock.json": "{}",
       }));
-      expect(policy.tests.command).toBe('node_modules/.bin/vitest run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
+      expect(policy.tests.command, range).toBe('node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
     }
+    const old = await validStarter(repoWith({
+      "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^0.34.6" } }), "package-lock.json": "{}",
+    }));
+    expect(old.policy.tests.command).toBe('node_modules/.bin/vitest run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
+    expect(old.text).toContain("vitest's own command, not the gate's launcher: package.json allows vitest ^0.34.6, older than 1.3");
+    // The lock decides over the range: ^1.0.1 locked at 1.0.1 (blakeembrey/change-case), or at 1.6.1.
+    const lock = (version: string) => JSON.stringify({ packages: { "node_modules/vitest": { version } } });
+    const locked = await validStarter(repoWith({
+      "package.json": pkg({ devDependencies: { vitest: "^1.0.1" } }), "package-lock.json": lock("1.0.1"),
+    }));
+    expect(locked.text).toContain("vitest's own command, not the gate's launcher: package-lock.json installs vitest 1.0.1, older than 1.3");
+    const newer = await validStarter(repoWith({
+      "package.json": pkg({ devDependencies: { vitest: "^1.0.1" } }), "package-lock.json": lock("1.6.1"),
+    }));
+    expect(newer.policy.tests.command).toMatch(/^node "\$RANEX_REPORTERS\/vitest-run\.cjs" run /);
+  });
+
+  it("vitest with projects of its own keeps vitest's own command, and says the canaries cannot reach its files", async () => {
+    const configs: [Record<string, string>, string][] = [
+      [{ "vitest.workspace.ts": "export default ['packages/*'];\n" }, "vitest.workspace.ts gives vitest projects of its own"],
+      [{ "vitest.config.ts": "export default { test: { projects: ['packages/*'] } };\n" }, "vitest.config.ts gives vitest projects of its own"],
+      [{ "vite.config.mts": "export default { test: { workspace: [{ test: { name: 'a' } }] } };\n" }, "vite.config.mts gives vitest projects of its own"],
+    ];
+    for (const [files, why] of configs) {
+      const { text, policy } = await validStarter(repoWith({
+        "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^3.2.0" } }), "package-lock.json": "{}", ...files,
+      }));
+      expect(policy.tests.command).toBe('node_modules/.bin/vitest run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
+      expect(text).toContain(`vitest's own command, not the gate's launcher: ${why}.`);
+      expect(text).toContain("repeats run the whole suite");
+    }
+    // A configuration without projects keeps the launcher.
+    const plain = await validStarter(repoWith({
+      "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^3.2.0" } }), "vitest.config.ts": "export default { test: { globals: true } };\n",
+    }));
+    expect(plain.policy.tests.command).toMatch(/^node "\$RANEX_REPORTERS\/vitest-run\.cjs" run /);
   });
 
   it("vitest from the test script, with npm ci for a lock file and a typecheck check", async () => {
@@ -42,7 +79,7 @@ describe("starterPolicy detects the runner and validates", () => {
       "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "4" } }),
       "package-lock.json": "{}", "tsconfig.json": "{}",
     }));
-    // vitest 3.1 or later declared: the gate's launcher, whose canaries run inside every test file (issue 19).
+    // vitest declared: the gate's launcher, whose canaries run inside every test file (issue 19).
     expect(policy.tests.command).toBe('node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT" --passWithNoTests');
     expect(policy.tests.setup).toBe("npm ci --no-audit --no-fund");
     // Detected checks are written only once `ranex init` has seen them pass on HEAD.
@@ -54,7 +91,7 @@ describe("starterPolicy detects the runner and validates", () => {
     const vitest = await validStarter(repoWith({ "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "4" } }) }));
     expect(vitest.policy.require).toEqual(["diff.frozen", "diff.scope", "diff.safety", "secrets", "tests.regression", "tests.red_green", "tests.stable"]);
     expect(vitest.policy.tests.repeat).toBe(3);
-    expect(vitest.text).toContain("This runner repeats the whole suite unless `select` names how to run only some tests");
+    expect(vitest.text).toContain("vitest through the gate's launcher repeats only the targets");
     const pytest = await validStarter(repoWith({ "pytest.ini": "[pytest]\n" }));
     expect(pytest.policy.require).toContain("tests.stable");
     expect(pytest.text).toContain("pytest repeats only the targets");
@@ -77,7 +114,7 @@ describe("starterPolicy detects the runner and validates", () => {
     expect(policy.tests.setup).toBeUndefined();
     expect(text).toContain("does not declare mocha or mocha-junit-reporter");
     const fromConfig = await validStarter(repoWith({ "package.json": pkg({}), "vitest.config.ts": "" }));
-    expect(fromConfig.policy.tests.command).toMatch(/^vitest run /);
+    expect(fromConfig.policy.tests.command).toMatch(/^node "\$RANEX_REPORTERS\/vitest-run\.cjs" run /);
   });
 
   it("pytest from pyproject.toml, pytest.ini or test files", async () => {
@@ -200,6 +237,13 @@ describe("ranex init", () => {
     expect(readFileSync(target, "utf8")).toContain("pytest");
   });
 
+  it("says when it writes vitest's own command rather than the gate's launcher, and why", async () => {
+    const dir = repoWith({ "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^3.2.0" } }), "vitest.workspace.ts": "export default ['packages/*'];\n" });
+    const io = captureIo(dir);
+    expect(await run(["--no-try"], io)).toBe(0);
+    expect(io.out.join("")).toContain("note: vitest's own command, not the gate's launcher: vitest.workspace.ts gives vitest projects of its own; its canary cannot see");
+  });
+
   it("--dir is resolved against the working directory", async () => {
     const parent = repoWith({ "app/package.json": pkg({ scripts: { test: "node --test" } }) });
     expect(await run(["--dir", "app", "--no-try"], captureIo(parent))).toBe(0);
@@ -260,8 +304,9 @@ describe("ranex init tries the policy on HEAD", () => {
     const io = captureIo(dir);
     expect(await run(["--data-dir", tempDir()], io)).toBe(1);
     const out = io.out.join("");
-    expect(out).toMatch(/^problem: no JUnit report.*exited with 127.*vitest: not found/m);
-    expect(out).toMatch(/^fix: vitest is not there in the sandbox: .*toolchain\.path \(ranex init --toolchain <dir>\)/m);
+    // The gate's launcher looks for vitest in the tree and the toolchain, and says where it looked.
+    expect(out).toMatch(/^problem: no JUnit report.*exited with 1.*ranex: vitest cannot be found from \/work: add vitest to devDependencies/m);
+    expect(out).toMatch(/^fix: a package the command needs is missing: add it to devDependencies \(ranex init --add-deps\) or to the toolchain/m);
     expect(existsSync(join(dir, POLICY_PATH))).toBe(true);
   }, 120_000);
 });

@@ -146,6 +146,8 @@ export const run: Command = async (args, io) => {
   }
   const command = check.policy.tests.command;
   io.stdout(`wrote ${target}\n${command === undefined ? "no test runner found: set tests.command" : `tests.command: ${command}`}\n`);
+  // The runner's own command where the gate's launcher cannot serve (vitest with projects of its own, before 1.3): say what that leaves unseen.
+  if (found.launcherUnfit !== undefined) io.stdout(`note: ${found.kind}'s own command, not the gate's launcher: ${found.launcherUnfit}; its canary cannot see a test file's \`expect\` neutered or its tests registered with other bodies, and repeats run the whole suite (docs/measurement.md)\n`);
   for (const drop of starter.dropped) io.stdout(`check ${drop.name} (${drop.run}) not written: it ${drop.why}\n`);
   const problem = tryError !== null ? { problem: tryError, fix: "" } : tried === null ? null : report(tried, io);
   if (problem !== null) {
