@@ -92,7 +92,7 @@ export async function runSuite(sandbox: Sandbox, spec: SuiteSpec, afterSetup?: (
   const canary = spec.canaryDir !== undefined ? await placeCanary(spec.command, spec.treeDir, spec.canaryDir, seenAs, tree)
     : spec.recordDir !== undefined ? await placeFileCanary(spec.command, spec.treeDir, spec.recordDir, seenAs, tree) : null;
   const provenance = gateDir === undefined ? null
-    : await placeProvenance(spec.command, gateDir, seenAs, inSandbox ? SANDBOX_TREE : spec.treeDir);
+    : await placeProvenance(spec.command, gateDir, seenAs, inSandbox ? SANDBOX_TREE : spec.treeDir, env.RANEX_NODE_REPORTER);
   const gateEnv = mergedEnv(spec.env ?? {}, canary?.env ?? {}, provenance);
   const remaining = Math.max(1000, budgetMs - (Date.now() - started));
   let command: RunResult;

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { openRecordPipe, type RecordPipe } from "./pipe.js";
-import { nodePreloadSource } from "./node-hook.js";
+import { NODE_PRELOAD_REST, nodePreloadRestSource, nodePreloadSource } from "./node-hook.js";
 import { compileSitecustomize, placeSitecustomize } from "./python-bytecode.js";
 import { pythonHookSource } from "./python-hook.js";
 
@@ -35,7 +35,8 @@ export function prepareProvenance(command: string, seenAs: string, treeRoot: str
   if (RUNS_PYTHON.test(command)) void compileSitecustomize(pythonHookSource(`${seenAs}/record`, treeRoot), `${seenAs}/py/sitecustomize.py`);
 }
 
-export async function placeProvenance(command: string, hostDir: string, seenAs: string, treeRoot: string): Promise<PlacedProvenance> {
+/** `nodeReporter`: the gate's node:test reporter as the run sees it (`$RANEX_NODE_REPORTER`), which loads no tree code. */
+export async function placeProvenance(command: string, hostDir: string, seenAs: string, treeRoot: string, nodeReporter: string | null = null): Promise<PlacedProvenance> {
   const placed: PlacedProvenance = { placed: [], notes: [], pythonPath: null, nodeOptions: null, pipe: null };
   const python = RUNS_PYTHON.test(command);
   const node = RUNS_NODE.test(command);
@@ -58,7 +59,8 @@ export async function placeProvenance(command: string, hostDir: string, seenAs: 
       placed.notes.push("the command sets NODE_OPTIONS itself, so Node's preload was not added");
     } else {
       await mkdir(join(hostDir, "node"), { recursive: true });
-      await writeFile(join(hostDir, "node", "record.cjs"), nodePreloadSource(fifo, treeRoot));
+      await writeFile(join(hostDir, "node", "record.cjs"), nodePreloadSource(fifo, treeRoot, seenAs, nodeReporter));
+      await writeFile(join(hostDir, "node", NODE_PRELOAD_REST), nodePreloadRestSource());
       placed.nodeOptions = `--require ${seenAs}/node/record.cjs`;
       placed.placed.push("node");
     }
