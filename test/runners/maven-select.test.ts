@@ -92,7 +92,8 @@ describe("Maven's selection", () => {
     const tree = write(tempDir("ranex-select-built-"), REACTOR);
     const core = select(tree, ["core/ex.CalcTest#muls"], true);
     expect(core?.command).toMatch(/-pl 'core' -o -B -q -fae .* surefire:test@default-test$/);
-    expect(core?.how).toBe("mvn -Dtest, -pl, surefire:test@default-test on the built tree");
+    // Maven's run stands behind the gate's launcher, which skips Maven's start where it can (test/runners/maven-direct.test.ts).
+    expect(core?.how).toBe("the gate's JUnit Platform launcher on Surefire's class path, else mvn -Dtest, -pl, surefire:test@default-test on the built tree");
     expect(select(tree, ["app/ex.AppTest#twice"], true)?.command).toMatch(/-pl 'app' -am .* test$/);
     // The root's ids in a reactor: every module runs, so a sibling may be needed: the lifecycle stays.
     expect(select(tree, ["ex.CalcTest#muls"], true)?.command).toMatch(/ test$/);
