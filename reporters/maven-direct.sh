@@ -40,6 +40,8 @@ if [ ! -f "$classes/RanexRepeat.class" ]; then
   javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -nowarn -encoding UTF-8 -d "$classes.tmp" -cp "$cp$launcher" "$src" >/tmp/ranex-repeat-javac.log 2>&1 \
     && mv "$classes.tmp" "$classes" || no "the gate's launcher did not compile against this JUnit Platform ($(head -c 300 /tmp/ranex-repeat-javac.log))"
 fi
-# Surefire's fork: the module's folder as working directory, assertions enabled, `basedir` set.
+# Surefire's fork: the module's folder as working directory, assertions enabled, `basedir` set (the
+# launcher sets the rest of the fork's system properties from the report).
+xml="$PWD/$xml"
 cd "$dir" || no "no folder $dir"
-exec java -ea -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dbasedir="$PWD" -cp "$classes:$cp$launcher" RanexRepeat "$RANEX_REPORT" "$module" "$tests" /tmp/ranex-repeat-output.txt
+exec java -ea -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dbasedir="$PWD" -cp "$classes:$cp$launcher" RanexRepeat "$RANEX_REPORT" "$module" "$tests" /tmp/ranex-repeat-output.txt "$xml"

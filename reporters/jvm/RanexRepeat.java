@@ -6,10 +6,13 @@
 // test, printed to the run's output before any report is written (src/runners/maven-console.ts
 // compares them), and a JUnit report in Surefire's form at the path it is given, its module's suite
 // named `ranex-module=<folder>` as reporters/junit-merge.sh names it.
-// Usage: java -cp <this>:<test classpath>:<junit-platform-launcher> RanexRepeat <report> <module> <Class#a+b,Other#c> <output file>
+// The system properties Surefire's fork had (its report's <properties>: the pom's
+// systemPropertyVariables, Surefire's own) are set before any test runs, as Surefire's booter sets them.
+// Usage: java -cp <this>:<test classpath>:<junit-platform-launcher> RanexRepeat <report> <module> <Class#a+b,Other#c> <output file> <a Surefire report of the module>
 // Exit: 0 every selected test passed, 1 one did not, 90 it cannot stand for Surefire's run (a test
-// named otherwise than a plain method: a parameterized or dynamic test): then no report is written,
-// and the caller runs Maven.
+// named otherwise than a plain method: a parameterized or dynamic test; the fork's JVM was started
+// with a property of the JVM's own that this one does not have, an argLine's -Dfile.encoding say):
+// then no report is written, and the caller runs Maven.
 import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -17,6 +20,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -66,6 +73,11 @@ public final class RanexRepeat {
       int hash = part.indexOf('#');
       Set<String> methods = wanted.computeIfAbsent(part.substring(0, hash), k -> new HashSet<>());
       for (String m : part.substring(hash + 1).split("\\+")) methods.add(m);
+    }
+    String why = replayProperties(new String(Files.readAllBytes(Paths.get(args[4])), StandardCharsets.UTF_8));
+    if (why != null) {
+      System.out.println("ranex-repeat: " + why + ": Maven runs the repeat");
+      System.exit(90);
     }
     // Test output goes to a file, as Surefire's redirectTestOutputToFile has it: the run's output holds the launcher's lines.
     PrintStream out = System.out;
@@ -197,6 +209,37 @@ public final class RanexRepeat {
     out.println("ranex-repeat: done");
     out.flush();
     System.exit(red ? 1 : 0);
+  }
+
+  // Set by the launch itself, not by the pom: the booter's command line, the JIT's description.
+  private static final Set<String> LAUNCH = new HashSet<>(java.util.Arrays.asList("sun.java.command", "java.vm.info", "sun.management.compiler"));
+  private static final Pattern PROPERTY = Pattern.compile("<property name=\"([^\"]*)\" value=\"([^\"]*)\"\\s*/>");
+
+  /** Sets the fork's system properties; why not, when one the JVM reads at its start differs. */
+  private static String replayProperties(String report) {
+    Matcher m = PROPERTY.matcher(report);
+    while (m.find()) {
+      String name = unxml(m.group(1));
+      String value = unxml(m.group(2));
+      if (LAUNCH.contains(name) || value.equals(System.getProperty(name))) continue;
+      boolean jvm = name.matches("(?:java|jdk|sun|file|os|user|native|line|path)\\..*") && !name.equals("java.class.path");
+      if (jvm) return "the test JVM Surefire forked had " + name + "=" + value + ", this one " + System.getProperty(name);
+      System.setProperty(name, value);
+    }
+    return null;
+  }
+
+  private static String unxml(String s) {
+    Matcher m = Pattern.compile("&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);").matcher(s);
+    StringBuffer b = new StringBuffer();
+    while (m.find()) {
+      String e = m.group(1);
+      String r = e.equals("amp") ? "&" : e.equals("lt") ? "<" : e.equals("gt") ? ">" : e.equals("quot") ? "\"" : e.equals("apos") ? "'"
+          : new String(Character.toChars(e.startsWith("#x") ? Integer.parseInt(e.substring(2), 16) : Integer.parseInt(e.substring(1))));
+      m.appendReplacement(b, Matcher.quoteReplacement(r));
+    }
+    m.appendTail(b);
+    return b.toString();
   }
 
   private static String xml(String s) {

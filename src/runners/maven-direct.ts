@@ -8,8 +8,9 @@
 // console check (./maven-console.ts) reads it as it reads Maven's; and the report must still hold every
 // selected id (src/measure/select.ts). The same run is the test JVM Surefire would fork, which the
 // build's poms decide: the repeat goes direct only when nothing in them changes that JVM, its
-// environment, or how Surefire runs the tests (an argLine, JaCoCo's agent, system properties,
-// a forkCount, a provider of its own, a parent pom outside the tree the gate cannot read). Otherwise,
+// environment, or how Surefire runs the tests (an argLine, JaCoCo's agent, a forkCount, a provider of
+// its own, a Surefire setting other than those below, a parent pom outside the tree the gate cannot
+// read); the system properties the pom gives the fork are set by the launcher from the fork's report. Otherwise,
 // or when the script finds it cannot stand for Surefire's run (exit 90, before or instead of any
 // report), Maven runs the repeat as before. A direct repeat's outcome stands either way: a failure is
 // never retried through Maven, which would give a flaky test a second chance.
@@ -39,6 +40,33 @@ export function directCommand(command: string): boolean {
 // sets `argLine` without the pom saying so; a provider of Surefire's own comes as its dependency.
 const CHANGES_FORK = /argLine|jacoco|<(?:forkCount|forkMode|reuseForks|parallel|threadCount|enableAssertions|jvm|junitArtifactName|testNGArtifactName|surefire\.[\w.]+|maven\.surefire\.[\w.]+)>/;
 
+// Surefire settings a direct repeat runs the same with: which classes a run takes (-Dtest overrides
+// includes and excludes), how the report and the console say it, and the system properties the fork
+// had, which the launcher sets from the report before any test runs.
+const SAME_RUN = new Set(["includes", "excludes", "trimStackTrace", "redirectTestOutputToFile", "printSummary", "reportFormat", "useFile", "failIfNoTests", "testFailureIgnore", "systemPropertyVariables"]);
+
+/** The names of the settings in a Surefire plugin block's <configuration>s (their bodies left out). */
+function surefireSettings(plugin: string): string[] {
+  const names: string[] = [];
+  for (const config of plugin.match(/<configuration>[\s\S]*?<\/configuration>/g) ?? []) {
+    let body = config.slice("<configuration>".length, -"</configuration>".length);
+    // Each top-level element, its body skipped: <name ...>...</name> or <name/>.
+    for (let m = /^\s*<([\w.-]+)(?:\s[^>]*)?(\/)?>/.exec(body); m !== null; m = /^\s*<([\w.-]+)(?:\s[^>]*)?(\/)?>/.exec(body)) {
+      const name = m[1] ?? "";
+      names.push(name);
+      if (m[2] === "/") {
+        body = body.slice(m[0].length);
+        continue;
+      }
+      const end = body.indexOf(`</${name}>`, m[0].length);
+      if (end < 0) return [...names, "?"];
+      body = body.slice(end + name.length + 3);
+    }
+    if (body.trim() !== "") names.push("?");
+  }
+  return names;
+}
+
 function pomOf(dir: string): string {
   return dir === "" || dir === "." ? "pom.xml" : posix.join(dir, "pom.xml");
 }
@@ -56,7 +84,10 @@ export function whyNotDirect(treeDir: string, module: string): string | null {
     const pom = text.replace(/<!--[\s\S]*?-->/g, "");
     if (CHANGES_FORK.test(pom)) return `${path} configures the test JVM or Surefire's run`;
     for (const plugin of pom.match(/<plugin>[\s\S]*?<\/plugin>/g) ?? []) {
-      if (/maven-surefire-plugin/.test(plugin) && /<(?:configuration|dependencies|executions)\b/.test(plugin)) return `${path} configures Surefire`;
+      if (!/maven-surefire-plugin/.test(plugin)) continue;
+      if (/<(?:dependencies|executions)\b/.test(plugin)) return `${path} gives Surefire a provider or an execution of its own`;
+      const other = surefireSettings(plugin).find((name) => !SAME_RUN.has(name));
+      if (other !== undefined) return `${path} configures Surefire's ${other}`;
     }
     const parent = /<parent>([\s\S]*?)<\/parent>/.exec(pom)?.[1];
     if (parent === undefined) return null;

@@ -63,7 +63,9 @@ describe("Maven's repeats without Maven's start", () => {
     const cases: [string, Record<string, string>][] = [
       ["an argLine", REACTOR(ROOT("<properties><argLine>--add-opens java.base/java.lang=ALL-UNNAMED</argLine></properties>"))],
       ["JaCoCo's agent", REACTOR(ROOT("<build><plugins><plugin><groupId>org.jacoco</groupId><artifactId>jacoco-maven-plugin</artifactId></plugin></plugins></build>"))],
-      ["Surefire's configuration", REACTOR(surefireWith("<configuration><systemPropertyVariables><x>1</x></systemPropertyVariables></configuration>"))],
+      ["Surefire's environment", REACTOR(surefireWith("<configuration><environmentVariables><X>1</X></environmentVariables></configuration>"))],
+      ["Surefire's working directory beside settings it runs the same with", REACTOR(surefireWith("<configuration><excludes><exclude>**/LR*.java</exclude></excludes><workingDirectory>/tmp</workingDirectory></configuration>"))],
+      ["an execution of Surefire's own", REACTOR(surefireWith("<executions><execution><id>more</id></execution></executions>"))],
       ["a provider of Surefire's own", REACTOR(surefireWith("<dependencies><dependency><artifactId>surefire-junit47</artifactId></dependency></dependencies>"))],
       ["a forkCount property", REACTOR(ROOT("<properties><forkCount>0</forkCount></properties>"))],
       ["a parent from a registry", REACTOR(ROOT(), MODULE("core", "<parent><groupId>org.example</groupId><artifactId>corp-parent</artifactId><relativePath/></parent>"))],
@@ -77,5 +79,11 @@ describe("Maven's repeats without Maven's start", () => {
     }
     // A comment that names an argLine changes nothing.
     expect(whyNotDirect(write(REACTOR(ROOT("<!-- no argLine here -->"))), "core")).toBeNull();
+    // Settings a direct repeat runs the same with (java-diff-utils' poms have these): -Dtest overrides
+    // the excludes; the fork's system properties are set by the launcher from its report.
+    const same = REACTOR(surefireWith("<configuration><excludes><exclude>**/LR*.java</exclude></excludes></configuration>"),
+      MODULE("core", undefined, `<build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration><trimStackTrace>false</trimStackTrace>
+        <systemPropertyVariables><java.util.logging.config.file>target/test-classes/logging.properties</java.util.logging.config.file></systemPropertyVariables></configuration></plugin></plugins></build>`));
+    expect(whyNotDirect(write(same), "core")).toBeNull();
   });
 });
