@@ -11,7 +11,7 @@
 // Usage: java -cp <this>:<test classpath>:<junit-platform-launcher> RanexRepeat <report> <module> <Class#a+b,Other#c> <output file> <a Surefire report of the module>
 // Exit: 0 every selected test passed, 1 one did not, 90 it cannot stand for Surefire's run (a test
 // named otherwise than a plain method: a parameterized or dynamic test; the fork's JVM was started
-// with a property of the JVM's own that this one does not have, an argLine's -Dfile.encoding say):
+// with a property the JVM defines at its start set otherwise, an argLine's -Dfile.encoding say):
 // then no report is written, and the caller runs Maven.
 import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
@@ -222,7 +222,9 @@ public final class RanexRepeat {
       String name = unxml(m.group(1));
       String value = unxml(m.group(2));
       if (LAUNCH.contains(name) || value.equals(System.getProperty(name))) continue;
-      boolean jvm = name.matches("(?:java|jdk|sun|file|os|user|native|line|path)\\..*") && !name.equals("java.class.path");
+      // A property the JVM itself defines at its start, with another value there: an option this JVM was not given.
+      // One the JVM does not define (java.util.logging.config.file from systemPropertyVariables) is set as Surefire sets it.
+      boolean jvm = name.matches("(?:java|jdk|sun|file|os|user|native|line|path)\\..*") && !name.equals("java.class.path") && System.getProperty(name) != null;
       if (jvm) return "the test JVM Surefire forked had " + name + "=" + value + ", this one " + System.getProperty(name);
       System.setProperty(name, value);
     }

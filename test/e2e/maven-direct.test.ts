@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -83,4 +83,22 @@ describe("maven-reactor: a repeat on the built tree through the gate's launcher"
       ]);
     }
   }, 600_000);
+  // Last: Maven's run in it removes every module's Surefire reports (reporters/maven-run.sh), where the launcher reads its class path.
+  it("sets the fork's system properties from its report, and leaves the repeat to Maven when the fork's JVM was started otherwise", async () => {
+    // As a pom's systemPropertyVariables would have Surefire record them (java-diff-utils sets java.util.logging.config.file).
+    const report = join(tree, "core", "target", "surefire-reports", "TEST-ex.CalcTest.xml");
+    const original = readFileSync(report, "utf8");
+    writeFileSync(report, original.replace("</properties>", '<property name="java.util.logging.config.file" value="target/test-classes/logging.properties"/></properties>'));
+    const replayed = await repeat(["core/ex.CalcTest#adds"], "props");
+    expect(replayed.run.command?.outputTail).toContain("ranex-repeat: done");
+    expect(replayed.unproven).toBeNull();
+    // A property the JVM defines at its start, set otherwise in the fork (an argLine's -Dfile.encoding): Maven runs the repeat.
+    writeFileSync(report, original.replace(/name="file\.encoding" value="[^"]*"/, 'name="file.encoding" value="ISO-8859-1"'));
+    const refused = await repeat(["core/ex.CalcTest#adds"], "encoding");
+    expect(refused.run.command?.outputTail).toContain("ranex-repeat: the test JVM Surefire forked had file.encoding=ISO-8859-1");
+    expect(refused.run.command?.outputTail).not.toContain("ranex-repeat: done");
+    expect(refused.unproven).toBeNull();
+    expect(refused.run.report?.cases.map((c) => [c.id, c.result])).toEqual([["core/ex.CalcTest#adds", "passed"]]);
+  }, 600_000);
+
 });
