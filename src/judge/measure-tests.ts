@@ -185,11 +185,14 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     const baseRecord = base?.provenance?.placed.length ? base.provenance.record : undefined;
     return { ...evidenceFrom(input, result, mutants, baseFiles), ...(baseRecord === undefined ? {} : { baseRecord }) };
   } finally {
-    // A measurer killed before its exit (superseded, aborted) left its trees mounted: swept first.
-    await removeOrphanedScratch();
-    unmountUnder(scratch);
-    // A tree still being written when another's failure ended the plan: retried, never a crash.
-    await rm(scratch, { recursive: true, force: true, maxRetries: 3 });
+    // Timed: removing the trees (a JVM build's target/ folders) is part of what a judgment costs.
+    await clock.time("cleanup", async () => {
+      // A measurer killed before its exit (superseded, aborted) left its trees mounted: swept first.
+      await removeOrphanedScratch();
+      unmountUnder(scratch);
+      // A tree still being written when another's failure ended the plan: retried, never a crash.
+      await rm(scratch, { recursive: true, force: true, maxRetries: 3 });
+    });
   }
 }
 

@@ -43,19 +43,27 @@ export function mavenReactor(treeDir: string): string[] | null {
   return found.size === 0 ? null : [...found].sort();
 }
 
+// A project settings moves: `project(':x').projectDir = file('libs/x')` (Groovy or Kotlin), or
+// `= new File(settingsDir, 'libs/x')` / `= File(rootDir, "libs/x")`. Both resolve from the root.
+const MOVED = /project\s*\(\s*["']:?([^"'$]+)["']\s*\)\s*\.projectDir\s*=\s*(?:file\s*\(\s*["']([^"'$]+)["']\s*\)|(?:new\s+)?(?:java\.io\.)?File\s*\(\s*(?:settingsDir|rootDir|rootProject\.projectDir)\s*,\s*["']([^"'$]+)["']\s*\))/g;
+
 /**
  * Gradle's projects below the root, from `include` in settings.gradle(.kts): `include 'a', ':b:c'`,
  * `include("a")`, `include(":b:c")`; a project's folder is its path with `:` as `/` (Gradle's
- * default). Null when there is no settings script or it includes nothing the gate can read.
+ * default), or the folder settings moves it to (`project(':b').projectDir = file('libs/b')`; one
+ * moved outside the tree is left out). Null when there is no settings script or it includes nothing the gate can read.
  */
 export function gradleProjects(treeDir: string): string[] | null {
   const settings = readTreeFile(treeDir, "settings.gradle") ?? readTreeFile(treeDir, "settings.gradle.kts");
   if (settings === null) return null;
   const text = settings.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/[^\n]*/g, "");
+  const moved = new Map<string, string | null>();
+  for (const m of text.matchAll(MOVED)) moved.set((m[1] ?? "").replace(/:/g, "/"), inside("", m[2] ?? m[3] ?? ""));
   const found = new Set<string>();
   for (const line of text.matchAll(/(?:^|[\s;])include\s*\(?([^\n)]*)/g)) {
     for (const name of (line[1] ?? "").matchAll(/["']([^"'$]+)["']/g)) {
-      const folder = inside("", (name[1] ?? "").replace(/^:/, "").replace(/:/g, "/"));
+      const path = (name[1] ?? "").replace(/^:/, "").replace(/:/g, "/");
+      const folder = moved.has(path) ? moved.get(path) ?? null : inside("", path);
       if (folder !== null && folder !== "") found.add(folder);
     }
   }

@@ -17,6 +17,7 @@
 // (src/measure/select.ts `selectionUnproven`).
 import { posix } from "node:path";
 import { mavenReactor } from "./jvm-modules.js";
+import { directFirst } from "./maven-direct.js";
 import { readTreeFile } from "./tree-read.js";
 import type { SelectContext, Selection } from "./types.js";
 
@@ -74,7 +75,8 @@ export function projectList(treeDir: string, ids: readonly string[]): { modules:
 }
 
 /** `mvn -Dtest=...` (with `-pl`, `-am`, `surefire:test` where they hold) for `ids`, or null. */
-export function mavenSelect({ command, ids, treeDir, built }: SelectContext, canSelect: (command: string) => boolean): Selection | null {
+export function mavenSelect(ctx: SelectContext, canSelect: (command: string) => boolean): Selection | null {
+  const { command, ids, treeDir, built } = ctx;
   if (!canSelect(command)) return null;
   const byClass = new Map<string, Set<string>>();
   for (const id of ids) {
@@ -93,5 +95,6 @@ export function mavenSelect({ command, ids, treeDir, built }: SelectContext, can
   let selected = command.replace(/(^|[\s;&|(/])(mvnw?)\b/, (_m, before: string, mvn: string) => `${before}${mvn} -Dtest='${filter}' -Dsurefire.failIfNoSpecifiedTests=false${pl}`);
   if (goalOnly) selected = selected.replace(/((?:^|[\s;&|(/])mvnw?\b[^;&|]*\s)test(?=\s|$|[;&|)])/, (_m, before: string) => `${before}surefire:test@default-test`);
   const how = ["mvn -Dtest", ...list === null ? [] : [`-pl${list.alsoMake ? " -am" : ""}`], ...goalOnly ? ["surefire:test@default-test on the built tree"] : []].join(", ");
-  return { command: selected, env: {}, how };
+  // On a built tree, the gate's launcher without Maven's start where it stands for Surefire's run (./maven-direct.ts).
+  return directFirst(ctx, { command: selected, env: {}, how });
 }

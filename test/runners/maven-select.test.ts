@@ -54,6 +54,36 @@ describe("JVM module lists", () => {
     expect(gradleProjects(kotlin)).toEqual(["a/b/c", "d"]);
   });
 
+  it("Gradle's settings: a project that settings moves (`projectDir = …`, Groovy and Kotlin) is its new folder", () => {
+    const groovy = write(tempDir("ranex-settings-moved-"), {
+      "settings.gradle": "include ':core', ':round', 'tools'\nproject(':round').projectDir = file('libs/text/round')\nproject(\":tools\").projectDir = new File(settingsDir, 'build-tools/cli')\n",
+    });
+    expect(gradleProjects(groovy)).toEqual(["build-tools/cli", "core", "libs/text/round"]);
+    const kotlin = write(tempDir("ranex-settings-moved-kts-"), {
+      "settings.gradle.kts": "include(\":app\", \":round\")\nproject(\":round\").projectDir = file(\"libs/text/round\")\n// project(\":app\").projectDir = file(\"old\")\nproject(\":app\").projectDir = File(rootDir, \"apps/main\")\n",
+    });
+    expect(gradleProjects(kotlin)).toEqual(["apps/main", "libs/text/round"]);
+    // A folder outside the tree, or one the gate cannot read (a variable), is not a project folder here.
+    const outside = write(tempDir("ranex-settings-outside-"), { "settings.gradle": "include ':a', ':b'\nproject(':a').projectDir = file('../elsewhere')\nproject(':b').projectDir = file(dir)\n" });
+    expect(gradleProjects(outside)).toEqual(["b"]);
+  });
+
+  it("a canary class in a Gradle project settings moves three folders down, whose main code could neuter JUnit's assertions", async () => {
+    // As maven-reactor's `neuter-deep`: without a canary in the moved project, a class of its main code
+    // named like JUnit's Assert would pass its tests unseen. Before, its folder was taken to be `round/`.
+    const tree = write(tempDir("ranex-moved-gradle-"), {
+      "settings.gradle": "include ':core', ':round'\nproject(':round').projectDir = file('libs/text/round')\n",
+      "build.gradle": "subprojects { dependencies { testImplementation 'junit:junit:4.13.2' } }\n",
+      "core/build.gradle": "\n", "core/src/test/java/ex/CalcTest.java": "class CalcTest {}\n",
+      "libs/text/round/build.gradle": "\n", "libs/text/round/src/test/java/ex/RoundTest.java": "class RoundTest {}\n",
+      "libs/text/round/src/main/java/org/junit/Assert.java": "package org.junit;\npublic class Assert { public static void assertEquals(long a, long b) {} }\n",
+    });
+    const placed = await gradle.canary({ command: "gradle test", treeDir: tree, hostDir: "", seenAs: "", values: { word: "sortslonglist", right: 7, wrong: 8 } });
+    if ("note" in placed) throw new Error(placed.note);
+    expect(placed.treeFiles?.map((f) => f.replace(/[A-Za-z]+Test\.java$/, "*"))).toEqual(["core/src/test/java/*", "libs/text/round/src/test/java/*"]);
+    expect(placed.members.filter((m) => m.inBinary?.label === "module libs/text/round").map((m) => m.expect)).toEqual(["fail", "fail", "pass"]);
+  });
+
   it("a canary class in a Maven module three folders down, and none in a folder outside the reactor", async () => {
     const tree = write(tempDir("ranex-deep-canary-"), REACTOR);
     const placed = await maven.canary({ command: MAVEN_TEST_COMMAND, treeDir: tree, hostDir: "", seenAs: "", values: { word: "sortslonglist", right: 7, wrong: 8 } });
@@ -92,7 +122,8 @@ describe("Maven's selection", () => {
     const tree = write(tempDir("ranex-select-built-"), REACTOR);
     const core = select(tree, ["core/ex.CalcTest#muls"], true);
     expect(core?.command).toMatch(/-pl 'core' -o -B -q -fae .* surefire:test@default-test$/);
-    expect(core?.how).toBe("mvn -Dtest, -pl, surefire:test@default-test on the built tree");
+    // Maven's run stands behind the gate's launcher, which skips Maven's start where it can (test/runners/maven-direct.test.ts).
+    expect(core?.how).toBe("the gate's JUnit Platform launcher on Surefire's class path, else mvn -Dtest, -pl, surefire:test@default-test on the built tree");
     expect(select(tree, ["app/ex.AppTest#twice"], true)?.command).toMatch(/-pl 'app' -am .* test$/);
     // The root's ids in a reactor: every module runs, so a sibling may be needed: the lifecycle stays.
     expect(select(tree, ["ex.CalcTest#muls"], true)?.command).toMatch(/ test$/);
