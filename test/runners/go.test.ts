@@ -86,6 +86,25 @@ describe("go test -json", () => {
     expect(report.cases.map((c) => c.id)).not.toContain("example.com/m/panicky/TestC");
   });
 
+  // spf13/cast: the fix's test of basic_test.go panicked on the base and ended the binary, so a
+  // target of time_test.go never ran there. It was absent (not red), and `task check` refused it.
+  it("reads the files whose tests a panic kept from running as failed to load, naming the test that panicked; a file whose tests all ran keeps its outcomes", async () => {
+    const panicDir = tempDir("ranex-go-panic-");
+    write(panicDir, {
+      "go.mod": "module example.com/p\n\ngo 1.22\n",
+      "a_test.go": 'package p\n\nimport "testing"\n\nfunc TestFirst(t *testing.T) {}\n',
+      "basic_test.go": 'package p\n\nimport "testing"\n\nfunc TestString(t *testing.T) { var s *string; _ = *s }\n\nfunc TestAfter(t *testing.T) {}\n',
+      "time_test.go": 'package p\n\nimport "testing"\n\nfunc TestTime(t *testing.T) {}\n\nfunc helper(t *testing.T) {}\n',
+    });
+    const panicked = await goReport(panicDir);
+    expect(Object.fromEntries(panicked.cases.map((c) => [c.id, c.result]))).toEqual({ "example.com/p/TestFirst": "passed", "example.com/p/TestString": "failed" });
+    expect(panicked.loadErrors).toEqual(["basic_test.go", "time_test.go"]);
+    expect(panicked.loadErrorMessages).toEqual([
+      { file: "basic_test.go", message: expect.stringContaining("panic: runtime error: invalid memory address or nil pointer dereference") as unknown as string },
+      { file: "time_test.go", message: expect.stringMatching(/^did not run: the package's test binary died first, in TestString \(panic: runtime error/) as unknown as string },
+    ]);
+  });
+
   it("gives the canary to a package folder, with that folder's package clause; it fails in a real run", async () => {
     const tree = tempDir("ranex-go-canary-");
     write(tree, { "go.mod": MODULE["go.mod"], "calc.go": MODULE["calc.go"], "calc_test.go": MODULE["calc_test.go"] });
