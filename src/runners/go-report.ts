@@ -50,6 +50,9 @@ export function packageFolder(pkg: string, module: string | null): string | null
   return pkg.startsWith(`${module}/`) ? pkg.slice(module.length + 1) : null;
 }
 
+/** The first line of a crash that ends a test binary. */
+const FATAL = /^(?:panic:|fatal error:)/;
+
 const NOISE = /^(?:=== (?:RUN|PAUSE|CONT|NAME)|--- (?:PASS|FAIL|SKIP)|PASS$|FAIL$|ok\s|FAIL\s)/;
 
 function firstLine(lines: readonly string[], prefer?: RegExp): string | undefined {
@@ -145,8 +148,13 @@ export function parseGoJson(text: string, treeDir: string): TestReport {
     // load as much as the panicking test's did (spf13/cast: a target in time_test.go, after a test
     // of basic_test.go that panicked on the base, was "absent" there, not red, and no task could
     // name it). A file whose every test ran keeps its outcomes alone.
-    if (panicked !== null && folder !== null) {
-      const why = `did not run: the package's test binary died first, in ${panicked.test}${panicked.line === undefined ? "" : ` (${panicked.line})`}`;
+    // The binary also ends with tests unfinished on a fatal error (cast: "fatal error: stack
+    // overflow"), an os.Exit or a timeout.
+    const unfinished = [...st.tests].filter(([, t]) => t.result === "running");
+    const fatal = unfinished.find(([, t]) => t.output.some((l) => FATAL.test(l))) ?? unfinished[0];
+    const ended = panicked ?? (fatal === undefined ? null : { test: fatal[0].split("/")[0] ?? fatal[0], line: firstLine(fatal[1].output, FATAL) });
+    if (ended !== null && folder !== null) {
+      const why = `did not run: the package's test binary ended first, in ${ended.test}${ended.line === undefined ? "" : ` (${ended.line})`}`;
       for (const [test, file] of files.tests(folder)) if (!st.tests.has(test)) loadFailed(why, file);
     }
     // The binary failed with no test failing (TestMain, an init panic, a timeout outside a test):
