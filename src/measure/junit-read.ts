@@ -92,12 +92,52 @@ function decodeUtf8(data: Buffer): { text: string } | { error: string } {
   }
 }
 
+/**
+ * The text with the contents of its comments and CDATA sections taken out, as far as they stand in
+ * character data (outside every tag, whose quoted values are kept whole), or null when one is never
+ * closed. Inside them `<!DOCTYPE` is text, not markup: an HTML parser's failing test prints it in
+ * Surefire's CDATA stack trace (jhy/jsoup), and the whole report was refused.
+ */
+function markupOutsideText(text: string): string | null {
+  const kept: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const open = text.indexOf("<", at);
+    if (open < 0) break;
+    kept.push(text.slice(at, open));
+    const section = text.startsWith("<!--", open) ? "-->" : text.startsWith("<![CDATA[", open) ? "]]>" : null;
+    if (section !== null) {
+      const close = text.indexOf(section, open + 4);
+      if (close < 0) return null;
+      kept.push(section === "-->" ? "<!---->" : "<![CDATA[]]>");
+      at = close + section.length;
+      continue;
+    }
+    // A tag, a declaration or a processing instruction: to its `>` outside quotes, kept whole.
+    let end = open + 1;
+    let quote: string | null = null;
+    for (; end < text.length; end++) {
+      const ch = text[end];
+      if (quote !== null) {
+        if (ch === quote) quote = null;
+      } else if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === ">") break;
+    }
+    kept.push(text.slice(open, end + 1));
+    at = end + 1;
+  }
+  kept.push(text.slice(at));
+  return kept.join("");
+}
+
 /** A reason to refuse the text, or null. Plain text checks: no parser has run yet. */
 export function refuseDangerousMarkup(text: string): string | null {
-  if (/<!DOCTYPE/i.test(text)) return "refused: DTD present (a JUnit report needs none; DTDs allow entity attacks)";
-  if (/<!ENTITY/i.test(text)) return "refused: ENTITY declaration present";
+  const markup = markupOutsideText(text);
+  if (markup === null) return "refused: a comment or CDATA section is never closed";
+  if (/<!DOCTYPE/i.test(markup)) return "refused: DTD present (a JUnit report needs none; DTDs allow entity attacks)";
+  if (/<!ENTITY/i.test(markup)) return "refused: ENTITY declaration present";
   // Any other markup declaration (<!ELEMENT, <!ATTLIST, ...) is DTD syntax; only comments and CDATA pass.
-  const declaration = /<!(?!--|\[CDATA\[)/.exec(text);
+  const declaration = /<!(?!--|\[CDATA\[)/.exec(markup);
   if (declaration !== null) return "refused: a markup declaration other than a comment or CDATA is present";
   const encoding = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/i.exec(text);
   if (encoding?.[1] !== undefined && !/^(utf-?8|us-ascii|ascii)$/i.test(encoding[1])) {

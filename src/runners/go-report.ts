@@ -50,6 +50,9 @@ export function packageFolder(pkg: string, module: string | null): string | null
   return pkg.startsWith(`${module}/`) ? pkg.slice(module.length + 1) : null;
 }
 
+/** The first line of a crash that ends a test binary. */
+const FATAL = /^(?:panic:|fatal error:)/;
+
 const NOISE = /^(?:=== (?:RUN|PAUSE|CONT|NAME)|--- (?:PASS|FAIL|SKIP)|PASS$|FAIL$|ok\s|FAIL\s)/;
 
 function firstLine(lines: readonly string[], prefer?: RegExp): string | undefined {
@@ -128,7 +131,7 @@ export function parseGoJson(text: string, treeDir: string): TestReport {
       loadFailed(firstLine(buildOutput.get(pkg) ?? st.output) ?? "the package's tests did not build");
       continue;
     }
-    let panicked = false;
+    let panicked: { test: string; line: string | undefined } | null = null;
     for (const [name, test] of st.tests) {
       const top = name.split("/")[0] ?? name;
       const file = folder === null ? null : files.declaring(folder, top);
@@ -136,16 +139,29 @@ export function parseGoJson(text: string, treeDir: string): TestReport {
       const message = test.result === "running" ? "did not finish: the test binary ended first (a panic, os.Exit or a timeout)"
         : result === "failed" || result === "skipped" ? firstLine(test.output, /panic:/) : undefined;
       if (test.output.some((l) => l.startsWith("panic:"))) {
-        panicked = true;
+        panicked ??= { test: top, line: firstLine(test.output, /^panic:/) };
         loadFailed(firstLine(test.output, /^panic:/), file ?? undefined);
       }
       cases.push({ id: `${pkg}/${name}`, file, name, result, ...(message === undefined ? {} : { message }) });
     }
+    // A panic ends the package's test binary: the tests after it never ran. Their files failed to
+    // load as much as the panicking test's did (spf13/cast: a target in time_test.go, after a test
+    // of basic_test.go that panicked on the base, was "absent" there, not red, and no task could
+    // name it). A file whose every test ran keeps its outcomes alone.
+    // The binary also ends with tests unfinished on a fatal error (cast: "fatal error: stack
+    // overflow"), an os.Exit or a timeout.
+    const unfinished = [...st.tests].filter(([, t]) => t.result === "running");
+    const fatal = unfinished.find(([, t]) => t.output.some((l) => FATAL.test(l))) ?? unfinished[0];
+    const ended = panicked ?? (fatal === undefined ? null : { test: fatal[0].split("/")[0] ?? fatal[0], line: firstLine(fatal[1].output, FATAL) });
+    if (ended !== null && folder !== null) {
+      const why = `did not run: the package's test binary ended first, in ${ended.test}${ended.line === undefined ? "" : ` (${ended.line})`}`;
+      for (const [test, file] of files.tests(folder)) if (!st.tests.has(test)) loadFailed(why, file);
+    }
     // The binary failed with no test failing (TestMain, an init panic, a timeout outside a test):
     // whatever it did not run is not there to compare.
     const anyFailed = [...st.tests.values()].some((t) => t.result === "failed" || t.result === "running");
-    if (st.failed && !anyFailed && !panicked) loadFailed(firstLine(st.output, /panic:|exit status/) ?? "the test binary failed outside any test");
-    if (st.failed && st.output.some((l) => l.startsWith("panic:")) && !panicked) loadFailed(firstLine(st.output, /^panic:/));
+    if (st.failed && !anyFailed && panicked === null) loadFailed(firstLine(st.output, /panic:|exit status/) ?? "the test binary failed outside any test");
+    if (st.failed && st.output.some((l) => l.startsWith("panic:")) && panicked === null) loadFailed(firstLine(st.output, /^panic:/));
   }
   const messages: LoadErrorMessage[] = [...loadErrors].filter((e): e is [string, string] => e[1] !== undefined)
     .sort(([a], [b]) => a.localeCompare(b)).map(([file, message]) => ({ file, message }));
@@ -179,6 +195,18 @@ class TestFiles {
       this.lists.set(folder, list);
     }
     return list;
+  }
+
+  /** The top-level tests (`func TestX(t *testing.T)`) of a package folder, each with its file. */
+  tests(folder: string): Map<string, string> {
+    const found = new Map<string, string>();
+    for (const file of this.of(folder)) {
+      const text = readTreeFile(this.treeDir, file) ?? "";
+      for (const match of text.matchAll(/^func\s+(Test(?:[^a-z\W]\w*)?)\s*\(\s*\w+\s+\*testing\.T\s*\)/gm)) {
+        if (match[1] !== undefined && !found.has(match[1])) found.set(match[1], file);
+      }
+    }
+    return found;
   }
 
   declaring(folder: string, test: string): string | null {

@@ -99,6 +99,18 @@ export const go: Runner = {
     return { command, note: ["go test -json writes test2json events to $RANEX_REPORT; ids are <package>/<TestName>[/<subtest>]."] };
   },
   read: { format: "go test -json", claims: claimsGoJson, parse: (text, _resolve, treeDir) => parseGoJson(text, treeDir) },
+  // The `_test.go` file of the id's package folder that declares its top-level test.
+  async fileOfId(id, base) {
+    const module = /^\s*module\s+"?([^\s"]+)"?/m.exec(await base.read("go.mod") ?? "")?.[1] ?? null;
+    const match = /^(.+?)\/((?:Test|Example|Fuzz)\w*)(?:\/.*)?$/.exec(id);
+    const folder = match?.[1] === undefined ? null : packageFolder(match[1], module);
+    if (folder === null || match?.[2] === undefined) return null;
+    const declares = new RegExp(`^func\\s+${match[2]}\\s*\\(`, "m");
+    for (const file of [...base.files].filter((f) => f.endsWith("_test.go") && f.slice(0, f.lastIndexOf("/") + 1) === (folder === "" ? "" : `${folder}/`)).sort()) {
+      if (declares.test(await base.read(file) ?? "")) return file;
+    }
+    return null;
+  },
   // A canary in every package folder whose tests run: each package is a test binary of its own, and
   // code under test (an init(), a test's call) that forges one binary's output or ends it early meets
   // the canary compiled into that binary, whichever package it is (issue 19).

@@ -136,6 +136,12 @@ export interface FileSelectContext {
   common: Record<string, string>;
 }
 
+/** The files of a commit, and their text. */
+export interface BaseFiles {
+  files: ReadonlySet<string>;
+  read(path: string): Promise<string | null>;
+}
+
 export interface Runner {
   name: RunnerName;
   /** Whether a test command runs this runner, as far as its text tells. */
@@ -154,6 +160,12 @@ export interface Runner {
    * wrote it (Maven's console against Surefire's XML, src/runners/maven-console.ts).
    */
   crossCheck?(report: TestReport, output: { text: string; truncated: boolean }, command: string): { contradictions: string[]; notes: string[] };
+  /**
+   * The file of the base that declares a test the base run did not report (a target `ranex task
+   * check` found absent: its file may have failed to load), for ids that do not start with their
+   * file (`example.com/m/TestX`); absent or null when it cannot tell.
+   */
+  fileOfId?(id: string, base: BaseFiles): Promise<string | null>;
   /** Gives the run its canary family (tests that must fail through the runner's assertions, one that must pass), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
   /**

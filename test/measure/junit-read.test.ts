@@ -100,6 +100,30 @@ describe("readJunitReport", () => {
     expect(result.report.cases).toEqual([{ id: "tests/test_calc.py::test_add", file: "tests/test_calc.py", name: "test_add", result: "failed", message: "a < b" }]);
   });
 
+  // jhy/jsoup: a failing test of an HTML parser prints `<!DOCTYPE ...>` in its message, which
+  // Surefire writes into a CDATA stack trace: the whole report was refused, so the base had no
+  // report and the task's target could not be told red.
+  it("reads a report whose CDATA or comment holds `<!DOCTYPE` as text", async () => {
+    const xml = `<testsuites><!-- saw <!DOCTYPE html> --><testsuite name="pytest"><testcase classname="tests.test_calc" name="test_add"><failure message="expected: &lt;&lt;!DOCTYPE root&gt;&gt;"><![CDATA[expected: <<!DOCTYPE root SYSTEM 'a"b.dtd'>> but was: <<!DOCTYPE root SYSTEM "a"b.dtd">> <!ENTITY x "y">]]></failure></testcase></testsuite></testsuites>`;
+    const result = await readJunitReport(report(xml), tree());
+    if (!("report" in result)) throw new Error(result.error);
+    expect(result.report.cases).toMatchObject([{ id: "tests/test_calc.py::test_add", result: "failed" }]);
+  });
+
+  it("still refuses a DTD beside, after or around comments and CDATA, or behind one never closed", async () => {
+    const dtd = `<!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]>`;
+    const refused = { error: "refused: DTD present (a JUnit report needs none; DTDs allow entity attacks)" };
+    // A section's opening inside an attribute value does not open a section: the DTD after it is markup.
+    expect(await readJunitReport(report(`<testsuites><testsuite name="<![CDATA[">${dtd}<testcase name="]]>"/></testsuite></testsuites>`), tree())).toEqual(refused);
+    expect(await readJunitReport(report(`<testsuites><testsuite name='<!--'>${dtd}<testcase name='-->'/></testsuite></testsuites>`), tree())).toEqual(refused);
+    expect(await readJunitReport(report(`<?xml version="1.0"?><!-- a -->${dtd}<testsuites/>`), tree())).toEqual(refused);
+    expect(await readJunitReport(report(`<testsuites><![CDATA[ a ]]>${dtd}</testsuites>`), tree())).toEqual(refused);
+    expect(await readJunitReport(report(`<testsuites><![CDATA[ a ]]]]><![CDATA[>${dtd}]]></testsuites>`), tree())).toMatchObject({ report: expect.anything() as unknown });
+    expect(await readJunitReport(report(`<testsuites><![CDATA[ a ]]>]]>${dtd}</testsuites>`), tree())).toEqual(refused);
+    expect(await readJunitReport(report(`<testsuites><![CDATA[ a ${dtd}</testsuites>`), tree())).toEqual({ error: "refused: a comment or CDATA section is never closed" });
+    expect(await readJunitReport(report(`<testsuites><!-- a ${dtd}</testsuites>`), tree())).toEqual({ error: "refused: a comment or CDATA section is never closed" });
+  });
+
   it("refuses unparsable XML and a non-JUnit document with the reason", async () => {
     expect(await readJunitReport(report("<testsuites><testcase>"), tree())).toMatchObject({ error: expect.stringMatching(/^refused: unparsable XML: /) });
     expect(await readJunitReport(report("<html/>"), tree())).toEqual({ error: "refused: not a JUnit report: the root element is <html>, expected <testsuites> or <testsuite>" });

@@ -86,6 +86,47 @@ describe("go test -json", () => {
     expect(report.cases.map((c) => c.id)).not.toContain("example.com/m/panicky/TestC");
   });
 
+  // spf13/cast: the fix's test of basic_test.go panicked on the base and ended the binary, so a
+  // target of time_test.go never ran there. It was absent (not red), and `task check` refused it.
+  it("reads the files whose tests a panic kept from running as failed to load, naming the test that panicked; a file whose tests all ran keeps its outcomes", async () => {
+    const panicDir = tempDir("ranex-go-panic-");
+    write(panicDir, {
+      "go.mod": "module example.com/p\n\ngo 1.22\n",
+      "a_test.go": 'package p\n\nimport "testing"\n\nfunc TestFirst(t *testing.T) {}\n',
+      "basic_test.go": 'package p\n\nimport "testing"\n\nfunc TestString(t *testing.T) { var s *string; _ = *s }\n\nfunc TestAfter(t *testing.T) {}\n',
+      "time_test.go": 'package p\n\nimport "testing"\n\nfunc TestTime(t *testing.T) {}\n\nfunc helper(t *testing.T) {}\n',
+      // A fatal error (cast's was a stack overflow) ends the binary with the test unfinished, no panic.
+      "deep/a_test.go": 'package deep\n\nimport "testing"\n\nfunc TestDeep(t *testing.T) {\n\tt.Run("down", func(t *testing.T) {\n\t\tvar f func(int) int\n\t\tf = func(n int) int { return f(n+1) + 1 }\n\t\tf(0)\n\t})\n}\n',
+      "deep/b_test.go": 'package deep\n\nimport "testing"\n\nfunc TestLater(t *testing.T) {}\n',
+    });
+    const panicked = await goReport(panicDir);
+    expect(Object.fromEntries(panicked.cases.map((c) => [c.id, c.result]))).toEqual({
+      "example.com/p/TestFirst": "passed", "example.com/p/TestString": "failed", "example.com/p/deep/TestDeep": "errored", "example.com/p/deep/TestDeep/down": "errored",
+    });
+    // The test that met the fatal error is errored ("did not finish"); the tests after it failed to load.
+    expect(panicked.loadErrors).toEqual(["basic_test.go", "deep/b_test.go", "time_test.go"]);
+    expect(panicked.loadErrorMessages).toEqual([
+      { file: "basic_test.go", message: expect.stringContaining("panic: runtime error: invalid memory address or nil pointer dereference") as unknown as string },
+      { file: "deep/b_test.go", message: "did not run: the package's test binary ended first, in TestDeep (fatal error: stack overflow)" },
+      { file: "time_test.go", message: expect.stringMatching(/^did not run: the package's test binary ended first, in TestString \(panic: runtime error/) as unknown as string },
+    ]);
+  });
+
+  it("tells `ranex task check` the file of a test the base run did not report, from the base's files", async () => {
+    const files: Record<string, string> = {
+      "go.mod": "module example.com/p\n\ngo 1.22\n",
+      "basic_test.go": 'package p\n\nfunc TestString(t *testing.T) {}\n',
+      "time_test.go": 'package p\n\nfunc TestTime(t *testing.T) {}\n',
+      "sub/x_test.go": 'package sub\n\nfunc TestTime(t *testing.T) {}\n',
+    };
+    const base = { files: new Set(Object.keys(files)), read: (path: string) => Promise.resolve(files[path] ?? null) };
+    expect(await go.fileOfId?.("example.com/p/TestTime", base)).toBe("time_test.go");
+    expect(await go.fileOfId?.("example.com/p/TestTime/#01", base)).toBe("time_test.go");
+    expect(await go.fileOfId?.("example.com/p/sub/TestTime", base)).toBe("sub/x_test.go");
+    expect(await go.fileOfId?.("example.com/p/TestGone", base)).toBeNull();
+    expect(await go.fileOfId?.("other.org/q/TestTime", base)).toBeNull();
+  });
+
   it("gives the canary to a package folder, with that folder's package clause; it fails in a real run", async () => {
     const tree = tempDir("ranex-go-canary-");
     write(tree, { "go.mod": MODULE["go.mod"], "calc.go": MODULE["calc.go"], "calc_test.go": MODULE["calc_test.go"] });

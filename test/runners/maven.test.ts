@@ -53,6 +53,23 @@ describe("maven", () => {
     expect(report.loadErrors).toEqual([]);
   });
 
+  // jhy/jsoup adds src/test/java11 as a test source root (build-helper-maven-plugin): its 111 tests
+  // there had no file, so no PR's new test class there could become a target.
+  it("finds a test class's source in another test source root under src/test (src/test/java11)", async () => {
+    const tree = tempDir("ranex-maven-java11-");
+    write(tree, {
+      "pom.xml": TREE["pom.xml"], "src/main/java/com/example/calc/Calc.java": TREE["src/main/java/com/example/calc/Calc.java"],
+      "src/test/java11/com/example/calc/CalcTest.java": "package com.example.calc;\nclass CalcTest {}\n",
+      "src/test/resources/com/example/calc/CalcTest.java": "not a source root\n",
+    });
+    placeReports(SUREFIRE, tree, "target/surefire-reports");
+    const report = await mergedReport(tree, MAVEN_TEST_COMMAND);
+    expect(Object.fromEntries(report.cases.map((c) => [c.id, c.file]))).toMatchObject({
+      "com.example.calc.CalcTest#adds": "src/test/java11/com/example/calc/CalcTest.java",
+      "com.example.calc.CalcTest$Inner#zero": "src/test/java11/com/example/calc/CalcTest.java",
+    });
+  });
+
   it("reads a test class javac rejected as a file that failed to load, with javac's reason", async () => {
     const tree = tempDir("ranex-maven-broken-");
     write(tree, TREE);

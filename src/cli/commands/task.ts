@@ -10,6 +10,7 @@ import { dataDirFrom } from "../data-dir.js";
 import { UsageError, type CliIo, type Command } from "../io.js";
 import { revInCheckout } from "../local-rev.js";
 import { firstProblem } from "../suite-summary.js";
+import { runnersIn } from "../../runners/index.js";
 
 // `ranex task check <id> [--repo <path|url>] [--base <rev>]`: measures a task's targets on the base,
 // in the sandbox, before any agent starts, and reads each target exactly as the judge will: red
@@ -19,6 +20,7 @@ import { firstProblem } from "../suite-summary.js";
 
 const USAGE = "usage: ranex task check <id> [--repo <path|url>] [--base <rev>] [--data-dir <dir>]";
 const MAX_TASK_BYTES = 256 * 1024;
+const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 
 export const run: Command = async (args, io) => {
   const [sub, ...rest] = args;
@@ -39,13 +41,13 @@ export const run: Command = async (args, io) => {
   const dataDir = dataDirFrom(values["data-dir"] === undefined ? [] : ["--data-dir", values["data-dir"]], io.env, io.cwd);
   try {
     const base = values.base === undefined ? await localHead(source) : await revInCheckout(source, values.base, io.cwd);
-    const { task, files } = await readTask(source, base, id, dataDir);
+    const { task, files, read } = await readTask(source, base, id, dataDir);
     if (task.targets.length === 0) {
       io.stdout(`task ${id} names no targets: the PR's new test files will be its targets\n`);
       return 0;
     }
     const result = await runAt({ source, rev: base, dataDir });
-    return printTargets(task.targets, result, files, io);
+    return printTargets(task.targets, result, files, await declaredFiles(task.targets, result, files, read), io);
   } catch (err) {
     if (err instanceof CannotJudge || err instanceof WorkspaceError) {
       io.stderr(`ranex task check: ${err.message.split("\n")[0]}\n`);
@@ -62,7 +64,7 @@ export const run: Command = async (args, io) => {
  * makes it the PR's own writing, judged on the base with that file laid over it; in a file that
  * exists on the base (frozen) no PR can add it at all.
  */
-function printTargets(targets: readonly string[], result: RunAt, baseFiles: ReadonlySet<string>, io: CliIo): number {
+function printTargets(targets: readonly string[], result: RunAt, baseFiles: ReadonlySet<string>, declared: ReadonlyMap<string, string>, io: CliIo): number {
   const report = result.suite.report;
   if (report === null) {
     const problem = firstProblem(result);
@@ -74,7 +76,7 @@ function printTargets(targets: readonly string[], result: RunAt, baseFiles: Read
   const absent: string[] = [];
   for (const target of targets) {
     const resolved = resolveCase(byId, target);
-    const file = resolved.kind === "case" ? resolved.case.file ?? fileOfId(target) : fileOfId(target);
+    const file = resolved.kind === "case" ? resolved.case.file ?? fileOfId(target) : declared.get(target) ?? fileOfId(target);
     let line: string;
     if (resolved.kind === "shared") {
       bad++;
@@ -147,7 +149,29 @@ async function readTask(source: string, rev: string, id: string, dataDir: string
   if (blob === null) throw new CannotJudge(`no task '${id}' on ${commit.slice(0, 12)}: ${file} does not exist there`);
   const parsed = parseTask(blob, file, id);
   if (!parsed.ok) throw new CannotJudge(`invalid ${file}: ${formatIssues(parsed.errors)[0] ?? "unknown error"}`);
-  return { task: parsed.task, files: new Set((await repo.listFiles(commit)).map((f) => f.path)) };
+  const read = async (path: string): Promise<string | null> => (await repo.readBlob(commit, path, MAX_SOURCE_BYTES))?.toString("utf8") ?? null;
+  return { task: parsed.task, files: new Set((await repo.listFiles(commit)).map((f) => f.path)), read };
+}
+
+/**
+ * The base's file of each target the base run did not report, asked of the command's runners: a
+ * Go id (`example.com/m/TestX`) does not start with its file, and a test that never ran because its
+ * file failed to load (a Go test after one that panicked) is red, not absent, as the judge reads it.
+ */
+async function declaredFiles(targets: readonly string[], result: RunAt, files: ReadonlySet<string>, read: (path: string) => Promise<string | null>): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const reported = result.suite.report === null ? new Map() : casesById(result.suite.report);
+  for (const target of targets) {
+    if (resolveCase(reported, target).kind !== "absent") continue;
+    for (const runner of runnersIn(result.policy.tests.command ?? "")) {
+      const file = await runner.fileOfId?.(target, { files, read }) ?? null;
+      if (file !== null) {
+        found.set(target, file);
+        break;
+      }
+    }
+  }
+  return found;
 }
 
 /** The base defaults to the local checkout's HEAD; a URL needs --base. */
