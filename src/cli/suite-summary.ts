@@ -40,7 +40,7 @@ export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: s
     const files = report.loadErrors.slice(0, 3).map((file) => withLoadReason(report, file));
     return {
       problem: `${report.loadErrors.length} test file(s) failed to load on HEAD: ${files.join(", ")}${report.loadErrors.length > 3 ? ", …" : ""}`,
-      fix: "run the suite by hand; a file that cannot load on HEAD has no baseline",
+      fix: leaveOutFix(run.policy.tests?.command ?? "", report.loadErrors),
     };
   }
   const fileless = report.cases.filter((c) => c.file === null).length;
@@ -48,6 +48,30 @@ export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: s
     return { problem: `${fileless} test(s) have no file in the report`, fix: "use the reporter `ranex init` writes for this runner: without files, a PR's new test files cannot become targets" };
   }
   return null;
+}
+
+/**
+ * What an owner does about test files that cannot load on HEAD, in the runner's own words (found on
+ * google/gson: its test-jpms module's module-info.java never loads under `mvn test`, so every
+ * judgment FAILed and init's line said only to run the suite by hand).
+ */
+export function leaveOutFix(command: string, files: readonly string[]): string {
+  const until = "until they load, every judgment FAILs tests.regression: a file that cannot load on HEAD has no baseline";
+  const shown = files.slice(0, 3);
+  const add = (options: string): string => `make them load, or leave them out: add ${options} to tests.command (${until})`;
+  if (/\bpytest\b/.test(command)) return add(shown.map((f) => `--ignore=${quoted(f)}`).join(" "));
+  if (/\bmvnw?\b/.test(command)) {
+    // Each file in a module's src/test (not the root project's): those modules can be left out.
+    const modules = files.map((f) => f.split("/src/test/")[0] ?? "");
+    if (files.every((f, i) => f.includes("/src/test/") && modules[i] !== "")) return add(`-pl '${[...new Set(modules)].map((m) => `!${m}`).join(",")}' (the modules that hold them)`);
+  }
+  if (/\bvitest\b|vitest-run/.test(command)) return add(shown.map((f) => `--exclude ${quoted(f)}`).join(" "));
+  if (/\bjest\b|jest-run/.test(command)) return add(`--testPathIgnorePatterns ${shown.map((f) => quoted(f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join(" ")}`);
+  return `make them load, or leave them out of tests.command (${until})`;
+}
+
+function quoted(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 // Every test file failed to import (a src layout not on the path, a package not installed): the

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { firstProblem } from "../../src/cli/suite-summary.js";
+import { firstProblem, leaveOutFix } from "../../src/cli/suite-summary.js";
 import { parseJunit } from "../../src/measure/junit.js";
 import type { SuiteRun } from "../../src/measure/report-types.js";
 import type { Policy } from "../../src/policy/schema.js";
@@ -28,6 +28,12 @@ describe("the first problem of a jest run whose test files failed to run", () =>
       "test/missing\\.test\\.js \\(Cannot find module '\\./nope\\.js' from 'test/missing\\.test\\.js'\\), ",
       "test/syntax\\.test\\.js \\(SyntaxError: \\S+/test/syntax\\.test\\.js: Unexpected token \\(2:0\\)\\), …$",
     ].join("")));
+  });
+
+  it("says every judgment FAILs until they load, and how jest leaves them out", () => {
+    const jest = { tests: { command: 'node "$RANEX_REPORTERS/jest-run.cjs" --ci' }, toolchain: { path: [] } } as unknown as Policy;
+    expect(firstProblem({ suite: suite(true), policy: jest })?.fix).toBe(
+      "make them load, or leave them out: add --testPathIgnorePatterns 'test/empty\\.test\\.js' 'test/missing\\.test\\.js' 'test/syntax\\.test\\.js' to tests.command (until they load, every judgment FAILs tests.regression: a file that cannot load on HEAD has no baseline)");
   });
 
   it("names the first reason the report gave when no test ran", () => {
@@ -101,5 +107,20 @@ describe("the first problem of a JVM setup that could not resolve a sibling modu
     const found = firstProblem({ suite: { label: "head", setup, command: null, report: null, reportError: null }, policy });
     expect(found?.fix).toMatch(/^Maven could not download a dependency or plugin in setup: .*a sibling module's SNAPSHOT must be built by the same reactor/);
     expect(found?.fix).not.toContain("devDependencies");
+  });
+});
+
+// Found on google/gson: its test-jpms module's module-info.java never loads under `mvn test`, so
+// every judgment FAILed tests.regression; init's line said only to run the suite by hand.
+describe("how a suite leaves out the test files that cannot load on HEAD", () => {
+  it("Maven: the modules that hold them, by -pl", () => {
+    expect(leaveOutFix("mvn -B -o test", ["test-jpms/src/test/java/module-info.java"])).toMatch(/^make them load, or leave them out: add -pl '!test-jpms' \(the modules that hold them\) to tests\.command \(until they load, every judgment FAILs tests\.regression/);
+    // A file of the root project cannot be left out by module.
+    expect(leaveOutFix("mvn -B -o test", ["src/test/java/a/BrokenTest.java"])).toMatch(/^make them load, or leave them out of tests\.command/);
+  });
+
+  it("pytest: --ignore per file, quoted for the shell; vitest: --exclude", () => {
+    expect(leaveOutFix('python3 -m pytest --junitxml="$RANEX_JUNIT" tests', ["tests/test_toml tests.py", "tests/test_b.py"])).toMatch(/^make them load, or leave them out: add --ignore='tests\/test_toml tests\.py' --ignore=tests\/test_b\.py to tests\.command/);
+    expect(leaveOutFix('node "$RANEX_REPORTERS/vitest-run.cjs" run', ["src/a.spec.ts"])).toMatch(/^make them load, or leave them out: add --exclude src\/a\.spec\.ts to tests\.command/);
   });
 });
