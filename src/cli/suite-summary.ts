@@ -32,7 +32,7 @@ export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: s
   if (problem !== null) return { problem, fix: fixFor(suite, run.policy.toolchain.path) };
   const report = suite.report;
   if (report === null) return null;
-  if (report.cases.length === 0 && report.loadErrors.length > 0) return nothingLoaded(suite, report);
+  if (report.cases.length === 0 && report.loadErrors.length > 0) return nothingLoaded(suite, report, run.policy.tests?.command ?? "");
   if (report.cases.length === 0) {
     return { problem: "the command ran and its report holds no tests", fix: "check that tests.command is given the folders or files that hold the tests" };
   }
@@ -52,7 +52,7 @@ export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: s
 
 // Every test file failed to import (a src layout not on the path, a package not installed): the
 // report holds no tests, but saying only that sends people looking at tests.command's folders.
-function nothingLoaded(suite: SuiteRun, report: TestReport): { problem: string; fix: string } {
+function nothingLoaded(suite: SuiteRun, report: TestReport, command: string): { problem: string; fix: string } {
   const files = report.loadErrors;
   const output = suite.command?.outputTail ?? "";
   const lines = output.split("\n").map((l) => l.trim()).filter((l) => l !== "");
@@ -72,10 +72,28 @@ function nothingLoaded(suite: SuiteRun, report: TestReport): { problem: string; 
     return { problem, fix: "a test file imports a file of the repository that is not there at this revision: restore the file, or (when the test file is not frozen) its import" };
   }
   const python = /No module named|ModuleNotFoundError|ImportError|\.py\b/.test(`${output}\n${files.join("\n")}`);
+  const missing = python ? /No module named '([\w.]+)'/.exec(`${error ?? ""}\n${output}`)?.[1]?.split(".")[0] : undefined;
+  if (missing !== undefined) return { problem, fix: missingPythonModule(missing, command) };
   const fix = python
     ? "make the package importable in the sandbox: for a src layout put PYTHONPATH=src before the command in tests.command (ranex init does when it sees one), or install it in tests.setup (pip install -e ., with setup_network: true); run the suite by hand in a fresh clone to see the import error"
     : "make the package importable in the sandbox: install its dependencies in tests.setup (npm ci, with setup_network: true) or name the toolchain that has them in toolchain.path; run the suite by hand in a fresh clone to see the import error";
   return { problem, fix };
+}
+
+/**
+ * A module the tests import that the sandbox has not. pypa/packaging's `No module named 'hypothesis'`
+ * (a test dependency, declared where init did not look) was answered with the src-layout fix, though
+ * the command already put src on PYTHONPATH: the module is most often a package from the index.
+ */
+function missingPythonModule(module: string, command: string): string {
+  const onPath = /\bPYTHONPATH=/.test(command);
+  return [
+    `'${module}' is not installed in the sandbox: when it is a package from the index, install it in tests.setup (with the other test dependencies, into .venv: ranex init reads requirements files and pyproject.toml's test extras and dependency groups), with setup_network: true`,
+    onPath
+      ? "; when it is the repository's own package, the folder tests.command puts on PYTHONPATH must hold it"
+      : "; when it is the repository's own package, put its folder on PYTHONPATH in tests.command (a src layout: PYTHONPATH=src, which ranex init writes when it sees one)",
+    "; run the suite by hand in a fresh clone to see the import error",
+  ].join("");
 }
 
 const MISSING_MODULE = /No module named|Cannot find module|Cannot find package/;
