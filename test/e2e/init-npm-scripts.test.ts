@@ -48,3 +48,14 @@ describe("pnpm-calc: a pnpm lock, and no pnpm on the machine", () => {
     expect(init.stdout).toContain("tests found: 1 in 1 file(s)\n  test/calc.test.js  1 (1 passed)");
   }, 400_000);
 });
+
+// Found on npm/node-semver: the TAP launcher asked node-tap for `--disable-coverage` (node-tap 18's
+// flag); node-tap 16 answered "invalid argument", so every test file was a load error and no test ran.
+describe("node-tap16-calc: node-tap 16, whose coverage flag is --no-coverage", () => {
+  it("init's try runs the tests through the launcher", async () => {
+    const { init } = await initFixture("node-tap16-calc", [], 600_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).not.toContain("invalid argument");
+    expect(init.stdout).toContain("tests found: 3 in 1 file(s)");
+  }, 700_000);
+});
