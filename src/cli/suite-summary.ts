@@ -86,14 +86,13 @@ function nothingLoaded(suite: SuiteRun, report: TestReport, command: string): { 
  * the command already put src on PYTHONPATH: the module is most often a package from the index.
  */
 function missingPythonModule(module: string, command: string): string {
-  const onPath = /\bPYTHONPATH=/.test(command);
-  return [
-    `'${module}' is not installed in the sandbox: when it is a package from the index, install it in tests.setup (with the other test dependencies, into .venv: ranex init reads requirements files and pyproject.toml's test extras and dependency groups), with setup_network: true`,
-    onPath
-      ? "; when it is the repository's own package, the folder tests.command puts on PYTHONPATH must hold it"
-      : "; when it is the repository's own package, put its folder on PYTHONPATH in tests.command (a src layout: PYTHONPATH=src, which ranex init writes when it sees one)",
-    "; run the suite by hand in a fresh clone to see the import error",
-  ].join("");
+  const install = "install it in tests.setup, with setup_network: true (a package from the index: into .venv with the other test dependencies, which ranex init reads from requirements files and pyproject.toml's test extras and dependency groups; the repository's own: pip install -e .)";
+  const byHand = "run the suite by hand in a fresh clone to see the import error";
+  // The command already puts a folder on the path: the src-layout advice would not help.
+  if (/\bPYTHONPATH=/.test(command)) {
+    return `'${module}' is not installed in the sandbox: ${install}; when it is the repository's own package, the folder tests.command puts on PYTHONPATH must hold it; ${byHand}`;
+  }
+  return `make the package importable in the sandbox: '${module}' is not there; for a src layout put PYTHONPATH=src before the command in tests.command (ranex init does when it sees one), or ${install}; ${byHand}`;
 }
 
 const MISSING_MODULE = /No module named|Cannot find module|Cannot find package/;
