@@ -67,11 +67,24 @@ function binOf(pkg, bin) {
   return join(dir, rel);
 }
 
+/** node-tap's major version, from its package.json (Infinity when it cannot be read: the newest flags). */
+function tapMajor() {
+  const dir = packageDir("tap");
+  try {
+    const major = Number.parseInt(String(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version), 10);
+    return Number.isFinite(major) ? major : Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
 /** How each runner is asked for TAP on one file. */
 const RUNNERS = {
   tape: () => [binOf("tape", "tape")],
   // node-tap: raw TAP, no coverage report or check (a file's coverage is no test outcome).
-  tap: () => [binOf("tap", "tap"), "--reporter=tap", "--disable-coverage"],
+  // `--disable-coverage` is node-tap 18's; node-tap 16 and 17 (nyc inside) stop at it ("invalid
+  // argument", every file a load error: npm/node-semver) and say `--no-coverage` instead.
+  tap: () => [binOf("tap", "tap"), "--reporter=tap", tapMajor() < 18 ? "--no-coverage" : "--disable-coverage"],
   ava: () => [binOf("ava", "ava"), "--tap"],
   "node-test": () => ["--test", "--test-reporter=tap"],
 };
@@ -176,6 +189,20 @@ function nameFilter(names) {
   return filter === undefined || names.length === 0 || ownFilter() ? [] : filter.args(names);
 }
 
+/**
+ * A file ava itself never runs as a test file, whatever glob matched it: a name or folder starting
+ * with a single `_`, and helper and fixture folders under a test folder (ava's default ignores). The
+ * guess init writes for ava (`test/**\/*.js`) matched chalk/chalk's `test/_fixture.js`, which ran as a
+ * test file, printed no TAP and read as a load error on every run.
+ */
+function avaIgnores(file) {
+  const parts = file.split("/");
+  if (parts.some((p) => p.startsWith("_") && !p.startsWith("__"))) return true;
+  const dirs = parts.slice(0, -1);
+  const testDir = dirs.findIndex((d) => d === "test" || d === "tests" || d === "__tests__");
+  return testDir >= 0 && dirs.slice(testDir + 1).some((d) => /^(?:__)?(?:helpers?|fixtures?)(?:__)?$/.test(d));
+}
+
 let all = null;
 const files = [];
 for (const pattern of patterns) {
@@ -186,7 +213,7 @@ for (const pattern of patterns) {
   }
   all ??= walk();
   const re = globRegExp(clean);
-  files.push(...all.filter((f) => re.test(f)).sort());
+  files.push(...all.filter((f) => re.test(f) && !(runner === "ava" && avaIgnores(f))).sort());
 }
 const canary = process.env.RANEX_TAP_CANARY;
 delete process.env.RANEX_TAP_CANARY;

@@ -32,7 +32,7 @@ export function firstProblem(run: Pick<RunAt, "suite" | "policy">): { problem: s
   if (problem !== null) return { problem, fix: fixFor(suite, run.policy.toolchain.path) };
   const report = suite.report;
   if (report === null) return null;
-  if (report.cases.length === 0 && report.loadErrors.length > 0) return nothingLoaded(suite, report);
+  if (report.cases.length === 0 && report.loadErrors.length > 0) return nothingLoaded(suite, report, run.policy.tests?.command ?? "");
   if (report.cases.length === 0) {
     return { problem: "the command ran and its report holds no tests", fix: "check that tests.command is given the folders or files that hold the tests" };
   }
@@ -76,7 +76,7 @@ function quoted(text: string): string {
 
 // Every test file failed to import (a src layout not on the path, a package not installed): the
 // report holds no tests, but saying only that sends people looking at tests.command's folders.
-function nothingLoaded(suite: SuiteRun, report: TestReport): { problem: string; fix: string } {
+function nothingLoaded(suite: SuiteRun, report: TestReport, command: string): { problem: string; fix: string } {
   const files = report.loadErrors;
   const output = suite.command?.outputTail ?? "";
   const lines = output.split("\n").map((l) => l.trim()).filter((l) => l !== "");
@@ -96,10 +96,27 @@ function nothingLoaded(suite: SuiteRun, report: TestReport): { problem: string; 
     return { problem, fix: "a test file imports a file of the repository that is not there at this revision: restore the file, or (when the test file is not frozen) its import" };
   }
   const python = /No module named|ModuleNotFoundError|ImportError|\.py\b/.test(`${output}\n${files.join("\n")}`);
+  const missing = python ? /No module named '([\w.]+)'/.exec(`${error ?? ""}\n${output}`)?.[1]?.split(".")[0] : undefined;
+  if (missing !== undefined) return { problem, fix: missingPythonModule(missing, command) };
   const fix = python
     ? "make the package importable in the sandbox: for a src layout put PYTHONPATH=src before the command in tests.command (ranex init does when it sees one), or install it in tests.setup (pip install -e ., with setup_network: true); run the suite by hand in a fresh clone to see the import error"
     : "make the package importable in the sandbox: install its dependencies in tests.setup (npm ci, with setup_network: true) or name the toolchain that has them in toolchain.path; run the suite by hand in a fresh clone to see the import error";
   return { problem, fix };
+}
+
+/**
+ * A module the tests import that the sandbox has not. pypa/packaging's `No module named 'hypothesis'`
+ * (a test dependency, declared where init did not look) was answered with the src-layout fix, though
+ * the command already put src on PYTHONPATH: the module is most often a package from the index.
+ */
+function missingPythonModule(module: string, command: string): string {
+  const install = "install it in tests.setup, with setup_network: true (a package from the index: into .venv with the other test dependencies, which ranex init reads from requirements files and pyproject.toml's test extras and dependency groups; the repository's own: pip install -e .)";
+  const byHand = "run the suite by hand in a fresh clone to see the import error";
+  // The command already puts a folder on the path: the src-layout advice would not help.
+  if (/\bPYTHONPATH=/.test(command)) {
+    return `'${module}' is not installed in the sandbox: ${install}; when it is the repository's own package, the folder tests.command puts on PYTHONPATH must hold it; ${byHand}`;
+  }
+  return `make the package importable in the sandbox: '${module}' is not there; for a src layout put PYTHONPATH=src before the command in tests.command (ranex init does when it sees one), or ${install}; ${byHand}`;
 }
 
 const MISSING_MODULE = /No module named|Cannot find module|Cannot find package/;

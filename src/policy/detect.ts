@@ -60,6 +60,8 @@ export interface PackageJson {
   devDependencies?: Record<string, string>;
   jest?: unknown;
   mocha?: unknown;
+  /** Corepack's field: the package manager and its version (`pnpm@10.28.0+sha512.…`). */
+  packageManager?: unknown;
 }
 
 /** The JUnit reporter package each Node runner needs, when its own output is not JUnit with files. */

@@ -67,14 +67,30 @@ const DOWNLOAD_SKIPS: readonly [string, string][] = [
   ["chromedriver", "CHROMEDRIVER_SKIP_DOWNLOAD=true"],
 ];
 
-function installCommand(pkg: PackageJson, files: ReadonlySet<string>): string | null {
+function installCommand(pkg: PackageJson, files: ReadonlySet<string>, pnpmLock: string | null): string | null {
   const skips = [...new Set(DOWNLOAD_SKIPS.filter(([name]) => hasDep(pkg, name)).map(([, env]) => env))];
-  const install = bareInstall(pkg, files);
+  const install = bareInstall(pkg, files, pnpmLock);
   return install === null || skips.length === 0 ? install : `${skips.join(" ")} ${install}`;
 }
 
-function bareInstall(pkg: PackageJson, files: ReadonlySet<string>): string | null {
-  if (files.has("pnpm-lock.yaml")) return "pnpm install --frozen-lockfile --offline";
+/**
+ * The pnpm a pnpm-lock.yaml asks for: package.json's `packageManager` (corepack's field) when it names
+ * pnpm, else the release line that writes the lock's `lockfileVersion` (9.0: pnpm 9 and 10 alike,
+ * and pnpm 9 still runs dependencies' install scripts, which pnpm 10 blocks unless allowed).
+ */
+export function pnpmSpec(pkg: PackageJson, pnpmLock: string | null): string {
+  const manager = typeof pkg.packageManager === "string" ? /^pnpm@(\d+\.\d+\.\d+[\w.-]*)/.exec(pkg.packageManager) : null;
+  if (manager !== null) return `pnpm@${manager[1]}`;
+  const lockVersion = /^lockfileVersion:\s*['"]?(\d+)/m.exec(pnpmLock ?? "")?.[1];
+  const line: Record<string, string> = { "9": "9", "6": "8", "5": "7" };
+  return lockVersion !== undefined && line[lockVersion] !== undefined ? `pnpm@${line[lockVersion]}` : "pnpm";
+}
+
+function bareInstall(pkg: PackageJson, files: ReadonlySet<string>, pnpmLock: string | null): string | null {
+  // pnpm through npx, from the npm registry setup reaches: a machine (and its sandbox) seldom has pnpm
+  // on its PATH, and corepack fetches from elsewhere. Not `--offline`: setup is the step that downloads
+  // (unjs/ufo: "pnpm: not found", and an empty store offline would have failed the same).
+  if (files.has("pnpm-lock.yaml")) return `npx --yes ${pnpmSpec(pkg, pnpmLock)} install --frozen-lockfile`;
   if (files.has("yarn.lock")) return "yarn install --frozen-lockfile";
   // No audit or funding calls: they reach the network for nothing the judgment needs.
   if (files.has("package-lock.json") || files.has("npm-shrinkwrap.json")) return "npm ci --no-audit --no-fund";
@@ -91,7 +107,7 @@ function nodeChecks(pkg: PackageJson, files: ReadonlySet<string>): { name: strin
 }
 
 /** What runner `name` finds in the repository: something only when package.json points at it. */
-export function detectNode(repo: RepoView, name: RunnerName): Found | null {
+export async function detectNode(repo: RepoView, name: RunnerName): Promise<Found | null> {
   if (repo.pkg === null) return null;
   const node = nodeRunnerOf(repo.pkg, repo.files);
   if (node === null || node.kind !== name) return null;
@@ -101,7 +117,8 @@ export function detectNode(repo: RepoView, name: RunnerName): Found | null {
   return {
     ...(before.length === 0 ? {} : { preSteps: before }),
     testScript: expandedTest(repo.pkg),
-    evidence: node.evidence, install: installCommand(repo.pkg, repo.files),
+    evidence: node.evidence,
+    install: installCommand(repo.pkg, repo.files, repo.files.has("pnpm-lock.yaml") ? await repo.readText("pnpm-lock.yaml") : null),
     runnerDeclared: name === "node-test" || hasDep(repo.pkg, name),
     ...(declaredRange(repo.pkg, name) === undefined ? {} : { runnerRange: declaredRange(repo.pkg, name) }),
     reporterDeclared: reporter === undefined || hasDep(repo.pkg, reporter),

@@ -11,6 +11,7 @@
 //   pdm.lock     pdm sync                        (likewise pdm; the venv in the project)
 //   requirements*.txt (the main one and those for tests/dev) -> pip install -r each
 //   pyproject.toml / setup.py / setup.cfg with dependencies -> pip install -e .[test extras]
+//   pyproject.toml's [dependency-groups] for tests (PEP 735) -> their requirements, with the above
 // The venv made by pip sees the machine's site-packages (--system-site-packages): Debian's pytest
 // serves when the repository lists none; a pytest it lists wins.
 import { parse as parseToml } from "smol-toml";
@@ -54,19 +55,59 @@ export function requirementsFiles(files: Iterable<string>): string[] {
  * not parse gives nothing: pip would refuse it too.
  */
 function projectTable(pyproject: string): Record<string, unknown> {
+  return topTable(pyproject, "project");
+}
+
+function topTable(pyproject: string, name: string): Record<string, unknown> {
   try {
-    const project = parseToml(pyproject)["project"];
-    return typeof project === "object" && project !== null && !Array.isArray(project) ? (project as Record<string, unknown>) : {};
+    const table = parseToml(pyproject)[name];
+    return typeof table === "object" && table !== null && !Array.isArray(table) ? (table as Record<string, unknown>) : {};
   } catch {
     return {};
   }
+}
+
+const TEST_GROUP = /^(?:test|tests|testing|dev)$/i;
+
+/**
+ * The requirements of pyproject.toml's `[dependency-groups]` (PEP 735) that tests are likely to need,
+ * `{include-group = "…"}` entries expanded, in order, each once. pypa/packaging declares hypothesis
+ * and pretend only in its `test` group (no extra, no requirements file): init installed nothing and
+ * 20 test files failed to import. pip reads groups itself only from 25.1 (`--group`), and the venv's
+ * pip is the machine's python's (23 here), so init lists the requirements instead.
+ */
+export function testGroupRequirements(pyproject: string): string[] {
+  const groups = topTable(pyproject, "dependency-groups");
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const expand = (name: string): void => {
+    if (seen.has(name)) return; // a cycle is pip's error to report; listing it once is enough here
+    seen.add(name);
+    const entries = groups[name];
+    if (!Array.isArray(entries)) return;
+    for (const entry of entries) {
+      if (typeof entry === "string") {
+        if (!out.includes(entry)) out.push(entry);
+      } else if (typeof entry === "object" && entry !== null) {
+        const included = (entry as Record<string, unknown>)["include-group"];
+        if (typeof included === "string") expand(included);
+      }
+    }
+  };
+  for (const name of Object.keys(groups).filter((n) => TEST_GROUP.test(n))) expand(name);
+  return out;
+}
+
+/** A word for sh: requirements carry `;`, `<`, `>`, `[` and quotes (`tomli; python_version<'3.11'`). */
+function shellWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Extras of pyproject.toml's `project.optional-dependencies` that tests are likely to need. */
 export function testExtras(pyproject: string): string[] {
   const extras = projectTable(pyproject)["optional-dependencies"];
   if (typeof extras !== "object" || extras === null) return [];
-  return Object.keys(extras).filter((n) => /^(?:test|tests|testing|dev)$/i.test(n));
+  return Object.keys(extras).filter((n) => TEST_GROUP.test(n));
 }
 
 /** Whether pyproject.toml, setup.py or setup.cfg declares packages to install. */
@@ -129,10 +170,18 @@ export async function pythonDependencies(repo: RepoView): Promise<PythonDeps | n
   if (requirements.length > 0) {
     return { install: `${VENV} && ${PIP} ${requirements.map((f) => `-r ${f}`).join(" ")}`, python: VENV_PYTHON, evidence: requirements.join(", ") };
   }
-  if (declaresDependencies(pyproject, setupPy, setupCfg)) {
+  const groups = pyproject === null ? [] : testGroupRequirements(pyproject);
+  if (declaresDependencies(pyproject, setupPy, setupCfg) || groups.length > 0) {
     const extras = pyproject === null ? [] : testExtras(pyproject);
     const target = extras.length === 0 ? "." : `'.[${extras.join(",")}]'`;
-    return { install: `${VENV} && ${scm}${PIP} -e ${target}`, python: VENV_PYTHON, evidence: pyproject !== null ? "pyproject.toml declares dependencies" : "setup.py/setup.cfg declare dependencies" };
+    // The project itself is installed when it is one (a build backend, [project], setup.py/cfg); a
+    // pyproject.toml holding only dependency groups has nothing pip could build.
+    const isProject = setupPy !== null || setupCfg !== null || (pyproject !== null && (Object.keys(projectTable(pyproject)).length > 0 || Object.keys(topTable(pyproject, "build-system")).length > 0));
+    const words = [...(isProject ? ["-e", target] : []), ...groups.map(shellWord)];
+    const evidence = groups.length > 0
+      ? "pyproject.toml's dependency groups for tests"
+      : pyproject !== null ? "pyproject.toml declares dependencies" : "setup.py/setup.cfg declare dependencies";
+    return { install: `${VENV} && ${scm}${PIP} ${words.join(" ")}`, python: VENV_PYTHON, evidence };
   }
   return null;
 }

@@ -66,7 +66,7 @@ export const vitest: Runner = {
   name: "vitest",
   runs: (command) => /\bvitest\b/.test(command),
   detect: async (repo) => {
-    const found = detectNode(repo, "vitest");
+    const found = await detectNode(repo, "vitest");
     if (found === null) return null;
     const unfit = await launcherUnfit(repo) ?? await tooOld(repo, found);
     return unfit === null ? found : { ...found, launcherUnfit: unfit };

@@ -42,6 +42,37 @@ describe("the first problem of a jest run whose test files failed to run", () =>
   });
 });
 
+// Found on pypa/packaging (issue 22): every test file failed to import hypothesis, a test dependency
+// init had not installed, and the fix line spoke of a src layout, though the command already put src
+// on PYTHONPATH. The report is pytest 8's, as it writes a collection error.
+describe("the first problem of a pytest run whose test files import a module the sandbox has not", () => {
+  const xml = `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="0" skipped="0" tests="1" time="0.5">` +
+    `<testcase classname="" name="tests.test_ranges" time="0.000"><error message="collection failure">ImportError while importing test module '/work/tests/test_ranges.py'.
+Hint: make sure your test modules/packages have valid Python names.
+Traceback:
+tests/test_ranges.py:7: in &lt;module&gt;
+    import hypothesis.strategies
+E   ModuleNotFoundError: No module named 'hypothesis'</error></testcase></testsuite></testsuites>`;
+  const run = (command: string) => {
+    const report = parseJunit(xml, (path) => path === "tests/test_ranges.py");
+    const result = {
+      exitCode: 2, signal: null, timedOut: false, durationMs: 900, outputTail: "ERROR tests/test_ranges.py\n!!! Interrupted: 1 error during collection !!!\n",
+      outputBytes: 60, outputTruncated: false, peakMemoryBytes: null, cpuMs: null, violation: null,
+    };
+    const withCommand = { toolchain: { path: [] }, tests: { command } } as unknown as Policy;
+    return firstProblem({ suite: { label: "head", setup: null, command: result, report, reportError: null }, policy: withCommand });
+  };
+
+  it("names the module and its install before the package's own path, and no src layout the command already has", () => {
+    const found = run('PYTHONPATH="src${PYTHONPATH:+:$PYTHONPATH}" python3 -m pytest --junitxml="$RANEX_JUNIT" tests');
+    expect(found?.problem).toContain("first error: tests/test_ranges.py: ModuleNotFoundError: No module named 'hypothesis'");
+    expect(found?.fix).toMatch(/^'hypothesis' is not installed in the sandbox: install it in tests\.setup, .*dependency groups/);
+    expect(found?.fix).not.toContain("src layout");
+    // Without a PYTHONPATH in the command, the src layout comes first, as before, and the module is named.
+    expect(run('python3 -m pytest --junitxml="$RANEX_JUNIT" tests')?.fix).toMatch(/^make the package importable in the sandbox: 'hypothesis' is not there; for a src layout put PYTHONPATH=src .*install it in tests\.setup/);
+  });
+});
+
 // Found on yargs/yargs-parser: puppeteer's postinstall could not reach its browser host from setup
 // (which reaches the registries only), and the fix line said the *run* had tried the network.
 describe("the first problem of a setup that reached for a host that is no registry", () => {

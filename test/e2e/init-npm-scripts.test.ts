@@ -34,3 +34,28 @@ describe("mocha-postinstall: --add-deps beside puppeteer, whose postinstall down
     expect(init.stdout).toMatch(/tests found: 1 in 1 file\(s\)\n {2}test\/calc\.js {2}1 \(1 passed\)/);
   }, 700_000);
 });
+
+// Found on unjs/ufo: a pnpm-lock.yaml got `pnpm install --frozen-lockfile --offline`, and there is no
+// pnpm on the machine (nor in the sandbox), and an empty store offline installs nothing: setup failed
+// ("pnpm: not found"), the checks were dropped, no test ran. pnpm now comes through npx from the npm
+// registry, at the version package.json's packageManager names.
+describe("pnpm-calc: a pnpm lock, and no pnpm on the machine", () => {
+  it("init installs with the pnpm packageManager names, from the registry, and its try runs the tests", async () => {
+    const { repo, init } = await initFixture("pnpm-calc", [], 300_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("  setup: 'npx --yes pnpm@9.15.9 install --frozen-lockfile'");
+    expect(init.stdout).toMatch(/setup \d+\.\d s \(installed once, now cached\)/);
+    expect(init.stdout).toContain("tests found: 1 in 1 file(s)\n  test/calc.test.js  1 (1 passed)");
+  }, 400_000);
+});
+
+// Found on npm/node-semver: the TAP launcher asked node-tap for `--disable-coverage` (node-tap 18's
+// flag); node-tap 16 answered "invalid argument", so every test file was a load error and no test ran.
+describe("node-tap16-calc: node-tap 16, whose coverage flag is --no-coverage", () => {
+  it("init's try runs the tests through the launcher", async () => {
+    const { init } = await initFixture("node-tap16-calc", [], 600_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).not.toContain("invalid argument");
+    expect(init.stdout).toContain("tests found: 3 in 1 file(s)");
+  }, 700_000);
+});

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { detectTestRunner } from "../../src/policy/detect.js";
 import { renderStarter } from "../../src/policy/init.js";
 import { parsePolicy } from "../../src/policy/index.js";
-import { requirementsFiles, testExtras } from "../../src/runners/python-deps.js";
+import { execFileSync } from "node:child_process";
+import { requirementsFiles, testExtras, testGroupRequirements } from "../../src/runners/python-deps.js";
 import { toxSetenv } from "../../src/runners/python.js";
 import { tempDir } from "../helpers/git-repo.js";
 
@@ -63,6 +64,25 @@ describe("Python dependencies in ranex init", () => {
     expect(found.install).toMatch(/&& SETUPTOOLS_SCM_PRETEND_VERSION=0\.0\.0 \.venv\/bin\/pip install .* -e '\.\[tests\]'$/);
     const plain = await detectTestRunner(repoWith({ "pyproject.toml": "[project]\nname = 'x'\nversion = '1'\ndependencies = ['attrs']\n" }));
     expect(plain.install).not.toContain("PRETEND");
+  });
+
+  it("installs a project's dependency groups for tests (PEP 735), as pip words the shell keeps whole", async () => {
+    // pypa/packaging's shape: no dependencies, no extras, a `test` group (hypothesis) that includes another.
+    const pyproject = "[build-system]\nrequires = ['flit_core']\nbuild-backend = 'flit_core.buildapi'\n[project]\nname = 'x'\nversion = '1'\n" +
+      "[dependency-groups]\ntest = ['hypothesis>=6.0.0', \"tomli; python_version<'3.11'\", {include-group = 'cov'}]\ncov = ['coverage[toml]>=7.2.0', 'hypothesis>=6.0.0']\ndocs = ['sphinx']\n";
+    expect(testGroupRequirements(pyproject)).toEqual(["hypothesis>=6.0.0", "tomli; python_version<'3.11'", "coverage[toml]>=7.2.0"]);
+    const found = await detectTestRunner(repoWith({ "pyproject.toml": pyproject }));
+    expect(found.evidence).toContain("pyproject.toml's dependency groups for tests installed into .venv by setup");
+    expect(found.python).toBe(".venv/bin/python");
+    const install = found.install ?? "";
+    const pip = install.slice(install.indexOf(".venv/bin/pip"));
+    // The words pip gets, as sh splits them (printf in place of pip).
+    const words = execFileSync("sh", ["-c", pip.replace(/^\.venv\/bin\/pip/, "printf '%s\\n'")], { encoding: "utf8" }).trim().split("\n");
+    expect(words.slice(words.indexOf("-e"))).toEqual(["-e", ".", "hypothesis>=6.0.0", "tomli; python_version<'3.11'", "coverage[toml]>=7.2.0"]);
+    // Groups alone, no project to build: the requirements only.
+    const bare = await detectTestRunner(repoWith({ "pyproject.toml": "[dependency-groups]\ndev = ['attrs']\n" }));
+    expect(bare.install).toMatch(/pip install [^&]* 'attrs'$/);
+    expect(bare.install).not.toContain(" -e ");
   });
 
   it("reads tox's [testenv] setenv, leaving out substitutions, shell words and the gate's own variables", () => {

@@ -179,6 +179,42 @@ describe("the launcher and the reader, live", () => {
   }, 120_000);
 });
 
+// Found on real repositories (issue 22), with stand-ins that print TAP from the file they are given:
+// which files the launcher runs for ava, and which flags it gives node-tap by its version.
+describe("the launcher meets the runner's own rules", () => {
+  const standIn = (pkg: string, version: string, body: string) => ({
+    [`node_modules/${pkg}/package.json`]: JSON.stringify({ name: pkg, version, bin: { [pkg]: "bin/run" } }),
+    [`node_modules/${pkg}/bin/run`]: `#!/usr/bin/env node\n${body}`,
+  });
+  const printsFile = "const f = require('node:path').resolve(process.argv[process.argv.length - 1]);\nconst { out, code } = require(f);\nprocess.stdout.write(out);\nprocess.exit(code);\n";
+  const file = (out: string, code = 0) => `module.exports = ${JSON.stringify({ out, code })};\n`;
+
+  // chalk/chalk: init's guess for ava (`test/**/*.js`) matched `test/_fixture.js`, a helper ava never
+  // runs; through the launcher it ran as a test file and was a load error on every run.
+  it("ava: files ava ignores (a leading _, helper and fixture folders) are not run, whatever glob matched them", async () => {
+    const tree = writeTree({
+      ...standIn("ava", "3.15.0", printsFile),
+      "test/calc.js": file("TAP version 13\nok 1 - adds\n1..1\n"),
+      "test/_fixture.js": file("", 1),
+      "test/helpers/near.js": file("", 1),
+      "test/fixtures/data.js": file("", 1),
+    });
+    const { report } = await launch(tree, ["ava", "test/**/*.js"], 'node "$RANEX_REPORTERS/tap-run.cjs" ava \'test/**/*.js\'');
+    expect(report.loadErrors).toEqual([]);
+    expect(report.cases.map((c) => [c.id, c.result])).toEqual([["test/calc.js::adds", "passed"]]);
+  }, 120_000);
+
+  // npm/node-semver: node-tap 16 refused `--disable-coverage` (node-tap 18's flag), so every file
+  // was a load error. Each stand-in refuses the flag its version does not know.
+  it.each([["16.3.10", "--disable-coverage"], ["21.8.0", "--no-coverage"]])("node-tap %s is not given %s", async (version, refused) => {
+    const refuses = `if (process.argv.includes(${JSON.stringify(refused)})) { console.error("Error: invalid argument: ${refused}"); process.exit(1); }\n`;
+    const tree = writeTree({ ...standIn("tap", version, refuses + printsFile), "test/calc.js": file("TAP version 13\nok 1 - adds\n1..1\n") });
+    const { report } = await launch(tree, ["tap", "test/*.js"], 'node "$RANEX_REPORTERS/tap-run.cjs" tap \'test/*.js\'');
+    expect(report.loadErrors).toEqual([]);
+    expect(report.cases.map((c) => c.result)).toEqual(["passed"]);
+  }, 120_000);
+});
+
 describe("the launcher's own errors", () => {
   it("names a runner it does not know, and a runner package that is not installed", () => {
     const tree = tempDir("ranex-tap-none-");

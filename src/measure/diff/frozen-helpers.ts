@@ -110,6 +110,32 @@ const SCRIPT_ASSERTS: readonly RegExp[] = [
 const PYTHON = /\.pyi?$/;
 const SCRIPT = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 
+/**
+ * A Python module or function named as a test's check: `testing.py`, `test_utils.py`, `helpers/`,
+ * `support/`, `conftest.py`; `def assert_close`, `check_…`, `expect_…`, `verify_…`, `…_equal`.
+ */
+const CHECK_MODULE = /(?:^|\/)(?:[\w-]*test[\w-]*|helpers?|support|fixtures?|conftest|_?compare)(?:\/|\.pyi?$)/i;
+const CHECK_FUNCTION = /^_*(?:assert|check|expect|verify|ensure|must|should|compare)|(?:equal|close|same|match|near)s?$/i;
+
+/**
+ * Whether a Python `assert` statement (or `AssertionError`) on line `at` is a check made for the tests:
+ * in a module named as a test helper, or in a function named as a check. One elsewhere is the
+ * library's own invariant (`assert self.serialization_type is float` and, in `make_error`, `raise
+ * AssertionError(message)` in marshmallow's fields.py; `assert spec_version is not None` in
+ * pypa/packaging's specifiers.py): it is the code under test, which the honest fix changes, and
+ * counting it froze that code (every honest fix FAILed unsafe).
+ */
+function checkAssert(path: string, lines: readonly string[], at: number): boolean {
+  if (CHECK_MODULE.test(path)) return true;
+  const indent = /^\s*/.exec(lines[at] ?? "")?.[0].length ?? 0;
+  for (let i = at - 1; i >= 0; i--) {
+    const def = /^(\s*)(?:async\s+)?def\s+(\w+)/.exec(lines[i] ?? "");
+    if (def === null || (def[1] ?? "").length >= indent) continue;
+    return CHECK_FUNCTION.test(def[2] ?? "");
+  }
+  return false;
+}
+
 /** Where a module asserts (`line N: text`), or null when it does not (or its language is not read). */
 export function assertionIn(path: string, text: string): string | null {
   const patterns = PYTHON.test(path) ? PYTHON_ASSERTS : SCRIPT.test(path) ? SCRIPT_ASSERTS : null;
@@ -118,7 +144,10 @@ export function assertionIn(path: string, text: string): string | null {
   const lines = text.split("\n");
   // The patterns in order, the most telling first: an assert statement says more than an import.
   for (const pattern of patterns) {
-    const at = lines.findIndex((line) => !comment.test(line) && pattern.test(line));
+    // An assert statement or AssertionError of the library's own (an invariant, a programmer's error)
+    // counts only where a check for the tests is made (checkAssert).
+    const statement = pattern === PYTHON_ASSERTS[0] || pattern === PYTHON_ASSERTS[1];
+    const at = lines.findIndex((line, i) => !comment.test(line) && pattern.test(line) && (!statement || checkAssert(path, lines, i)));
     if (at < 0) continue;
     const shown = lines[at]!.trim();
     return `line ${at + 1}: ${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}`;

@@ -96,6 +96,26 @@ describe("assertionIn", () => {
       .toBe("line 2: export const same = (a, b) => expect(a).toBe(b);");
   });
 
+  // Found on marshmallow-code/marshmallow and pypa/packaging (issue 22): the code under test keeps
+  // invariants as assert statements, and the tests import it, so every honest fix to fields.py or
+  // specifiers.py FAILed diff.frozen as "a test helper". Such an assert is a check made for the tests
+  // only in a helper's module or a check's function.
+  it("takes a library's own assert statements for invariants, not for a test's checks", () => {
+    const fields = "class DateTime(Field):\n    def _serialize(self, value, attr, obj, **kwargs):\n        assert self.serialization_type is float\n        return value\n";
+    expect(assertionIn("src/marshmallow/fields.py", fields)).toBeNull();
+    expect(assertionIn("src/packaging/specifiers.py", "def _coerce(spec_version):\n    assert spec_version is not None\n")).toBeNull();
+    expect(assertionIn("src/pkg/stats.py", "assert sys.version_info >= (3, 8)\n")).toBeNull();
+    const makeError = "    def make_error(self, key):\n        try:\n            msg = self.error_messages[key]\n        except KeyError as error:\n            raise AssertionError(key) from error\n";
+    expect(assertionIn("src/marshmallow/fields.py", `class Field:\n${makeError}`)).toBeNull();
+    // A check's function, wherever it lives, and any assert of a helper's module, still count.
+    expect(assertionIn("src/shapes/geometry.py", "def area(r):\n    return r * r\n\ndef assert_close(a, b, tol=1e-9):\n    assert abs(a - b) <= tol\n")).toBe("line 5: assert abs(a - b) <= tol");
+    expect(assertionIn("src/pkg/numbers.py", "class Near:\n    def values_equal(self, a, b):\n        assert a == b\n")).toBe("line 3: assert a == b");
+    expect(assertionIn("src/pkg/testing.py", "def near(a, b):\n    assert abs(a - b) < 1e-9\n")).toBe("line 2: assert abs(a - b) < 1e-9");
+    expect(assertionIn("tests_support/helpers.py", "def near(a, b):\n    assert a == b\n")).toBe("line 2: assert a == b");
+    // The other signs are read as before: an invariant beside them does not hide them.
+    expect(assertionIn("src/pkg/fields.py", "assert x\ndef check(a):\n    if a:\n        raise AssertionError(a)\n")).toBe("line 4: raise AssertionError(a)");
+  });
+
   it("does not take a plain raise or throw for an assertion: the code under test does that too", () => {
     expect(assertionIn("src/stats.py", "def average(xs):\n    raise NotImplementedError('todo')\n")).toBeNull();
     expect(assertionIn("src/stats.js", "function median() {\n  throw new Error('todo');\n}\n")).toBeNull();
@@ -111,8 +131,10 @@ describe("assertionIn", () => {
 
   it("keeps only the imported modules that assert", () => {
     const imported = new Map([["a.py", ["t.py"]], ["b.py", ["t.py"]], ["c.py", ["t.py"]]]);
-    const texts = new Map([["a.py", "assert 1\n"], ["b.py", "x = 1\n"]]);
+    // a.py's assert is in a check's function (a module-level `assert 1` is a library's invariant since
+    // marshmallow and packaging, above); b.py asserts nothing; c.py was not read.
+    const texts = new Map([["a.py", "def check(x):\n    assert x\n"], ["b.py", "x = 1\nassert x\n"]]);
     const asserts = new Map([...texts].map(([path, text]) => [path, assertionIn(path, text)]));
-    expect(frozenHelpers(imported, asserts)).toEqual([{ path: "a.py", importedBy: ["t.py"], asserts: "line 1: assert 1" }]);
+    expect(frozenHelpers(imported, asserts)).toEqual([{ path: "a.py", importedBy: ["t.py"], asserts: "line 2: assert x" }]);
   });
 });
