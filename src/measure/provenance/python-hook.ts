@@ -338,6 +338,7 @@ ${pythonLyingSource()}
                     if early_names[0] is None and path.endswith(('.py', '.pyc', '.so')):
                         early_snapshot()
                         swapped_start()
+                        snapshot()
                     if code_file(path):
                         data_file(path, caller())
                 if not reading or '+' in (mode or ''):
@@ -350,7 +351,10 @@ ${pythonLyingSource()}
                     report_guard(event, args, caller())
             return
         if event == 'import':
-            if pending:
+            # The watched modules are taken when the tree's first code file is opened (none of it has
+            # run yet) and, after that, as each finishes loading (loaded()); only without that message
+            # to wrap is each import the moment (264 calls on python-calc's run: 3.6 M instructions).
+            if pending and early_names[0] is not None and loaded_code[0] is None:
                 snapshot()
             counter[0] += 1
             if counter[0] % 25 == 0:

@@ -160,5 +160,7 @@ export function pythonSwappedSource(): string {
         if frame is not None and frame.f_code is loaded_code[0] and args:
             name = args[0]
             keep(name, modules.get(name))
+            if pending:
+                snapshot()  # a watched module that finished loading (./python-hook.ts)
 `;
 }
