@@ -10,6 +10,16 @@ import { makeFifo } from "./fifos.js";
 /** At most this much of the record is kept; the rest is counted as dropped. */
 export const RECORD_MAX_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Past that, the processes' end lines are still kept, up to this much more: the first process's end
+ * is written last, and a record without it reads as cut short, which is unsafe (found on
+ * npm/node-semver: node-tap ran 67 Node processes, one per test file, whose lines filled the record
+ * before the launcher ended, and every honest head FAILed). Only an end whose start line was kept
+ * counts (./record.ts checks its nonce), so these lines can vouch for nothing else.
+ */
+export const RECORD_END_BYTES = 256 * 1024;
+const END_LINE = '{"k":"end",';
+
 export interface RecordPipe {
   path: string;
   /** Stops reading (after what is already in the pipe) and returns the text and how many bytes came. */
@@ -28,12 +38,28 @@ export async function openRecordPipe(path: string, parent: string): Promise<Reco
   const chunks: Buffer[] = [];
   let kept = 0;
   let bytes = 0;
+  const ends: string[] = [];
+  let endBytes = 0;
+  let overflow = "";
   const take = (chunk: Buffer): void => {
     bytes += chunk.length;
+    let rest = chunk;
     if (kept < RECORD_MAX_BYTES) {
       const part = chunk.subarray(0, RECORD_MAX_BYTES - kept);
       chunks.push(part);
       kept += part.length;
+      rest = chunk.subarray(part.length);
+    }
+    if (rest.length === 0) return;
+    // Past the cap: only whole end lines (the line cut at the cap starts this text and is no end line).
+    const lines = (overflow + rest.toString("latin1")).split("\n");
+    overflow = lines.pop() ?? "";
+    if (overflow.length > 4096) overflow = "";
+    for (const line of lines) {
+      if (line.startsWith(END_LINE) && endBytes + line.length + 1 <= RECORD_END_BYTES) {
+        ends.push(line);
+        endBytes += line.length + 1;
+      }
     }
   };
   socket.on("data", take);
@@ -55,7 +81,8 @@ export async function openRecordPipe(path: string, parent: string): Promise<Reco
         take(Buffer.from(buffer.subarray(0, read)));
       }
       socket.destroy();
-      return { text: Buffer.concat(chunks).toString("utf8"), bytes };
+      const text = Buffer.concat(chunks).toString("utf8");
+      return { text: ends.length === 0 ? text : `${text}\n${ends.join("\n")}\n`, bytes };
     },
   };
 }
