@@ -67,9 +67,12 @@ const DOWNLOAD_SKIPS: readonly [string, string][] = [
   ["chromedriver", "CHROMEDRIVER_SKIP_DOWNLOAD=true"],
 ];
 
-function installCommand(pkg: PackageJson, files: ReadonlySet<string>, pnpmLock: string | null): string | null {
+/** The text of the files that decide the install command: the pnpm or yarn lock, yarn's own settings. */
+interface LockTexts { pnpmLock: string | null; yarnLock: string | null; yarnrc: string | null }
+
+function installCommand(pkg: PackageJson, files: ReadonlySet<string>, locks: LockTexts): string | null {
   const skips = [...new Set(DOWNLOAD_SKIPS.filter(([name]) => hasDep(pkg, name)).map(([, env]) => env))];
-  const install = bareInstall(pkg, files, pnpmLock);
+  const install = bareInstall(pkg, files, locks);
   return install === null || skips.length === 0 ? install : `${skips.join(" ")} ${install}`;
 }
 
@@ -86,12 +89,27 @@ export function pnpmSpec(pkg: PackageJson, pnpmLock: string | null): string {
   return lockVersion !== undefined && line[lockVersion] !== undefined ? `pnpm@${line[lockVersion]}` : "pnpm";
 }
 
-function bareInstall(pkg: PackageJson, files: ReadonlySet<string>, pnpmLock: string | null): string | null {
+/**
+ * yarn the way a yarn.lock asks for it, through npx like pnpm (the machine has no yarn). Classic
+ * (`# yarn lockfile v1`): yarn 1 from the npm registry, `--frozen-lockfile`. Berry (a lock with
+ * `__metadata`): the release the repository commits (`.yarnrc.yml`'s `yarnPath`), else the version
+ * `packageManager` names, from `@yarnpkg/cli-dist`, `--immutable`.
+ */
+export function yarnInstall(pkg: PackageJson, files: ReadonlySet<string>, yarnLock: string | null, yarnrc: string | null): string {
+  const manager = typeof pkg.packageManager === "string" ? /^yarn@(\d+)\.(\d+\.\d+[\w.-]*)/.exec(pkg.packageManager) : null;
+  const berry = /^__metadata:/m.test(yarnLock ?? "") || (manager !== null && Number(manager[1]) >= 2);
+  if (!berry) return `npx --yes yarn@${manager !== null ? `${manager[1]}.${manager[2]}` : "1"} install --frozen-lockfile`;
+  const committed = /^yarnPath:\s*["']?([^"'\s#]+)/m.exec(yarnrc ?? "")?.[1]?.replace(/^\.\//, "");
+  if (committed !== undefined && files.has(committed)) return `node ${committed} install --immutable`;
+  return `npx --yes -p @yarnpkg/cli-dist${manager !== null ? `@${manager[1]}.${manager[2]}` : ""} yarn install --immutable`;
+}
+
+function bareInstall(pkg: PackageJson, files: ReadonlySet<string>, locks: LockTexts): string | null {
   // pnpm through npx, from the npm registry setup reaches: a machine (and its sandbox) seldom has pnpm
   // on its PATH, and corepack fetches from elsewhere. Not `--offline`: setup is the step that downloads
   // (unjs/ufo: "pnpm: not found", and an empty store offline would have failed the same).
-  if (files.has("pnpm-lock.yaml")) return `npx --yes ${pnpmSpec(pkg, pnpmLock)} install --frozen-lockfile`;
-  if (files.has("yarn.lock")) return "yarn install --frozen-lockfile";
+  if (files.has("pnpm-lock.yaml")) return `npx --yes ${pnpmSpec(pkg, locks.pnpmLock)} install --frozen-lockfile`;
+  if (files.has("yarn.lock")) return yarnInstall(pkg, files, locks.yarnLock, locks.yarnrc);
   // No audit or funding calls: they reach the network for nothing the judgment needs.
   if (files.has("package-lock.json") || files.has("npm-shrinkwrap.json")) return "npm ci --no-audit --no-fund";
   const declared = Object.keys(pkg.dependencies ?? {}).length + Object.keys(pkg.devDependencies ?? {}).length;
@@ -106,6 +124,11 @@ function nodeChecks(pkg: PackageJson, files: ReadonlySet<string>): { name: strin
   return checks;
 }
 
+async function lockTexts(repo: RepoView): Promise<LockTexts> {
+  const read = async (path: string): Promise<string | null> => (repo.files.has(path) ? await repo.readText(path) : null);
+  return { pnpmLock: await read("pnpm-lock.yaml"), yarnLock: await read("yarn.lock"), yarnrc: await read(".yarnrc.yml") };
+}
+
 /** What runner `name` finds in the repository: something only when package.json points at it. */
 export async function detectNode(repo: RepoView, name: RunnerName): Promise<Found | null> {
   if (repo.pkg === null) return null;
@@ -118,7 +141,7 @@ export async function detectNode(repo: RepoView, name: RunnerName): Promise<Foun
     ...(before.length === 0 ? {} : { preSteps: before }),
     testScript: expandedTest(repo.pkg),
     evidence: node.evidence,
-    install: installCommand(repo.pkg, repo.files, repo.files.has("pnpm-lock.yaml") ? await repo.readText("pnpm-lock.yaml") : null),
+    install: installCommand(repo.pkg, repo.files, await lockTexts(repo)),
     runnerDeclared: name === "node-test" || hasDep(repo.pkg, name),
     ...(declaredRange(repo.pkg, name) === undefined ? {} : { runnerRange: declaredRange(repo.pkg, name) }),
     reporterDeclared: reporter === undefined || hasDep(repo.pkg, reporter),

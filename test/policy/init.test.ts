@@ -102,7 +102,7 @@ describe("starterPolicy detects the runner and validates", () => {
   it("jest through the gate's launcher, telling the owner what is not declared", async () => {
     const { text, policy } = await validStarter(repoWith({ "package.json": pkg({ scripts: { test: "jest" }, devDependencies: { jest: "30" } }), "yarn.lock": "" }));
     expect(policy.tests.command).toBe('node "$RANEX_REPORTERS/jest-run.cjs"');
-    expect(policy.tests.setup).toBe("yarn install --frozen-lockfile");
+    expect(policy.tests.setup).toBe("npx --yes yarn@1 install --frozen-lockfile");
     expect(text).toContain("package.json does not declare jest-junit");
     const withReporter = await starterPolicy(repoWith({ "package.json": pkg({ devDependencies: { jest: "29", "jest-junit": "16" } }) }));
     expect(withReporter).not.toContain("does not declare");
