@@ -32,10 +32,18 @@ describe("tests.sealed", () => {
     for (const head of ["lookup", "always-equal"]) {
       const j = await judge({ source: dir, base: "main", head, task: "roman", dataDir });
       expect(claim(j, "tests.red_green")?.status, head).toBe("pass");
-      expect(claim(j, "tests.regression")?.status, head).toBe("pass");
       expect(claim(j, "tests.sealed"), head).toMatchObject({ status: "fail", class: "incomplete" });
       expect(claim(j, "tests.sealed")?.reason, head).toMatch(/^3 of 3 sealed tests do not pass on head/);
-      expect(j.verdict).toMatchObject({ verdict: "FAIL", class: "incomplete" });
+      if (head === "lookup") {
+        expect(claim(j, "tests.regression")?.status, head).toBe("pass");
+        expect(j.verdict).toMatchObject({ verdict: "FAIL", class: "incomplete" });
+      } else {
+        // Since issue 19's values that lie about themselves, the run itself sees the object equal to
+        // everything (its class is the change's): the run is not believed either.
+        expect(claim(j, "tests.regression"), head).toMatchObject({ status: "fail", class: "unsafe" });
+        expect(claim(j, "tests.regression")?.reason, head).toContain("the tree class src.roman._Numeral (asked with a blank instance when the tests were collected) whose __eq__ says it equals an object it has never seen (src/roman.py:5)");
+        expect(j.verdict).toMatchObject({ verdict: "FAIL", class: "unsafe" });
+      }
     }
   }, 300_000);
 
