@@ -14,6 +14,7 @@ import { measureTests, measurementFailed, type Measured } from "./measure-tests.
 import type { HunkText } from "../measure/needed/hunk-text.js";
 import { conflictReason, diffClaims, diffContext, judgeFromOtherBases, readDiff, resolveChange, withConflictDetails, type Change } from "./change.js";
 import { startMeasurer } from "../measure/spawn-measurer.js";
+import { idleCoresSince, sampleCpu } from "./idle-cores.js";
 import { requiredClaims, needsTestRuns, profileFor } from "./gate-for.js";
 import { Stopwatch } from "./stopwatch.js";
 import { loadTasks, subjectTask, taskIdsOf } from "./tasks.js";
@@ -72,6 +73,8 @@ const MAX_POLICY_BYTES = 256 * 1024;
 /** One judgment: read the change from git, measure it keylessly, evaluate. Signing comes after. */
 export async function judge(request: JudgeRequest): Promise<Judgment> {
   const clock = new Stopwatch();
+  // Whether a core is free beside the head run is read over this judgment's first stages (./idle-cores.ts).
+  const cpuAtStart = request.idleCores === undefined ? sampleCpu() : null;
   let repo: Repository;
   let change: Change;
   try {
@@ -155,7 +158,7 @@ export async function judge(request: JudgeRequest): Promise<Judgment> {
         repo: withSubmoduleLimit(repo, policy), base, head: merge.tree, policy, task, profile, digest, dataDir: request.dataDir, clock, measurer,
         facts, newFiles: newTestFiles(planning), frozenTestFiles: testFilesOn(basePaths, planning), frozenPaths: frozenPathsOn(basePaths, planning),
         runTests, signal: request.signal, own: { from: change.mergeBase, to: head },
-        ...(request.idleCores === undefined ? {} : { idleCores: request.idleCores }),
+        idleCores: request.idleCores ?? idleCoresSince(cpuAtStart, () => sampleCpu(measurer.pid === undefined ? [] : [measurer.pid])),
         ...(sealed !== null && "input" in sealed ? { sealed: sealed.input } : {}),
       });
     }

@@ -26,6 +26,8 @@ export interface Measurer {
   measure(plan: MeasurePlan, signal?: AbortSignal, secrets?: { sealKey?: Uint8Array }): Promise<MeasureResult>;
   /** Ends the process if it was never given a plan (the judgment stopped before measuring). */
   dispose(): Promise<void>;
+  /** Its process id, while it has one: its CPU while it loads is the judgment's own, not the machine's load. */
+  readonly pid: number | undefined;
 }
 
 /**
@@ -75,6 +77,7 @@ export function startMeasurer(): Measurer {
   };
   let used = false;
   return {
+    pid: child.pid,
     async measure(plan, signal, secrets) {
       if (used) throw new MeasureError("a measuring process measures once");
       used = true;
