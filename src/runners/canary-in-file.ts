@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { phrases, titleOf } from "../measure/canary-names.js";
+import { LYING_RECEIVED } from "./lying-received.js";
 import { guardCanaryBody, guardScript, FS_CJS, fsEsm, type GuardFacts } from "./registration-guard.js";
 import type { CanaryContext, CanaryResult } from "./types.js";
 
@@ -31,7 +32,7 @@ export async function inFileCanaries(runner: "jest" | "vitest", ctx: CanaryConte
     members: [
       { name: toBe, via: via("toBe"), expect: "fail", inEachFile: true }, { name: toEqual, via: via("toEqual"), expect: "fail", inEachFile: true },
       { name: toThrow, via: via("toThrow"), expect: "fail", inEachFile: true }, { name: pass, via: via("toBe"), expect: "pass", inEachFile: true },
-      { name: registered, via: `${runner}'s test registration in every frozen test file`, expect: "pass", inEachFile: true },
+      { name: registered, via: `${runner}'s test registration in every frozen test file, and the values every test file compares`, expect: "pass", inEachFile: true },
     ],
   };
 }
@@ -71,6 +72,8 @@ ${WATCH_CIRCUS}
   const testPath = globals.expect.getState().testPath;
   ${guardScript(v.tree, FS_CJS)}
   guard.watchGlobals(["test", "it", "describe", "fit", "fdescribe", "xit", "xtest", "xdescribe"]);
+  ${LYING_RECEIVED}
+  lyingReceived.jest(globalThis[Symbol.for("$$jest-matchers-object")]);
   // jest 30 keeps the handlers under a symbol of the global, jest 29 in the state.
   const handlers = root === undefined ? undefined : Array.isArray(state.eventHandlers) ? state.eventHandlers : globalThis[Symbol.for("EVENT_HANDLERS")];
   const handler = Array.isArray(handlers) ? watchCircus(handlers, root, guard) : undefined;
@@ -142,6 +145,8 @@ const names = new Set(${q([v.toBe, v.toEqual, v.toThrow, v.pass, v.registered])}
 const testPath = imported.getState().testPath;
 ${guardScript(v.tree, fsEsm("fsForGuard"))}
 guard.watchGlobals(["test", "it", "describe", "suite"]);
+${LYING_RECEIVED}
+lyingReceived.chai(vitest.chai);
 // The module's registration functions cannot be reassigned, but their chained forms can (\`test.each\`).
 const shapeOf = (fn) => new Map(Object.getOwnPropertyNames(fn).map((key) => [key, Object.getOwnPropertyDescriptor(fn, key)]));
 const shapes = [["test", test], ["it", it], ["describe", describe], ["suite", suite]].map(([name, fn]) => [name, fn, shapeOf(fn)]);

@@ -39,7 +39,7 @@ export interface GuardFacts {
  * A script block (no import or require: both setup files, CommonJS and ES module, include it) that
  * declares `guard`. `guard.watchGlobals(names, target?, label?, onWrite?)` puts an accessor on each
  * registration function (of the global by default) that notes writes by changeable files; `guard.via()` names the changeable files on the current stack;
- * `guard.note(what)` keeps a finding; `guard.onCheck(fn)` adds a last look (a finding or null); `guard.check(testPath)` says what voids a frozen file's run (null: nothing);
+ * `guard.note(what)` keeps a finding; `guard.lie(what)` a compared value that can equal anything, `guard.lies(testPath)` says them (any test file); `guard.onCheck(fn)` adds a last look (a finding or null); `guard.check(testPath)` says what voids a frozen file's run (null: nothing);
  * `guard.frozenRel(file)` is the file's path in the tree when it is frozen, else null.
  */
 export function guardScript(facts: GuardFacts, fs: string): string {
@@ -147,8 +147,11 @@ export function guardScript(facts: GuardFacts, fs: string): string {
   };
   const via = () => [...new Set(stackFiles().map(changeable).filter((file) => file !== null))];
   // A test's own finding first: the report keeps the first line of a failure, 200 characters.
-  const findings = { tests: [], globals: [] };
+  const findings = { tests: [], globals: [], values: [] };
   const note = (what, kind = "tests") => { const list = findings[kind]; if (list.length < 20 && !list.includes(what)) list.push(what); };
+  // A value a test compared that can equal anything (./lying-received.ts): not a registration, and
+  // void in any test file, the PR's own too, since its tests are evidence as well.
+  const lie = (what) => note(what, "values");
   const watched = [];
   // Puts an accessor on each registration function of \`target\` (the global, or node:test's exports)
   // whose setter notes a write by a changeable file; \`onWrite\` hears of each noted write.
@@ -186,8 +189,11 @@ export function guardScript(facts: GuardFacts, fs: string): string {
     const all = [...findings.tests, ...findings.globals];
     return all.length === 0 ? null : rel + ": " + all.join("; ");
   };
+  // The values any test file compared that can equal anything, the PR's own files too (null: none).
+  const lies = (testPath) => findings.values.length === 0 ? null
+    : (relOf(testPath) ?? testPath) + ": a value with an asymmetricMatch function, which can equal anything, reached " + findings.values.join("; ");
   const frozenRel = (file) => { const rel = relOf(file); return rel !== null && isFrozen(rel) ? rel : null; };
-  return { via, note, watchGlobals, onCheck, check, frozenRel };
+  return { via, note, lie, lies, watchGlobals, onCheck, check, frozenRel };
 })();`;
 }
 
@@ -201,7 +207,12 @@ export const FS_CJS = `(typeof process.getBuiltinModule === "function" ? process
 /** The same for an ES module that imported node:fs as `imported` (`import * as imported from "node:fs"`). */
 export const fsEsm = (imported: string): string => `(typeof process.getBuiltinModule === "function" ? process.getBuiltinModule("node:fs") : ${imported})`;
 
-/** The must-pass canary's body: fails with what the guard saw in a frozen test file. */
+/** The must-pass canary's body: fails with what the guard saw in a frozen test file, and the lying values any file compared. */
 export function guardCanaryBody(testPath: string): string {
-  return `() => { const seen = guard.check(${testPath}); if (seen !== null) throw new Error(seen + " (code the PR can change took part in registering a frozen test)"); }`;
+  return `() => {
+    const seen = guard.check(${testPath});
+    const lies = guard.lies(${testPath});
+    const all = [...seen === null ? [] : [seen + " (code the PR can change took part in registering a frozen test)"], ...lies === null ? [] : [lies]];
+    if (all.length > 0) throw new Error(all.join("; "));
+  }`;
 }

@@ -58,7 +58,7 @@ describe("jest's canaries inside every test file", () => {
     expect(placed.members.map((m) => [m.via, m.expect, m.inEachFile])).toEqual([
       ["jest expect().toBe in every test file", "fail", true], ["jest expect().toEqual in every test file", "fail", true],
       ["jest expect().toThrow in every test file", "fail", true], ["jest expect().toBe in every test file", "pass", true],
-      ["jest's test registration in every frozen test file", "pass", true],
+      ["jest's test registration in every frozen test file, and the values every test file compares", "pass", true],
     ]);
     // A fresh name: nothing fixed on disk beside the gate's folder.
     expect(readdirSync(gate)).toEqual([expect.stringMatching(/^[0-9a-f]{12}\.cjs$/)]);

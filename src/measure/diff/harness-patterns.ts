@@ -86,8 +86,10 @@ export const HARNESS_PATTERNS: readonly HarnessPattern[] = [
   },
   // jest's and vitest's equality asks a value with an `asymmetricMatch` function whether it matches,
   // on either side: code under test returning `{ asymmetricMatch: () => true }` passes every
-  // `toEqual` of a frozen test (issue 19, values that lie about themselves; Python's are seen at run
-  // time). Tests write their own matchers every day; code under test has no reason to speak it.
+  // `toEqual` of a frozen test (issue 19, values that lie about themselves). Under the gate's jest and
+  // vitest launchers the received values are walked at run time too (src/runners/lying-received.ts);
+  // this catches the word where no launcher runs. Tests write their own matchers every day; code
+  // under test has no reason to speak it.
   { name: "jest's and vitest's asymmetric matcher protocol", pattern: /\basymmetricMatch\b|\bjest\.asymmetricMatcher\b/, scope: "code" },
   // vitest's and jest's globals for the running worker and test state.
   { name: "the test runner's internal state", pattern: /\b__vitest_\w+__|\bjest-circus\b/, scope: "all" },
