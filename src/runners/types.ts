@@ -103,6 +103,11 @@ export interface Selection {
   env: Record<string, string>;
   /** How the tests were selected, for the evidence. */
   how: string;
+  /**
+   * The runner reports a test its filter left out as skipped (vitest's and jest's name patterns), so
+   * a listed test reported skipped proves nothing: the filter may have missed it.
+   */
+  skipsLeftOut?: true;
 }
 
 export interface SelectContext {

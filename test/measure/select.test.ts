@@ -57,6 +57,55 @@ describe("the gate's jest launcher with a selection", () => {
   }, 60_000);
 });
 
+describe("the gate's jest launcher: a selection that did not take effect is never an outcome", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ranex-jest-proof-"));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  write("package.json", '{"name":"select","private":true}');
+  // jest's full name joins the titles as they are; the report's ids are trimmed (an empty describe
+  // title leaves a leading space, a title may end in one).
+  write("test/lib.test.js", [
+    'describe("", () => { test("in an empty describe", () => expect(1).toBe(1)); });',
+    'test("ends in a space ", () => expect(1).toBe(1));',
+    'test("plain", () => expect(1).toBe(1));',
+    'test.skip("later", () => expect(1).toBe(2));',
+  ].join("\n"));
+  symlinkSync(join(import.meta.dirname, "..", "..", "node_modules"), join(dir, "node_modules"));
+  const command = 'node "$RANEX_REPORTERS/jest-run.cjs"';
+
+  /** Runs the launcher on `ids` as a repeat does; the outcomes by id and what selectionUnproven says of the run. */
+  async function selected(ids: string[]) {
+    const list = join(dir, "select.txt");
+    write("select.txt", selectionList(ids));
+    const junit = join(dir, "junit.xml");
+    const selection = selectionFor({ command }, ids, list, "none")!;
+    execFileSync(process.execPath, [join(REPORTERS_DIR, "jest-run.cjs")], { cwd: dir, stdio: "ignore", env: { ...process.env, RANEX_JUNIT: junit, ...selection.env } });
+    const report = parseJunit(readFileSync(junit, "utf8"), treeResolver(dir));
+    const run = { label: "head", setup: null, command: { exitCode: 0 } as SuiteRun["command"], report, reportError: null } as SuiteRun;
+    return { outcomes: Object.fromEntries(report.cases.map((c) => [c.id, c.result])), unproven: await selectionUnproven(selection, ids, list, run) };
+  }
+
+  it("runs a listed test whose full name has a space the report's id lost (an empty describe title, a title ending in a space)", async () => {
+    const { outcomes, unproven } = await selected(["test/lib.test.js::in an empty describe", "test/lib.test.js::ends in a space"]);
+    expect(outcomes).toEqual({
+      "test/lib.test.js::in an empty describe": "passed",
+      "test/lib.test.js::ends in a space": "passed",
+      "test/lib.test.js::plain": "skipped",
+      "test/lib.test.js::later": "skipped",
+    });
+    expect(unproven).toBeNull();
+  }, 60_000);
+
+  it("a listed test reported skipped did not run: the selection is not read as its outcome", async () => {
+    const { outcomes, unproven } = await selected(["test/lib.test.js::plain", "test/lib.test.js::later"]);
+    expect(outcomes["test/lib.test.js::plain"]).toBe("passed");
+    expect(outcomes["test/lib.test.js::later"]).toBe("skipped");
+    expect(unproven).toBe("the run of the selection (jest launcher) skipped test/lib.test.js::later");
+  }, 60_000);
+});
+
 describe("the gate's vitest launcher with a selection", () => {
   const dir = mkdtempSync(join(tmpdir(), "ranex-vitest-select-"));
   const write = (path: string, text: string) => {
