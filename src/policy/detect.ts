@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { execa } from "execa";
 import { join } from "node:path";
 import { RUNNERS } from "../runners/index.js";
@@ -112,6 +112,7 @@ export async function detectTestRunner(dir: string): Promise<Detection> {
   const repo: RepoView = {
     dir, files, pkg, testDirs: await testDirs(dir, files),
     readText: (rel) => readText(join(dir, rel)), list: (rel) => list(join(dir, rel)),
+    committed: async (rel) => (await stat(join(dir, rel)).then((s) => s.isFile(), () => false)) && !(await ignoredNames(dir, [rel])).has(rel),
   };
   const base = { install: null, runnerDeclared: false, reporterDeclared: false, testDirs: repo.testDirs, pythonPath: [], checks: [] };
   for (const runner of RUNNERS) {

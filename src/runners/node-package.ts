@@ -104,9 +104,14 @@ export function yarnInstall(pkg: PackageJson, files: ReadonlySet<string>, yarnLo
   const berry = /^__metadata:/m.test(yarnLock ?? "") || (manager !== null && Number(manager[1]) >= 2);
   if (!berry) return `npx --yes yarn@${manager !== null ? `${manager[1]}.${manager[2]}` : "1"} install --frozen-lockfile --ignore-engines`;
   const env = berryEnv(yarnrc);
-  const committed = /^yarnPath:\s*["']?([^"'\s#]+)/m.exec(yarnrc ?? "")?.[1]?.replace(/^\.\//, "");
+  const committed = yarnPathOf(yarnrc);
   if (committed !== undefined && files.has(committed)) return `${env} node ${committed} install --immutable`;
   return `${env} npx --yes -p @yarnpkg/cli-dist${manager !== null ? `@${manager[1]}.${manager[2]}` : ""} yarn install --immutable`;
+}
+
+/** The yarn release `.yarnrc.yml`'s yarnPath names, relative to the tree. */
+function yarnPathOf(yarnrc: string | null): string | undefined {
+  return /^yarnPath:\s*["']?([^"'\s#]+)/m.exec(yarnrc ?? "")?.[1]?.replace(/^\.\//, "");
 }
 
 /** Whether `.yarnrc.yml` leaves berry on Plug'n'Play (its default `nodeLinker`): no node_modules at all. */
@@ -155,7 +160,11 @@ async function lockTexts(repo: RepoView): Promise<LockTexts> {
 /** The install command, and the note a Plug'n'Play repository gets (berry installs node_modules for the gate instead). */
 async function installOf(repo: RepoView, pkg: PackageJson): Promise<Pick<Detection, "install" | "installNote" | "scratch">> {
   const locks = await lockTexts(repo);
-  const install = installCommand(pkg, repo.files, locks);
+  // `files` holds top-level names only: the release `.yarnrc.yml`'s yarnPath names is added when the
+  // tree has it (before, it never was, and berry always came through npx: reduxjs/reselect).
+  const release = yarnPathOf(locks.yarnrc);
+  const files = release !== undefined && (await repo.committed?.(release)) === true ? new Set([...repo.files, release]) : repo.files;
+  const install = installCommand(pkg, files, locks);
   const pnp = install !== null && /\bYARN_NODE_LINKER=node-modules\b/.test(install) && berryPnp(locks.yarnrc);
   const yarn1 = install !== null && /\byarn@1\b/.test(install);
   return {

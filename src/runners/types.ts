@@ -30,6 +30,8 @@ export interface RepoView {
   testDirs: string[];
   readText(rel: string): Promise<string | null>;
   list(rel: string): Promise<string[]>;
+  /** Whether a file at this path below the top level is there and git does not ignore it (the judged tree has it). */
+  committed?(rel: string): Promise<boolean>;
 }
 
 /** What a runner found, for `ranex init`: the parts of Detection it decides. */

@@ -109,6 +109,19 @@ describe("starterPolicy detects the runner and validates", () => {
     expect(linked).not.toContain("scratch_mb");
   });
 
+  // Found on reduxjs/reselect: init saw only top-level names, so the committed release was never found.
+  it("berry runs the release .yarnrc.yml's yarnPath names when the commit has it, else comes through npx", async () => {
+    const files = {
+      "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^3.2.0" }, packageManager: "yarn@4.5.0" }),
+      "yarn.lock": "__metadata:\n  version: 8\n", ".yarnrc.yml": "nodeLinker: node-modules\nyarnPath: .yarn/releases/yarn-4.5.0.cjs\n",
+    };
+    const committed = repoWith({ ...files, ".yarn/releases/yarn-4.5.0.cjs": "// yarn\n" });
+    expect((await validStarter(committed)).policy.tests.setup).toBe("NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt node .yarn/releases/yarn-4.5.0.cjs install --immutable");
+    const ignored = repoWith({ ...files, ".yarn/releases/yarn-4.5.0.cjs": "// yarn\n", ".gitignore": ".yarn/\n" });
+    git(ignored, "init", "-q");
+    expect((await validStarter(ignored)).policy.tests.setup).toBe("NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt npx --yes -p @yarnpkg/cli-dist@4.5.0 yarn install --immutable");
+  });
+
   it("jest through the gate's launcher, telling the owner what is not declared", async () => {
     const { text, policy } = await validStarter(repoWith({ "package.json": pkg({ scripts: { test: "jest" }, devDependencies: { jest: "30" } }), "yarn.lock": "" }));
     expect(policy.tests.command).toBe('node "$RANEX_REPORTERS/jest-run.cjs"');
