@@ -47,8 +47,9 @@ export function selectionList(ids: readonly string[]): string {
  * outcome). The gate's pytest plugin proves itself: it writes `<list>.ran` with every wanted id a
  * collected test matched, so a plugin that never loaded (a command that sets PYTHONPATH or
  * PYTEST_ADDOPTS itself) or a filter that matched nothing is seen even when the run timed out or
- * lost its report. Other selections (the jest launcher, `tests.select`) prove it by their report:
- * every selected id must be in it.
+ * lost its report. Other selections (the jest and vitest launchers, `tests.select`) prove it by their
+ * report: every selected id must be in it, and not skipped where the runner reports what its filter
+ * left out as skipped (`Selection.skipsLeftOut`).
  */
 export async function selectionUnproven(selection: Selection, ids: readonly string[], listFile: string, run: SuiteRun): Promise<string | null> {
   if (run.command === null) return null; // setup failed before any test ran: that is the run's own problem, not the selection's
@@ -68,9 +69,9 @@ export async function selectionUnproven(selection: Selection, ids: readonly stri
   const reported = new Set(run.report.cases.map((c) => c.id));
   const missing = wanted.filter((id) => !reported.has(id));
   if (missing.length > 0) return `the run of the selection (${selection.how}) did not report ${missing.join(", ")}`;
-  // vitest reports a test its name pattern left out as skipped: a listed test skipped in every copy
-  // did not run (whether the pattern missed it or the test skips itself: the whole suite says which).
-  if (selection.how === "vitest launcher") {
+  // vitest and jest report a test their name pattern left out as skipped: a listed test reported
+  // skipped did not run (whether the pattern missed it or the test skips itself: the whole suite says which).
+  if (selection.skipsLeftOut === true) {
     const skipped = run.report.cases.filter((c) => wanted.includes(c.id) && c.result === "skipped");
     if (skipped.length > 0) return `the run of the selection (${selection.how}) skipped ${skipped.map((c) => c.id).join(", ")}`;
   }

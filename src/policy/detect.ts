@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { execa } from "execa";
 import { join } from "node:path";
 import { RUNNERS } from "../runners/index.js";
@@ -17,6 +17,8 @@ export interface Detection {
   evidence: string;
   /** Dependency install command for Node projects, chosen by lock file; null when nothing to install. */
   install: string | null;
+  /** Why the install is not the one the repository's own tools would run, for a comment above it. */
+  installNote?: string;
   /** The runner's package is declared by the repository (else it must come from the toolchain). */
   runnerDeclared: boolean;
   /** The version range package.json gives the runner's package (`^4.0.0`), when it declares one. */
@@ -50,6 +52,8 @@ export interface Detection {
   reportPath?: string;
   /** Host folders the runs must see read-only (`sandbox.readonly`: Debian's /etc/maven, a JDK's /etc links). */
   sandboxReadonly?: string[];
+  /** `sandbox.scratch_mb` the setup needs beyond the default, and why (yarn 1's cache of unpacked packages). */
+  scratch?: { mb: number; why: string };
   /** Why the gate's launcher for the runner does not serve this repository (vitest with projects of its own), when it does not. */
   launcherUnfit?: string;
 }
@@ -108,6 +112,7 @@ export async function detectTestRunner(dir: string): Promise<Detection> {
   const repo: RepoView = {
     dir, files, pkg, testDirs: await testDirs(dir, files),
     readText: (rel) => readText(join(dir, rel)), list: (rel) => list(join(dir, rel)),
+    committed: async (rel) => (await stat(join(dir, rel)).then((s) => s.isFile(), () => false)) && !(await ignoredNames(dir, [rel])).has(rel),
   };
   const base = { install: null, runnerDeclared: false, reporterDeclared: false, testDirs: repo.testDirs, pythonPath: [], checks: [] };
   for (const runner of RUNNERS) {

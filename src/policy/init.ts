@@ -88,6 +88,7 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
   if (found.install !== null) {
     lines.push(
       "  # Installs dependencies before the command, in the same sandbox.",
+      ...(found.installNote === undefined ? [] : [`  # ${found.installNote}`]),
       `  setup: ${quote(found.install)}`,
       "  setup_network: true   # only setup gets the network; the tests and checks never do",
     );
@@ -109,13 +110,13 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
     `  path: [${toolchain.map(quote).join(", ")}]`,
     "",
   );
-  if ((found.sandboxReadonly ?? []).length > 0) {
-    lines.push(
-      "# Host folders the toolchain links into, mounted read-only in every run.",
-      "sandbox:",
-      `  readonly: [${(found.sandboxReadonly ?? []).map(quote).join(", ")}]`,
-      "",
-    );
+  const readonly = found.sandboxReadonly ?? [];
+  if (readonly.length > 0 || found.scratch !== undefined) {
+    if (readonly.length > 0) lines.push("# Host folders the toolchain links into, mounted read-only in every run.");
+    lines.push("sandbox:");
+    if (readonly.length > 0) lines.push(`  readonly: [${readonly.map(quote).join(", ")}]`);
+    if (found.scratch !== undefined) lines.push(`  # ${found.scratch.why}`, `  scratch_mb: ${found.scratch.mb}`);
+    lines.push("");
   }
   lines.push(
     "# Extra frozen globs, added to the defaults (test files, test data, .github/**, .ranex/**, runner and build configs, lock files).",

@@ -20,7 +20,7 @@ export const jest: Runner = {
   command: (found) => ({ command: 'node "$RANEX_REPORTERS/jest-run.cjs"', note: missingNote(found) }),
   canary: (ctx) => (runsGateJest(ctx.command) ? inFileCanaries("jest", ctx) : expectCanaries("jest", ctx)),
   fileCanary: (ctx) => (runsGateJest(ctx.command) ? inFileCanaries("jest", ctx) : null),
-  select: ({ command, common }) => (runsGateJest(command) ? { command, env: common, how: "jest launcher" } : null),
+  select: ({ command, common }) => (runsGateJest(command) ? { command, env: common, how: "jest launcher", skipsLeftOut: true } : null),
   // The PR's own runs: its new files as anchored test path patterns, through the launcher only.
   selectFiles: (ctx) => (runsGateJest(ctx.command) ? jestFiles(ctx) : null),
   canSelect: runsGateJest,

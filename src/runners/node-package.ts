@@ -2,6 +2,7 @@
 // lock file), the checks worth proposing, and the note on packages it does not declare.
 import type { Detection, PackageJson } from "../policy/detect.js";
 import { expandedTest, preSteps, unsupportedRunner } from "./scripts.js";
+import { DEBIAN_CA_STORE } from "./ca-store.js";
 import { TAP_SCRIPTED } from "./tap-launch.js";
 import type { Found, RepoView, RunnerName } from "./types.js";
 
@@ -91,17 +92,44 @@ export function pnpmSpec(pkg: PackageJson, pnpmLock: string | null): string {
 
 /**
  * yarn the way a yarn.lock asks for it, through npx like pnpm (the machine has no yarn). Classic
- * (`# yarn lockfile v1`): yarn 1 from the npm registry, `--frozen-lockfile`. Berry (a lock with
- * `__metadata`): the release the repository commits (`.yarnrc.yml`'s `yarnPath`), else the version
- * `packageManager` names, from `@yarnpkg/cli-dist`, `--immutable`.
+ * (`# yarn lockfile v1`): yarn 1 from the npm registry, `--frozen-lockfile`, and `--ignore-engines`:
+ * yarn 1 alone refuses a package whose `engines` exclude the machine's Node, where npm and pnpm warn
+ * (immerjs/immer: semantic-release 25 wants Node 22, a release tool no test loads; the tests run on
+ * the machine's Node whatever the install says). Berry (a lock with `__metadata`): the release the
+ * repository commits (`.yarnrc.yml`'s `yarnPath`), else the version `packageManager` names, from
+ * `@yarnpkg/cli-dist`, `--immutable`; see `berryEnv` for what it is given.
  */
 export function yarnInstall(pkg: PackageJson, files: ReadonlySet<string>, yarnLock: string | null, yarnrc: string | null): string {
   const manager = typeof pkg.packageManager === "string" ? /^yarn@(\d+)\.(\d+\.\d+[\w.-]*)/.exec(pkg.packageManager) : null;
   const berry = /^__metadata:/m.test(yarnLock ?? "") || (manager !== null && Number(manager[1]) >= 2);
-  if (!berry) return `npx --yes yarn@${manager !== null ? `${manager[1]}.${manager[2]}` : "1"} install --frozen-lockfile`;
-  const committed = /^yarnPath:\s*["']?([^"'\s#]+)/m.exec(yarnrc ?? "")?.[1]?.replace(/^\.\//, "");
-  if (committed !== undefined && files.has(committed)) return `node ${committed} install --immutable`;
-  return `npx --yes -p @yarnpkg/cli-dist${manager !== null ? `@${manager[1]}.${manager[2]}` : ""} yarn install --immutable`;
+  if (!berry) return `npx --yes yarn@${manager !== null ? `${manager[1]}.${manager[2]}` : "1"} install --frozen-lockfile --ignore-engines`;
+  const env = berryEnv(yarnrc);
+  const committed = yarnPathOf(yarnrc);
+  if (committed !== undefined && files.has(committed)) return `${env} node ${committed} install --immutable`;
+  return `${env} npx --yes -p @yarnpkg/cli-dist${manager !== null ? `@${manager[1]}.${manager[2]}` : ""} yarn install --immutable`;
+}
+
+/** The yarn release `.yarnrc.yml`'s yarnPath names, relative to the tree. */
+function yarnPathOf(yarnrc: string | null): string | undefined {
+  return /^yarnPath:\s*["']?([^"'\s#]+)/m.exec(yarnrc ?? "")?.[1]?.replace(/^\.\//, "");
+}
+
+/** Whether `.yarnrc.yml` leaves berry on Plug'n'Play (its default `nodeLinker`): no node_modules at all. */
+export function berryPnp(yarnrc: string | null): boolean {
+  const linker = /^nodeLinker:\s*["']?([\w-]+)/m.exec(yarnrc ?? "")?.[1];
+  return linker === undefined || linker === "pnp";
+}
+
+/**
+ * What berry's install is given. The machine's CA store (`NODE_EXTRA_CA_CERTS`): berry reads no
+ * npmrc, so behind a registry proxy that re-signs TLS, where npm and yarn 1 trust the store through
+ * npm's `cafile`, berry alone failed "self-signed certificate in certificate chain" (reduxjs/reselect).
+ * And Plug'n'Play is installed as node_modules (`YARN_NODE_LINKER`, which wins over `.yarnrc.yml`):
+ * the gate's launchers, preloads and canaries find the runner and its packages in node_modules, and
+ * a PnP install has none (the same packages, from the same lock).
+ */
+export function berryEnv(yarnrc: string | null): string {
+  return [`NODE_EXTRA_CA_CERTS=${DEBIAN_CA_STORE}`, ...(berryPnp(yarnrc) ? ["YARN_NODE_LINKER=node-modules"] : [])].join(" ");
 }
 
 function bareInstall(pkg: PackageJson, files: ReadonlySet<string>, locks: LockTexts): string | null {
@@ -129,6 +157,32 @@ async function lockTexts(repo: RepoView): Promise<LockTexts> {
   return { pnpmLock: await read("pnpm-lock.yaml"), yarnLock: await read("yarn.lock"), yarnrc: await read(".yarnrc.yml") };
 }
 
+/** The install command, and the note a Plug'n'Play repository gets (berry installs node_modules for the gate instead). */
+async function installOf(repo: RepoView, pkg: PackageJson): Promise<Pick<Detection, "install" | "installNote" | "scratch">> {
+  const locks = await lockTexts(repo);
+  // `files` holds top-level names only: the release `.yarnrc.yml`'s yarnPath names is added when the
+  // tree has it (before, it never was, and berry always came through npx: reduxjs/reselect).
+  const release = yarnPathOf(locks.yarnrc);
+  const files = release !== undefined && (await repo.committed?.(release)) === true ? new Set([...repo.files, release]) : repo.files;
+  const install = installCommand(pkg, files, locks);
+  const pnp = install !== null && /\bYARN_NODE_LINKER=node-modules\b/.test(install) && berryPnp(locks.yarnrc);
+  const yarn1 = install !== null && /\byarn@1\b/.test(install);
+  return {
+    install,
+    ...(pnp ? { installNote: "yarn Plug'n'Play (no nodeLinker in .yarnrc.yml) is installed as node_modules (YARN_NODE_LINKER): the lock's packages, found as Node finds them, where PnP would refuse a package the manifest does not declare" } : {}),
+    ...(yarn1 ? { scratch: YARN1_SCRATCH } : {}),
+  };
+}
+
+/**
+ * yarn 1 keeps every package unpacked in its cache under HOME, in the run's scratch, besides the copy
+ * in node_modules, and every platform's optional packages with them (esbuild's, rollup's): on
+ * immerjs/immer the cache took 1.6 GB for 445 MB of node_modules and filled the default 512 MiB
+ * ("ENOSPC", which yarn reported as "trouble with your network connection"). A tmpfs limit, not a
+ * reservation: a run that writes little costs no more.
+ */
+const YARN1_SCRATCH = { mb: 3072, why: "yarn 1 keeps every package unpacked in its cache in the scratch (HOME), besides node_modules: 1.6 GB for immer's" };
+
 /** What runner `name` finds in the repository: something only when package.json points at it. */
 export async function detectNode(repo: RepoView, name: RunnerName): Promise<Found | null> {
   if (repo.pkg === null) return null;
@@ -141,7 +195,7 @@ export async function detectNode(repo: RepoView, name: RunnerName): Promise<Foun
     ...(before.length === 0 ? {} : { preSteps: before }),
     testScript: expandedTest(repo.pkg),
     evidence: node.evidence,
-    install: installCommand(repo.pkg, repo.files, await lockTexts(repo)),
+    ...await installOf(repo, repo.pkg),
     runnerDeclared: name === "node-test" || hasDep(repo.pkg, name),
     ...(declaredRange(repo.pkg, name) === undefined ? {} : { runnerRange: declaredRange(repo.pkg, name) }),
     reporterDeclared: reporter === undefined || hasDep(repo.pkg, reporter),

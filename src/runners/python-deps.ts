@@ -15,6 +15,7 @@
 // The venv made by pip sees the machine's site-packages (--system-site-packages): Debian's pytest
 // serves when the repository lists none; a pytest it lists wins.
 import { parse as parseToml } from "smol-toml";
+import { DEBIAN_CA_STORE } from "./ca-store.js";
 import type { RepoView } from "./types.js";
 
 export interface PythonDeps {
@@ -27,8 +28,6 @@ export interface PythonDeps {
 }
 
 export const VENV_PYTHON = ".venv/bin/python";
-/** The machine's CA store on Debian (the sandbox sees /etc/ssl read-only). */
-const DEBIAN_CA_STORE = "/etc/ssl/certs/ca-certificates.crt";
 const PIP = ".venv/bin/pip install --disable-pip-version-check --no-input --quiet";
 const VENV = "python3 -m venv --system-site-packages .venv";
 /**

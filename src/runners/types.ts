@@ -30,6 +30,8 @@ export interface RepoView {
   testDirs: string[];
   readText(rel: string): Promise<string | null>;
   list(rel: string): Promise<string[]>;
+  /** Whether a file at this path below the top level is there and git does not ignore it (the judged tree has it). */
+  committed?(rel: string): Promise<boolean>;
 }
 
 /** What a runner found, for `ranex init`: the parts of Detection it decides. */
@@ -103,6 +105,11 @@ export interface Selection {
   env: Record<string, string>;
   /** How the tests were selected, for the evidence. */
   how: string;
+  /**
+   * The runner reports a test its filter left out as skipped (vitest's and jest's name patterns), so
+   * a listed test reported skipped proves nothing: the filter may have missed it.
+   */
+  skipsLeftOut?: true;
 }
 
 export interface SelectContext {

@@ -91,7 +91,7 @@ export const vitest: Runner = {
   canary: (ctx) => (runsGateVitest(ctx.command) ? inFileCanaries("vitest", ctx) : expectCanaries("vitest", ctx)),
   fileCanary: (ctx) => (runsGateVitest(ctx.command) ? inFileCanaries("vitest", ctx) : null),
   // Repeats and mutants: the launcher runs only the listed ids' files, with their names as vitest's test name pattern.
-  select: ({ command, common }) => (runsGateVitest(command) ? { command, env: common, how: "vitest launcher" } : null),
+  select: ({ command, common }) => (runsGateVitest(command) ? { command, env: common, how: "vitest launcher", skipsLeftOut: true } : null),
   // The PR's own runs: its new files as vitest's filters (the launcher's, or appended to vitest's own command).
   selectFiles: (ctx) => vitestFiles(ctx, runsGateVitest(ctx.command)),
   canSelect: runsGateVitest,

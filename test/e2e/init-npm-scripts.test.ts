@@ -59,3 +59,31 @@ describe("node-tap16-calc: node-tap 16, whose coverage flag is --no-coverage", (
     expect(init.stdout).toContain("tests found: 3 in 1 file(s)");
   }, 700_000);
 });
+
+// Found on immerjs/immer (yarn 1 lock): yarn 1 refuses a package whose `engines` exclude the
+// machine's Node (semantic-release 25 wants Node 22), where npm and pnpm only warn: setup failed and
+// no test ran. yarn-calc's local release-tooling package wants Node 99.
+describe("yarn-calc: a yarn 1 lock, no yarn on the machine, a package whose engines exclude its Node", () => {
+  it("init installs with yarn 1 through npx, ignoring engines as npm does, and its try runs the tests", async () => {
+    const { repo, init } = await initFixture("yarn-calc", [], 300_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(readFileSync(join(repo, ".github/ranex.yml"), "utf8")).toContain("  setup: 'npx --yes yarn@1 install --frozen-lockfile --ignore-engines'");
+    expect(init.stdout).toMatch(/setup \d+\.\d s \(installed once, now cached\)/);
+    expect(init.stdout).toContain("tests found: 1 in 1 file(s)\n  test/calc.test.js  1 (1 passed)");
+  }, 400_000);
+});
+
+// Found on reduxjs/reselect (yarn 4, berry): berry reads no npmrc, so behind a registry proxy that
+// re-signs TLS it failed "self-signed certificate in certificate chain" where npm trusts the
+// machine's store. And berry's default linker, Plug'n'Play, leaves no node_modules: `require("ms")`
+// finds nothing under the runner, and the gate's launchers find no runner.
+describe("yarn-pnp-calc: a berry lock on Plug'n'Play", () => {
+  it("init installs node_modules with berry through npx, says so in one line, and its try runs the tests", async () => {
+    const { repo, init } = await initFixture("yarn-pnp-calc", [], 300_000);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    const policy = readFileSync(join(repo, ".github/ranex.yml"), "utf8");
+    expect(policy).toContain("  setup: 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt YARN_NODE_LINKER=node-modules npx --yes -p @yarnpkg/cli-dist@4.4.1 yarn install --immutable'");
+    expect(policy).toContain("  # yarn Plug'n'Play (no nodeLinker in .yarnrc.yml) is installed as node_modules");
+    expect(init.stdout).toContain("tests found: 1 in 1 file(s)\n  test/calc.test.js  1 (1 passed)");
+  }, 400_000);
+});

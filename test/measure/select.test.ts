@@ -26,6 +26,30 @@ describe("which runners the gate selects", () => {
   });
 });
 
+/** A scratch package of `files` with this checkout's node_modules, for a launcher to run in. */
+function launcherDir(prefix: string, files: Record<string, string>): { dir: string; write: (path: string, text: string) => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  for (const [path, text] of Object.entries(files)) write(path, text);
+  symlinkSync(join(import.meta.dirname, "..", "..", "node_modules"), join(dir, "node_modules"));
+  return { dir, write };
+}
+
+/** Runs a gate launcher on `ids` as a repeat does; the outcomes by id and what selectionUnproven says of the run. */
+async function selectedRun(at: ReturnType<typeof launcherDir>, command: string, script: string, ids: string[], args: string[] = []) {
+  const list = join(at.dir, "select.txt");
+  at.write("select.txt", selectionList(ids));
+  const junit = join(at.dir, "junit.xml");
+  const selection = selectionFor({ command }, ids, list, "none")!;
+  execFileSync(process.execPath, [join(REPORTERS_DIR, script), ...args], { cwd: at.dir, stdio: "ignore", env: { ...process.env, RANEX_JUNIT: junit, ...selection.env } });
+  const report = parseJunit(readFileSync(junit, "utf8"), treeResolver(at.dir));
+  const run = { label: "head", setup: null, command: { exitCode: 0 } as SuiteRun["command"], report, reportError: null } as SuiteRun;
+  return { outcomes: Object.fromEntries(report.cases.map((c) => [c.id, c.result])), unproven: await selectionUnproven(selection, ids, list, run) };
+}
+
 describe("the gate's jest launcher with a selection", () => {
   it("runs only the listed files, and in them only the tests whose full name is listed (a title holding `::`, a test.each title, a nested describe)", () => {
     const dir = mkdtempSync(join(tmpdir(), "ranex-jest-select-"));
@@ -57,40 +81,57 @@ describe("the gate's jest launcher with a selection", () => {
   }, 60_000);
 });
 
-describe("the gate's vitest launcher with a selection", () => {
-  const dir = mkdtempSync(join(tmpdir(), "ranex-vitest-select-"));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
-  write("package.json", '{"name":"select","private":true,"type":"module"}');
-  write("test/lib.test.js", [
-    'import { describe, expect, test } from "vitest";',
-    'test("adds", () => expect(1 + 2).toBe(3));',
-    'describe("Calc", () => {',
-    '  describe("inner", () => { test("Foo::bar (x) > y", () => expect(1).toBe(1)); });',
-    '  test.each([[1, 2], [2, 3]])("inc %i", (a, b) => expect(a + 1).toBe(b));',
-    "});",
-    'test.skip("later", () => expect(1).toBe(2));',
-  ].join("\n"));
-  write("test/other.test.js", 'import { expect, test } from "vitest";\ntest("adds", () => expect(1).toBe(1));\n');
-  write("test/third.test.js", 'import { expect, test } from "vitest";\ntest("inc 2", () => expect(1).toBe(1));\n');
-  symlinkSync(join(import.meta.dirname, "..", "..", "node_modules"), join(dir, "node_modules"));
-  const command = 'node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT"';
+describe("the gate's jest launcher: a selection that did not take effect is never an outcome", () => {
+  // jest's full name joins the titles as they are; the report's ids are trimmed (an empty describe
+  // title leaves a leading space, a title may end in one).
+  const at = launcherDir("ranex-jest-proof-", {
+    "package.json": '{"name":"select","private":true}',
+    "test/lib.test.js": [
+      'describe("", () => { test("in an empty describe", () => expect(1).toBe(1)); });',
+      'test("ends in a space ", () => expect(1).toBe(1));',
+      'test("plain", () => expect(1).toBe(1));',
+      'test.skip("later", () => expect(1).toBe(2));',
+    ].join("\n"),
+  });
+  const selected = (ids: string[]) => selectedRun(at, 'node "$RANEX_REPORTERS/jest-run.cjs"', "jest-run.cjs", ids);
 
-  /** Runs the launcher on `ids` as a repeat does; the outcomes by id and what selectionUnproven says of the run. */
-  async function selected(ids: string[], args: string[] = []) {
-    const list = join(dir, "select.txt");
-    write("select.txt", selectionList(ids));
-    const junit = join(dir, "junit.xml");
-    const selection = selectionFor({ command }, ids, list, "none")!;
-    execFileSync(process.execPath, [join(REPORTERS_DIR, "vitest-run.cjs"), "run", "--reporter=junit", `--outputFile=${junit}`, ...args], {
-      cwd: dir, stdio: "ignore", env: { ...process.env, RANEX_JUNIT: junit, ...selection.env },
+  it("runs a listed test whose full name has a space the report's id lost (an empty describe title, a title ending in a space)", async () => {
+    const { outcomes, unproven } = await selected(["test/lib.test.js::in an empty describe", "test/lib.test.js::ends in a space"]);
+    expect(outcomes).toEqual({
+      "test/lib.test.js::in an empty describe": "passed",
+      "test/lib.test.js::ends in a space": "passed",
+      "test/lib.test.js::plain": "skipped",
+      "test/lib.test.js::later": "skipped",
     });
-    const report = parseJunit(readFileSync(junit, "utf8"), treeResolver(dir));
-    const run = { label: "head", setup: null, command: { exitCode: 0 } as SuiteRun["command"], report, reportError: null } as SuiteRun;
-    return { outcomes: Object.fromEntries(report.cases.map((c) => [c.id, c.result])), unproven: await selectionUnproven(selection, ids, list, run) };
-  }
+    expect(unproven).toBeNull();
+  }, 60_000);
+
+  it("a listed test reported skipped did not run: the selection is not read as its outcome", async () => {
+    const { outcomes, unproven } = await selected(["test/lib.test.js::plain", "test/lib.test.js::later"]);
+    expect(outcomes["test/lib.test.js::plain"]).toBe("passed");
+    expect(outcomes["test/lib.test.js::later"]).toBe("skipped");
+    expect(unproven).toBe("the run of the selection (jest launcher) skipped test/lib.test.js::later");
+  }, 60_000);
+});
+
+describe("the gate's vitest launcher with a selection", () => {
+  const at = launcherDir("ranex-vitest-select-", {
+    "package.json": '{"name":"select","private":true,"type":"module"}',
+    "test/lib.test.js": [
+      'import { describe, expect, test } from "vitest";',
+      'test("adds", () => expect(1 + 2).toBe(3));',
+      'describe("Calc", () => {',
+      '  describe("inner", () => { test("Foo::bar (x) > y", () => expect(1).toBe(1)); });',
+      '  test.each([[1, 2], [2, 3]])("inc %i", (a, b) => expect(a + 1).toBe(b));',
+      "});",
+      'test.skip("later", () => expect(1).toBe(2));',
+    ].join("\n"),
+    "test/other.test.js": 'import { expect, test } from "vitest";\ntest("adds", () => expect(1).toBe(1));\n',
+    "test/third.test.js": 'import { expect, test } from "vitest";\ntest("inc 2", () => expect(1).toBe(1));\n',
+  });
+  const command = 'node "$RANEX_REPORTERS/vitest-run.cjs" run --reporter=junit --outputFile="$RANEX_JUNIT"';
+  const selected = (ids: string[], args: string[] = []) =>
+    selectedRun(at, command, "vitest-run.cjs", ids, ["run", "--reporter=junit", `--outputFile=${join(at.dir, "junit.xml")}`, ...args]);
 
   it("runs only the listed files, and in them the listed tests (vitest's `>` nesting, a title holding `::` and `>`, a test.each title); the run proves it", async () => {
     const { outcomes, unproven } = await selected(["test/lib.test.js::Calc > inner > Foo::bar (x) > y", "test/lib.test.js::Calc > inc 2", "test/other.test.js::adds"]);

@@ -99,11 +99,36 @@ describe("starterPolicy detects the runner and validates", () => {
     expect(jest.text).toContain("jest repeats only the targets");
   });
 
+  it("a yarn Plug'n'Play repository: setup installs node_modules, and the starter says so in one line", async () => {
+    const berryLock = "__metadata:\n  version: 8\n  cacheKey: 10\n";
+    const { text, policy } = await validStarter(repoWith({ "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^3.2.0" }, packageManager: "yarn@4.5.0" }), "yarn.lock": berryLock }));
+    expect(policy.tests.setup).toBe("NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt YARN_NODE_LINKER=node-modules npx --yes -p @yarnpkg/cli-dist@4.5.0 yarn install --immutable");
+    expect(text).toContain("  # yarn Plug'n'Play (no nodeLinker in .yarnrc.yml) is installed as node_modules (YARN_NODE_LINKER)");
+    const linked = await starterPolicy(repoWith({ "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^3.2.0" } }), "yarn.lock": berryLock, ".yarnrc.yml": "nodeLinker: node-modules\n" }));
+    expect(linked).not.toContain("Plug'n'Play");
+    expect(linked).not.toContain("scratch_mb");
+  });
+
+  // Found on reduxjs/reselect: init saw only top-level names, so the committed release was never found.
+  it("berry runs the release .yarnrc.yml's yarnPath names when the commit has it, else comes through npx", async () => {
+    const files = {
+      "package.json": pkg({ scripts: { test: "vitest run" }, devDependencies: { vitest: "^3.2.0" }, packageManager: "yarn@4.5.0" }),
+      "yarn.lock": "__metadata:\n  version: 8\n", ".yarnrc.yml": "nodeLinker: node-modules\nyarnPath: .yarn/releases/yarn-4.5.0.cjs\n",
+    };
+    const committed = repoWith({ ...files, ".yarn/releases/yarn-4.5.0.cjs": "// yarn\n" });
+    expect((await validStarter(committed)).policy.tests.setup).toBe("NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt node .yarn/releases/yarn-4.5.0.cjs install --immutable");
+    const ignored = repoWith({ ...files, ".yarn/releases/yarn-4.5.0.cjs": "// yarn\n", ".gitignore": ".yarn/\n" });
+    git(ignored, "init", "-q");
+    expect((await validStarter(ignored)).policy.tests.setup).toBe("NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt npx --yes -p @yarnpkg/cli-dist@4.5.0 yarn install --immutable");
+  });
+
   it("jest through the gate's launcher, telling the owner what is not declared", async () => {
     const { text, policy } = await validStarter(repoWith({ "package.json": pkg({ scripts: { test: "jest" }, devDependencies: { jest: "30" } }), "yarn.lock": "" }));
     expect(policy.tests.command).toBe('node "$RANEX_REPORTERS/jest-run.cjs"');
-    expect(policy.tests.setup).toBe("npx --yes yarn@1 install --frozen-lockfile");
+    expect(policy.tests.setup).toBe("npx --yes yarn@1 install --frozen-lockfile --ignore-engines");
     expect(text).toContain("package.json does not declare jest-junit");
+    // Found on immerjs/immer: yarn 1's cache of unpacked packages filled the default 512 MiB scratch.
+    expect(policy.sandbox.scratch_mb).toBe(3072);
     const withReporter = await starterPolicy(repoWith({ "package.json": pkg({ devDependencies: { jest: "29", "jest-junit": "16" } }) }));
     expect(withReporter).not.toContain("does not declare");
   });
