@@ -69,12 +69,13 @@ export const cargo: Runner = {
     const plan = manifest === null || packageName(manifest) === null ? null : featurePlan(manifest, packageSources(repo.dir), await workflows(repo), workspace);
     const withArgs = (choice: FeatureChoice): Partial<Detection> => ({ install: cargoSetup(locked, all, choice.args), runnerArgs: choice });
     return {
-      ...(plan === null ? {} : { ...withArgs(plan), fallbacks: plan.fallbacks.map((c) => ({ patch: withArgs(c), says: c.says })) }),
       // src/runners/nextest.ts answers first when cargo-nextest is on the machine.
       evidence: `Cargo.toml${nextest ? " and .config/nextest.toml, but this machine has no cargo-nextest, so the gate runs cargo test: install it (cargo install cargo-nextest --locked) and run ranex init again to have nextest run" : ""}`,
       runnerDeclared: true, reporterDeclared: true,
       // Without a committed Cargo.lock, fetch writes one: it is stored with the registry, so every run uses the same.
       install: cargoSetup(locked, all),
+      // After the plain setup: the features' setup builds the warm target folder with the features the runs use.
+      ...(plan === null ? {} : { ...withArgs(plan), fallbacks: plan.fallbacks.map((c) => ({ patch: withArgs(c), says: c.says })) }),
       ...(all ? { launcher: WHOLE_WORKSPACE } : {}),
       ...(workspace ? { testFiles: ["**/tests/**"] } : {}),
       toolchain: toolchainFor(cargoFolder(repo.dir)),

@@ -1,4 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { detectTestRunner } from "../../src/policy/detect.js";
+import { testCommand } from "../../src/policy/init.js";
+import { FIXTURES_DIR } from "../helpers/fixtures.js";
+import { tempDir } from "../helpers/git-repo.js";
 import { closure, enabledBy, featureTable, holds, optionalDependencies, parseCfg, requiredFeatures } from "../../src/runners/cargo-features.js";
 import { ciTestRuns, featurePlan } from "../../src/runners/cargo-feature-plan.js";
 import { hiddenByFeatures } from "../../src/runners/cargo-feature-gates.js";
@@ -109,5 +115,17 @@ describe("which feature hides a test id", () => {
     expect(await hiddenByFeatures("log::lib::tests::plain", plain, base)).toBeNull();
     expect(await hiddenByFeatures("log::lib::kv::key::tests::missing", "cargo test --features kv", base)).toBeNull();
     expect(await hiddenByFeatures("other::lib::tests::plain", plain, base)).toBeNull();
+  });
+});
+
+describe("what cargo's detection gives init", () => {
+  it("builds the warm target folder in setup with the features the command runs with, for the first choice and each fallback", async () => {
+    const dir = join(tempDir("ranex-rust-features-"), "repo");
+    execFileSync("bash", [join(FIXTURES_DIR, "rust-features.sh"), dir], { env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_"))) });
+    const found = await detectTestRunner(dir);
+    expect(found.runnerArgs?.args).toBe("--all-features");
+    expect(testCommand(found)?.command).toContain("cargo test --all-features --offline --locked --no-fail-fast");
+    expect(found.install).toContain("cargo test --all-features --offline --locked --no-run");
+    expect(found.fallbacks?.map((f) => [f.patch.runnerArgs?.args, f.patch.install?.includes(`cargo test${f.patch.runnerArgs?.args ? ` ${f.patch.runnerArgs.args}` : ""} --offline --locked --no-run`)])).toEqual([["--features std,extra", true], ["", true]]);
   });
 });
