@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectTestRunner } from "../../src/policy/detect.js";
+import { nextestTestCommand } from "../../src/runners/nextest.js";
 import { testCommand } from "../../src/policy/init.js";
 import { FIXTURES_DIR } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/git-repo.js";
@@ -126,6 +127,8 @@ describe("what cargo's detection gives init", () => {
     expect(found.runnerArgs?.args).toBe("--all-features");
     expect(testCommand(found)?.command).toContain("cargo test --all-features --offline --locked --no-fail-fast");
     expect(found.install).toContain("cargo test --all-features --offline --locked --no-run");
+    // nextest, where the machine has it, runs with the same features (its detection is cargo's).
+    expect(nextestTestCommand(null, false, "--all-features")).toContain("cargo nextest run --all-features --offline --locked");
     expect(found.fallbacks?.map((f) => [f.patch.runnerArgs?.args, f.patch.install?.includes(`cargo test${f.patch.runnerArgs?.args ? ` ${f.patch.runnerArgs.args}` : ""} --offline --locked --no-run`)])).toEqual([["--features std,extra", true], ["", true]]);
   });
 });
