@@ -5,7 +5,7 @@
 // The id's module path is followed from its target's root file through `mod` declarations (inline
 // or in files, `#[path]` honoured), and every cfg met on the way is read with the command's features.
 import { posix } from "node:path";
-import { packageName } from "./cargo-report.js";
+import { moduleFile, packageName } from "./cargo-report.js";
 import { cfgAttributes, enabledBy, holds, named, requiredFeatures, wanted, type Cfg, type Enabled } from "./cargo-features.js";
 import type { BaseFiles } from "./types.js";
 
@@ -155,6 +155,23 @@ export async function hiddenByFeatures(id: string, command: string, base: BaseFi
     }
   }
   return null;
+}
+
+/**
+ * The base's file that declares the test `id` (Runner.fileOfId): the module file its path leads to
+ * from its target's root, when that file has an `fn` of the test's name; null otherwise. Its crate
+ * name is no file (`task check` took `log` for one).
+ */
+export async function cargoFileOfId(id: string, base: BaseFiles): Promise<string | null> {
+  const [crate, target, ...path] = id.split("::");
+  if (crate === undefined || target === undefined || target === "doc" || path.length === 0) return null;
+  const found = await packageDir(crate, base);
+  if (found === null) return null;
+  const at = (p: string): string => (found.dir === "" ? p : `${found.dir}/${p}`);
+  const root = targetRoots(target, crate).map(at).find((p) => base.files.has(p));
+  const file = root === undefined ? null : moduleFile(root, path, (p) => base.files.has(p));
+  if (file === null) return null;
+  return new RegExp(`\\bfn\\s+${escaped(path[path.length - 1] ?? "")}\\s*[<(]`).test(await base.read(file) ?? "") ? file : null;
 }
 
 /** One line for a person: where the gate is and what the command must enable. */

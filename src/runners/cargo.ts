@@ -18,7 +18,7 @@ import { WARM_DIR } from "../measure/deps/cache.js";
 import type { Detection } from "../policy/detect.js";
 import { featurePlan, type FeatureChoice } from "./cargo-feature-plan.js";
 import { featureNote, packageSources, workflows } from "./cargo-feature-scan.js";
-import { hiddenByCommand } from "./cargo-feature-gates.js";
+import { cargoFileOfId, hiddenByCommand } from "./cargo-feature-gates.js";
 
 /** Where setup leaves CARGO_HOME (its registry), in the tree (stored under the dependency key). */
 export const CARGO_DEPS_DIR = ".ranex-deps/cargo";
@@ -87,6 +87,7 @@ export const cargo: Runner = {
   }),
   read: { format: "cargo test", claims: claimsCargo, parse: parseCargo },
   hiddenBy: hiddenByCommand,
+  fileOfId: cargoFileOfId,
   // A canary in every test binary (the library's, each binary's, each integration test's, of every
   // package of a workspace): code that forges one binary's output or ends it early meets the canary
   // compiled into it (issue 19).

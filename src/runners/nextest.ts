@@ -169,6 +169,7 @@ export const nextest: Runner = {
     note: ["nextest's JUnit report is the report (cargo's output when the build fails); ids are <crate>::<target>::<path::to::test>, as with cargo test.", ...featureNote(found)],
   }),
   junitIds: nextestIds,
+  fileOfId: (id, base) => cargo.fileOfId?.(id, base) ?? Promise.resolve(null),
   hiddenBy: (id, base, command) => cargo.hiddenBy?.(id, base, command) ?? Promise.resolve(null),
   canary: (ctx) => cargo.canary(ctx),
   // The runs without a canary of their own (the base's, the PR's own, which read a new test file's

@@ -8,7 +8,7 @@ import { FIXTURES_DIR } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/git-repo.js";
 import { closure, enabledBy, featureTable, holds, optionalDependencies, parseCfg, requiredFeatures } from "../../src/runners/cargo-features.js";
 import { ciTestRuns, featurePlan } from "../../src/runners/cargo-feature-plan.js";
-import { hiddenByFeatures } from "../../src/runners/cargo-feature-gates.js";
+import { cargoFileOfId, hiddenByFeatures } from "../../src/runners/cargo-feature-gates.js";
 
 // Cargo features read from text (issue 22, found on rust-lang/log): the manifest's [features], a
 // command's flags, cfg predicates, the owner's CI, and which feature hides a test id. The runs with
@@ -109,6 +109,13 @@ describe("which feature hides a test id", () => {
     expect(await hiddenByFeatures("log::macros::kv_std_macro", "cargo test --features kv", base)).toEqual({ file: "tests/macros.rs", missing: ["std"], unwanted: [] });
     expect(await hiddenByFeatures("log::kv_macros::kv_macro", plain, base)).toEqual({ file: "Cargo.toml", missing: ["kv"], unwanted: [] });
     expect(await hiddenByFeatures("log::lib::kv::key::tests::no_std_only", "cargo test --all-features", base)).toEqual({ file: "src/kv/key.rs", missing: [], unwanted: ["std"] });
+  });
+
+  it("finds the file that declares a test id, not its crate's name (task check said 'only a PR that adds log')", async () => {
+    expect(await cargoFileOfId("log::lib::kv::key::tests::key_eq", base)).toBe("src/kv/key.rs");
+    expect(await cargoFileOfId("log::macros::kv_std_macro", base)).toBe("tests/macros.rs");
+    expect(await cargoFileOfId("log::lib::kv::key::tests::not_there", base)).toBeNull();
+    expect(await cargoFileOfId("log::doc::src/lib.rs - x", base)).toBeNull();
   });
 
   it("says nothing when the command compiles the test, or no feature is on its path", async () => {
