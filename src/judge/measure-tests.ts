@@ -15,6 +15,7 @@ import { canSelect } from "../measure/select.js";
 import type { RunName, SuiteRun } from "../measure/report-types.js";
 import type { ProvenanceRecord } from "../measure/provenance/record.js";
 import { lyingProblems } from "../measure/provenance/judge.js";
+import { hiddenTargets } from "../measure/tests/hidden-targets.js";
 import { GATE_VERSION } from "../version.js";
 import { readBaseCache, writeBaseCache, type BaseCacheKey } from "./base-cache.js";
 import { readBaseRepeats, writeBaseRepeats } from "./base-repeats-cache.js";
@@ -183,7 +184,10 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     // The repository's own packages: an installed distribution of the same name is not shadowed by them.
     const baseFiles = new Set((await input.repo.listFiles(input.base).catch(() => [])).map((f) => f.path));
     const baseRecord = base?.provenance?.placed.length ? base.provenance.record : undefined;
-    return { ...evidenceFrom(input, result, mutants, baseFiles), ...(baseRecord === undefined ? {} : { baseRecord }) };
+    // Targets absent on the base that its text holds behind a cargo feature the command leaves off.
+    const read = async (path: string): Promise<string | null> => (await input.repo.readBlob(input.base, path, 4 * 1024 * 1024).catch(() => null))?.toString("utf8") ?? null;
+    const hidden = await hiddenTargets(input.task?.targets ?? [], base?.report ?? null, input.policy.tests.command ?? "", { files: baseFiles, read });
+    return { ...evidenceFrom(input, result, mutants, baseFiles, hidden), ...(baseRecord === undefined ? {} : { baseRecord }) };
   } finally {
     // Timed: removing the trees (a JVM build's target/ folders) is part of what a judgment costs.
     await clock.time("cleanup", async () => {
@@ -209,7 +213,7 @@ function earlyTrees(plan: RunPlan, baseCached: boolean): RepeatPlan["early"] {
   return early;
 }
 
-function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null, baseFiles: ReadonlySet<string>): Measured {
+function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: PreparedMutants | null, baseFiles: ReadonlySet<string>, hidden: ReadonlyMap<string, string>): Measured {
   const evidence: Evidence[] = result.checks.map((c) => checkClaim(input.digest, c.name, c.run));
   let hunkTexts: HunkText[] = [];
   if (!input.runTests) return { evidence, hunkTexts };
@@ -240,7 +244,7 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
   const changed = new Set(changedPaths(input.facts));
   const provenance = { changed, frozen: new Set([...input.frozenPaths, ...input.frozenTestFiles]), baseFiles };
   evidence.push(regressionClaim(input.digest, runs.base, runs.head, targets, input.frozenTestFiles, flakyOnBase, provenance, suspectRepeats));
-  evidence.push(redGreenClaim(input.digest, runs, targets, (r) => lyingProblems(r, provenance, new Set(input.newFiles))));
+  evidence.push(redGreenClaim(input.digest, runs, targets, (r) => lyingProblems(r, provenance, new Set(input.newFiles)), hidden));
   if (stopped !== undefined) {
     for (const claim of ["tests.stable", "diff.needed"].filter((c) => input.policy.require.includes(c))) {
       evidence.push({ claim, subject: input.digest, outcome: "absent", reason: `not measured: ${stopped}`, details: [] });

@@ -56,6 +56,13 @@ export interface Detection {
   scratch?: { mb: number; why: string };
   /** Why the gate's launcher for the runner does not serve this repository (vitest with projects of its own), when it does not. */
   launcherUnfit?: string;
+  /** Arguments after the runner's subcommand, in the command and setup alike (cargo's `--features kv,std`), and why. */
+  runnerArgs?: { args: string; says: string };
+  /**
+   * What init's try takes instead, in order, when the tests do not build with this detection (cargo
+   * features that exclude each other): each a patch of it, and what it gives up.
+   */
+  fallbacks?: { patch: Partial<Omit<Detection, "fallbacks">>; says: string }[];
 }
 
 export interface PackageJson {

@@ -199,7 +199,13 @@ export function parseCargo(text: string, resolve: ResolveFile, treeDir: string):
       failures.set(`${target === null ? `doc:${docCrate ?? ""}` : `${target.crate}::${target.name}`}::${failure[1]}`, short(message ?? panicked ?? "failed"));
       continue;
     }
-    const test = /^test (.+?) \.\.\. (ok|FAILED|ignored)(?:, .*)?$/.exec(line);
+    // trybuild's own lines (bitflags' tests/compile.rs): a case that does not build as it should
+    // prints `... error` or `... mismatch`, no libtest word: read as a failed test of its target,
+    // so a trybuild case the owner commits red is red, not absent (issue 22).
+    const trybuild = /^test (\S+\.rs)(?: \[should (?:pass|fail to compile)\])? \.\.\. (ok|error|mismatch)$/.exec(line);
+    if (trybuild?.[1] !== undefined && trybuild[2] !== "ok" && target !== null) failures.set(`${target.crate}::${target.name}::${trybuild[1]}`, `trybuild: ${trybuild[2]}`);
+    const test = trybuild === null ? /^test (.+?) \.\.\. (ok|FAILED|ignored)(?:, .*)?$/.exec(line)
+      : [line, trybuild[1], trybuild[2] === "ok" ? "ok" : "FAILED"];
     if (test?.[1] === undefined || test[2] === undefined) continue;
     const path = test[1];
     const result = RESULT[test[2]] ?? "errored";

@@ -15,6 +15,10 @@ import { cargoCanaries } from "./canary-compiled.js";
 import { testBinaries } from "./cargo-targets.js";
 import type { Runner } from "./types.js";
 import { WARM_DIR } from "../measure/deps/cache.js";
+import type { Detection } from "../policy/detect.js";
+import { featurePlan, type FeatureChoice } from "./cargo-feature-plan.js";
+import { featureNote, packageSources, workflows } from "./cargo-feature-scan.js";
+import { cargoFileOfId, hiddenByCommand } from "./cargo-feature-gates.js";
 
 /** Where setup leaves CARGO_HOME (its registry), in the tree (stored under the dependency key). */
 export const CARGO_DEPS_DIR = ".ranex-deps/cargo";
@@ -27,8 +31,8 @@ export const CARGO_TARGET = `${WARM_DIR}/cargo-target`;
 const ENV = `CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" CARGO_TARGET_DIR="$PWD/${CARGO_TARGET}"`;
 export const CARGO_TEST_COMMAND = `${ENV} cargo test --offline --locked --no-fail-fast > "$RANEX_REPORT" 2>&1`;
 /** Once per Cargo.lock: the registry, and a build of every test target (a failing build is no failed setup). */
-export const cargoSetup = (locked: boolean, all = false): string =>
-  `export ${ENV}; cargo fetch${locked ? " --locked" : ""} && { cargo test${all ? " --workspace" : ""} --offline --locked --no-run >/dev/null 2>&1 || true; }`;
+export const cargoSetup = (locked: boolean, all = false, args = ""): string =>
+  `export ${ENV}; cargo fetch${locked ? " --locked" : ""} && { cargo test${all ? " --workspace" : ""}${args === "" ? "" : ` ${args}`} --offline --locked --no-run >/dev/null 2>&1 || true; }`;
 /**
  * A workspace whose root is a package too: plain `cargo test` there tests the root package alone
  * (its default members), so the members' tests would never run. Init writes `--workspace` then.
@@ -61,22 +65,29 @@ export const cargo: Runner = {
     const manifest = await repo.readText("Cargo.toml");
     const workspace = /^\[workspace\]/m.test(manifest ?? "");
     const all = workspace && packageName(manifest) !== null;
+    // Tests behind cargo features: the features to test with, and what init tries when they do not build (./cargo-feature-plan.ts).
+    const plan = manifest === null || packageName(manifest) === null ? null : featurePlan(manifest, packageSources(repo.dir), await workflows(repo), workspace);
+    const withArgs = (choice: FeatureChoice): Partial<Detection> => ({ install: cargoSetup(locked, all, choice.args), runnerArgs: choice });
     return {
       // src/runners/nextest.ts answers first when cargo-nextest is on the machine.
       evidence: `Cargo.toml${nextest ? " and .config/nextest.toml, but this machine has no cargo-nextest, so the gate runs cargo test: install it (cargo install cargo-nextest --locked) and run ranex init again to have nextest run" : ""}`,
       runnerDeclared: true, reporterDeclared: true,
       // Without a committed Cargo.lock, fetch writes one: it is stored with the registry, so every run uses the same.
       install: cargoSetup(locked, all),
+      // After the plain setup: the features' setup builds the warm target folder with the features the runs use.
+      ...(plan === null ? {} : { ...withArgs(plan), fallbacks: plan.fallbacks.map((c) => ({ patch: withArgs(c), says: c.says })) }),
       ...(all ? { launcher: WHOLE_WORKSPACE } : {}),
       ...(workspace ? { testFiles: ["**/tests/**"] } : {}),
       toolchain: toolchainFor(cargoFolder(repo.dir)),
     };
   },
   command: (found) => ({
-    command: found.launcher === WHOLE_WORKSPACE ? CARGO_TEST_COMMAND.replace("cargo test", WHOLE_WORKSPACE) : CARGO_TEST_COMMAND,
-    note: ["cargo test's output (stdout and stderr) is the report; ids are <crate>::<target>::<path::to::test>."],
+    command: CARGO_TEST_COMMAND.replace("cargo test", `${found.launcher === WHOLE_WORKSPACE ? WHOLE_WORKSPACE : "cargo test"}${found.runnerArgs?.args ? ` ${found.runnerArgs.args}` : ""}`),
+    note: ["cargo test's output (stdout and stderr) is the report; ids are <crate>::<target>::<path::to::test>.", ...featureNote(found)],
   }),
   read: { format: "cargo test", claims: claimsCargo, parse: parseCargo },
+  hiddenBy: hiddenByCommand,
+  fileOfId: cargoFileOfId,
   // A canary in every test binary (the library's, each binary's, each integration test's, of every
   // package of a workspace): code that forges one binary's output or ends it early meets the canary
   // compiled into it (issue 19).

@@ -14,6 +14,7 @@ import type { TestCaseResult, TestReport } from "../measure/report-types.js";
 import { CARGO_DEPS_DIR, WHOLE_WORKSPACE, cargo, cargoFolder } from "./cargo.js";
 import { moduleFile, packageDirs } from "./cargo-report.js";
 import { endToken } from "./cargo-end-mark.js";
+import { featureNote } from "./cargo-feature-scan.js";
 import { findBinary, toolchainFor } from "./toolchain.js";
 import type { Runner } from "./types.js";
 
@@ -29,11 +30,11 @@ export function nextestJunitPath(config: string | null): string | null {
 }
 
 /** The run's command: the JUnit nextest wrote, or cargo's output when the build failed before any test ran. */
-export function nextestTestCommand(junitPath: string | null, workspace = false): string {
+export function nextestTestCommand(junitPath: string | null, workspace = false, args = ""): string {
   const report = `target/nextest/default/${junitPath ?? GATE_JUNIT}`;
   const tool = ` --tool-config-file "ranex:$RANEX_REPORTERS/nextest.toml"`;
   // A workspace whose root is a package too: plain `cargo nextest run` there runs the root package alone.
-  return `rm -f ${report}; CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo nextest run${workspace ? " --workspace" : ""} --offline --locked --no-fail-fast --retries 0${tool} > /tmp/ranex-build.log 2>&1; status=$?; `
+  return `rm -f ${report}; CARGO_HOME="$PWD/${CARGO_DEPS_DIR}" cargo nextest run${workspace ? " --workspace" : ""}${args === "" ? "" : ` ${args}`} --offline --locked --no-fail-fast --retries 0${tool} > /tmp/ranex-build.log 2>&1; status=$?; `
     + `cat /tmp/ranex-build.log; if [ -f ${report} ]; then cp ${report} "$RANEX_REPORT"; else cp /tmp/ranex-build.log "$RANEX_REPORT"; fi; exit $status`;
 }
 
@@ -164,10 +165,12 @@ export const nextest: Runner = {
     };
   },
   command: (found: Detection) => ({
-    command: nextestTestCommand(found.reportPath ?? null, found.launcher === WHOLE_WORKSPACE),
-    note: ["nextest's JUnit report is the report (cargo's output when the build fails); ids are <crate>::<target>::<path::to::test>, as with cargo test."],
+    command: nextestTestCommand(found.reportPath ?? null, found.launcher === WHOLE_WORKSPACE, found.runnerArgs?.args ?? ""),
+    note: ["nextest's JUnit report is the report (cargo's output when the build fails); ids are <crate>::<target>::<path::to::test>, as with cargo test.", ...featureNote(found)],
   }),
   junitIds: nextestIds,
+  fileOfId: (id, base) => cargo.fileOfId?.(id, base) ?? Promise.resolve(null),
+  hiddenBy: (id, base, command) => cargo.hiddenBy?.(id, base, command) ?? Promise.resolve(null),
   canary: (ctx) => cargo.canary(ctx),
   // The runs without a canary of their own (the base's, the PR's own, which read a new test file's
   // green) get the same modules, for their end hook (./cargo-end-mark.ts): a forged summary there is

@@ -173,6 +173,11 @@ export interface Runner {
    * file (`example.com/m/TestX`); absent or null when it cannot tell.
    */
   fileOfId?(id: string, base: BaseFiles): Promise<string | null>;
+  /**
+   * Why `command` never runs the test `id` of the base although the base holds it (a cargo feature
+   * the command leaves off): one line for a person, or null when nothing tells (issue 22).
+   */
+  hiddenBy?(id: string, base: BaseFiles, command: string): Promise<string | null>;
   /** Gives the run its canary family (tests that must fail through the runner's assertions, one that must pass), or says why not. */
   canary(ctx: CanaryContext): Promise<CanaryResult>;
   /**

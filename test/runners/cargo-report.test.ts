@@ -43,3 +43,26 @@ describe("cargo's own word on each test binary", () => {
     expect(report.contradictions).toBeUndefined();
   });
 });
+
+describe("trybuild's cases (bitflags' tests/compile.rs, issue 22)", () => {
+  it("reads a case that does not build as it should as a failed test of its target, not as no test", () => {
+    const dir = tree();
+    const text = [
+      "     Running tests/calc.rs (target/debug/deps/calc-22e5dbad83567ceb)", "", "running 2 tests",
+      "test tests/compile-pass/multi.rs ... error", "EXPECTED: pass", "error: recursion limit reached while expanding `bitflags!`",
+      "test tests/compile-pass/shadow.rs [should pass] ... ok",
+      "test tests/compile-fail/vis.rs [should fail to compile] ... mismatch",
+      "test pass ... FAILED", "test canary::fails ... FAILED", "", "failures:", "", "---- pass stdout ----",
+      "thread 'pass' panicked at tests/calc.rs:4:7:", "2 of 3 tests failed", "", "test result: FAILED. 0 passed; 2 failed", "",
+      "error: test failed, to rerun pass `--test calc`",
+    ].join("\n");
+    const report = parseCargo(text, treeResolver(dir), dir);
+    expect(report.cases.map((c) => [c.id, c.result, c.file, c.message])).toEqual([
+      ["calc::calc::tests/compile-pass/multi.rs", "failed", "tests/calc.rs", "trybuild: error"],
+      ["calc::calc::tests/compile-pass/shadow.rs", "passed", "tests/calc.rs", undefined],
+      ["calc::calc::tests/compile-fail/vis.rs", "failed", "tests/calc.rs", "trybuild: mismatch"],
+      ["calc::calc::pass", "failed", "tests/calc.rs", "2 of 3 tests failed"],
+      ["calc::calc::canary::fails", "failed", "tests/calc.rs", undefined],
+    ]);
+  });
+});

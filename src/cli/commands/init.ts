@@ -6,7 +6,7 @@ import { execa } from "execa";
 import { UsageError, type CliIo, type Command } from "../io.js";
 import { dataDirFrom } from "../data-dir.js";
 import { POLICY_PATH, TASKS_DIR, formatIssues, parsePolicy, parseTask } from "../../policy/index.js";
-import { detectTestRunner } from "../../policy/detect.js";
+import { detectTestRunner, type Detection } from "../../policy/detect.js";
 import { missingPackages, renderStarter, type StarterOptions } from "../../policy/init.js";
 import type { Policy } from "../../policy/schema.js";
 import { runAt, type RunAt } from "../../judge/run-at.js";
@@ -77,6 +77,7 @@ export const run: Command = async (args, io) => {
   }
   let found = await detectTestRunner(opts.dir);
   io.stdout(`runner: ${found.kind} (${found.evidence})\n`);
+  if (found.runnerArgs !== undefined) io.stdout(`test features: ${found.runnerArgs.args}: ${found.runnerArgs.says}\n`);
   const missing = missingPackages(found);
   // What init itself changes in the working tree; the try runs HEAD with these, as init leaves it.
   let changed: string[] = [];
@@ -107,18 +108,28 @@ export const run: Command = async (args, io) => {
     const head = await headOf(opts.dir);
     if (head === null) tryError = `${opts.dir} is not a git repository with a commit: nothing to try (commit first, or pass --no-try)`;
     else {
-      const candidate = policyOf(renderStarter(found, { ...starter, checks: found.checks }));
-      if (candidate.ok && candidate.policy.tests.command !== undefined) {
-        try {
-          let rev = head;
-          if (changed.length > 0) {
-            rev = await commitWithWorkingTree(opts.dir, head, changed);
-            io.stdout(`trying the working tree with init's changes (HEAD ${head.slice(0, 12)} plus ${changed.join(", ")}, uncommitted) in the sandbox…\n`);
-          } else io.stdout(`trying it on HEAD ${head.slice(0, 12)} in the sandbox…\n`);
-          tried = await runAt({ source: opts.dir, rev, dataDir: opts.dataDir, policy: candidate.policy, checks: true });
-        } catch (err) {
-          tryError = `could not try it: ${(err as Error).message.split("\n")[0]}`;
+      const tryWith = async (detected: Detection, rev: string): Promise<RunAt | null> => {
+        const candidate = policyOf(renderStarter(detected, { ...starter, checks: detected.checks }));
+        if (!candidate.ok || candidate.policy.tests.command === undefined) return null;
+        return await runAt({ source: opts.dir, rev, dataDir: opts.dataDir, policy: candidate.policy, checks: true });
+      };
+      try {
+        let rev = head;
+        if (changed.length > 0) {
+          rev = await commitWithWorkingTree(opts.dir, head, changed);
+          io.stdout(`trying the working tree with init's changes (HEAD ${head.slice(0, 12)} plus ${changed.join(", ")}, uncommitted) in the sandbox…\n`);
+        } else io.stdout(`trying it on HEAD ${head.slice(0, 12)} in the sandbox…\n`);
+        tried = await tryWith(found, rev);
+        // Features that exclude each other (cargo): the next set the runner proposed, until one builds.
+        while (tried !== null && !built(tried) && (found.fallbacks ?? []).length > 0) {
+          const [next, ...rest] = found.fallbacks ?? [];
+          if (next === undefined) break;
+          io.stdout(`${argsOf(found)} did not build on HEAD (${firstProblem(tried)?.problem.slice(0, 200) ?? "no test ran"}); trying ${argsOf({ ...found, ...next.patch })}…\n`);
+          found = { ...found, ...next.patch, fallbacks: rest };
+          tried = await tryWith(found, rev);
         }
+      } catch (err) {
+        tryError = `could not try it: ${(err as Error).message.split("\n")[0]}`;
       }
     }
     starter.checks = tried === null ? [] : found.checks.filter((c) => tried?.checks.find((t) => t.name === c.name)?.result.exitCode === 0);
@@ -182,6 +193,16 @@ function report(tried: RunAt, io: CliIo): { problem: string; fix: string } | nul
     for (const h of others) io.stdout(`  ${shown(h.path)}: ${h.kind === "data" ? `read by ${h.importedBy.map(shown).join(", ")}; ${h.asserts}` : `named by ${h.importedBy.join(", ")}`}\n`);
   }
   return firstProblem(tried);
+}
+
+/** Whether the try's tests built: a report with tests in it (cargo reports none when a target does not compile). */
+function built(tried: RunAt): boolean {
+  return (tried.suite.report?.cases.length ?? 0) > 0;
+}
+
+function argsOf(found: Detection): string {
+  const args = found.runnerArgs?.args ?? "";
+  return args === "" ? `${found.kind} without features` : `${found.kind} ${args}`;
 }
 
 function describe(result: RunAt["checks"][number]["result"] | undefined): string {

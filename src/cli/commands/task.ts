@@ -11,6 +11,7 @@ import { UsageError, type CliIo, type Command } from "../io.js";
 import { revInCheckout } from "../local-rev.js";
 import { firstProblem } from "../suite-summary.js";
 import { runnersIn } from "../../runners/index.js";
+import { hiddenTargets } from "../../measure/tests/hidden-targets.js";
 
 // `ranex task check <id> [--repo <path|url>] [--base <rev>]`: measures a task's targets on the base,
 // in the sandbox, before any agent starts, and reads each target exactly as the judge will: red
@@ -47,7 +48,8 @@ export const run: Command = async (args, io) => {
       return 0;
     }
     const result = await runAt({ source, rev: base, dataDir });
-    return printTargets(task.targets, result, files, await declaredFiles(task.targets, result, files, read), io);
+    const hidden = await hiddenTargets(task.targets, result.suite.report, result.policy.tests.command ?? "", { files, read });
+    return printTargets(task.targets, result, files, await declaredFiles(task.targets, result, files, read), hidden, io);
   } catch (err) {
     if (err instanceof CannotJudge || err instanceof WorkspaceError) {
       io.stderr(`ranex task check: ${err.message.split("\n")[0]}\n`);
@@ -64,7 +66,7 @@ export const run: Command = async (args, io) => {
  * makes it the PR's own writing, judged on the base with that file laid over it; in a file that
  * exists on the base (frozen) no PR can add it at all.
  */
-function printTargets(targets: readonly string[], result: RunAt, baseFiles: ReadonlySet<string>, declared: ReadonlyMap<string, string>, io: CliIo): number {
+function printTargets(targets: readonly string[], result: RunAt, baseFiles: ReadonlySet<string>, declared: ReadonlyMap<string, string>, hidden: ReadonlyMap<string, string>, io: CliIo): number {
   const report = result.suite.report;
   if (report === null) {
     const problem = firstProblem(result);
@@ -86,7 +88,10 @@ function printTargets(targets: readonly string[], result: RunAt, baseFiles: Read
     } else if (resolved.kind === "absent") {
       bad++;
       absent.push(target);
-      line = baseFiles.has(file)
+      const why = hidden.get(target);
+      line = why !== undefined
+        ? `ABSENT    ${target}: the base holds it, but the command never compiles it: it is ${why}`
+        : baseFiles.has(file)
         ? `ABSENT    ${target}: no test has this id on the base, and its file ${file} is frozen there, so no PR can add it; the judge calls it absent, not red`
         : `ABSENT    ${target}: no test has this id on the base, and absent is not red; only a PR that adds ${file} could make it a target, as its own self-authored test: to name a test the owner wrote, commit it red on the base`;
     } else if (resolved.case.result === "passed") {

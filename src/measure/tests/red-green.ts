@@ -30,6 +30,8 @@ export function redGreenClaim(
   subject: string, runs: TargetRuns, targets: readonly Target[],
   /** What the provenance record says against a run of the PR's own tests (a value that lies about itself). */
   ownRunProblems: (run: SuiteRun) => string[] = () => [],
+  /** Task targets the base holds but the command never compiles (a cargo feature it leaves off), with why (issue 22). */
+  hiddenOnBase: ReadonlyMap<string, string> = new Map(),
 ): Evidence {
   const { base, head } = runs;
   const redRun = (t: Target): SuiteRun => t.origin === "new-file" ? runs.baseNew ?? base : base;
@@ -71,6 +73,7 @@ export function redGreenClaim(
   }
 
   const notRed: string[] = [];
+  const hiddenNotRed: string[] = [];
   const notGreen: string[] = [];
   const ambiguous: string[] = [];
   for (const target of targets) {
@@ -99,16 +102,18 @@ export function redGreenClaim(
     const baseWord = loadFailed ? "its file failed to load" : resultWord(before);
     if (!red) notRed.push(target.id);
     if (!green) notGreen.push(target.id);
+    const hidden = before === undefined && !red ? hiddenOnBase.get(target.id) : undefined;
+    if (hidden !== undefined) hiddenNotRed.push(`${target.id} is ${hidden}`);
     details.push({
       kind: red && green ? "red-green" : "target",
       path: file,
-      message: `${target.id}: ${baseWord} on base, ${resultWord(after)} on head${red ? "" : " (not red on base)"}${green ? "" : " (not green on head)"}`,
+      message: `${target.id}: ${baseWord} on base, ${resultWord(after)} on head${red ? "" : " (not red on base)"}${green ? "" : " (not green on head)"}${hidden === undefined ? "" : `: the base holds it ${hidden}`}`,
     });
   }
 
   const problems = [
     ...(ambiguous.length > 0 ? [`the task names targets that more than one test shares, so their results cannot be told apart: ${listed(ambiguous)} (the details name each copy's own id)`] : []),
-    ...(notRed.length > 0 ? [`targets that do not fail on base: ${listed(notRed)}`] : []),
+    ...(notRed.length > 0 ? [`targets that do not fail on base: ${listed(notRed)}${hiddenNotRed.length > 0 ? ` (${hiddenNotRed.join("; ")})` : ""}`] : []),
     ...(notGreen.length > 0 ? [`targets that do not pass on head: ${listed(notGreen)}`] : []),
   ];
   if (problems.length > 0) {
