@@ -190,6 +190,17 @@ export function pythonBetweenSource(watched: readonly string[]): string {
             bindings_left[0] -= 1
             emit('tamper', 'ev', 'between', 'what', what, 'by', '', 'line', 0)
 
+    def slots_changed(name, space, copy, is_module):
+        # (name, value now) of each slot that differs from the copy where the old or new value is code.
+        for key in (list(copy) if is_module else list(space.keys()) + [k for k in copy if k not in space]):
+            old = copy.get(key, absent)
+            new = space.get(key, absent)
+            if new is old or not (code_like(old) or code_like(new)):
+                continue
+            if is_module and own_definition(name, space, key, new):
+                continue
+            yield key, new
+
     def between_changed():
         # The slots that differ from the copies now: {(index, key): value}. Each namespace is compared
         # in C with what it held when last walked (a slot the runner keeps changed, such as pytest's
@@ -204,15 +215,7 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                 if last[1]:
                     changed.update(last[1])
                 continue
-            found = {}
-            for key in (list(copy) if is_module else list(space.keys()) + [k for k in copy if k not in space]):
-                old = copy.get(key, absent)
-                new = space.get(key, absent)
-                if new is old or not (code_like(old) or code_like(new)):
-                    continue
-                if is_module and own_definition(name, space, key, new):
-                    continue
-                found[(index, key)] = new
+            found = {(index, key): new for key, new in slots_changed(name, space, copy, is_module)}
             last[0] = space.copy()
             last[1] = found
             changed.update(found)
@@ -253,17 +256,12 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                         continue
                 except Exception:
                     pass  # a name gone (KeyError)
-            for key in (list(copy) if is_module else list(space.keys()) + [k for k in copy if k not in space]):
-                old = copy.get(key, absent)
-                new = space.get(key, absent)
-                if new is old or not (code_like(old) or code_like(new)):
-                    continue
-                if is_module and own_definition(name, space, key, new):
-                    continue
+            for key, new in slots_changed(name, space, copy, is_module):
                 changed[(index, key)] = new
                 # What the slot held when the call started, where it differed from the copy as a
                 # finding would (what between_changed() said then).
                 then = before.get(key, absent)
+                old = copy.get(key, absent)
                 if then is not old and (code_like(old) or code_like(then)) and not (is_module and own_definition(name, space, key, then)):
                     earlier[(index, key)] = then
         between_report(changed, earlier, test, patched)
