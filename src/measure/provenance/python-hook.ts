@@ -33,7 +33,12 @@ def _ranex_provenance():
     import sys
     import posix
     from _json import encode_basestring_ascii as quote
-    from _operator import is_
+    from _operator import is_, itemgetter
+    from itertools import chain
+    # Comparisons of many slots at once, in C (./python-between-tests.ts, compare()).
+    tupled = tuple
+    getter_call = itemgetter.__call__
+    chain_all = chain.from_iterable
     try:
         fd = posix.open(FIFO, posix.O_WRONLY | posix.O_APPEND | posix.O_CLOEXEC)
     except OSError:
@@ -211,13 +216,13 @@ ${pythonLyingSource()}
     # (namespace, attribute, name, function): a module's __dict__ and a class's mappingproxy are both
     # live views, kept once so a comparison is one lookup per function, not a walk of the modules.
     originals = []
-    # The same, column by column, split by the kind of namespace, so compare() can find that nothing
-    # was replaced in C (identity only: no == that a replacement's __eq__ could answer), without a
-    # Python step per function; only a difference goes through the loop that says what changed.
-    in_modules = ([], [], [])
-    in_classes = ([], [], [])
-    dict_get = dict.get
-    proxy_get = type(type.__dict__).get
+    # The same, one group per namespace (a module's functions, a class's members): (space, names,
+    # functions), so compare() reads every watched slot with one \`itemgetter\` per namespace and
+    # compares them all by identity in one pass in C (no == that a replacement's __eq__ could answer),
+    # without a Python step per function; only a difference goes through the loop that says what changed.
+    watched_groups = []
+    # (groups compared, spaces, getters, functions) for the groups taken so far.
+    watched_fast = [None]
 
     def snapshot():
         for name in tuple(pending):
@@ -229,26 +234,44 @@ ${pythonLyingSource()}
             if spec is None or object_getattr(spec, '__dict__').get('_initializing', False):
                 continue  # still running its own body: taken when it is done
             pending.remove(name)
+            group = ([], [])
             for attr, value in list(space.items()):
                 if type(value) is function_type:
                     originals.append((space, attr, name + '.' + attr, value))
-                    in_modules[0].append(space)
-                    in_modules[1].append(attr)
-                    in_modules[2].append(value)
+                    group[0].append(attr)
+                    group[1].append(value)
                 elif issubclass(type(value), type) and type_getattr(value, '__module__') == name:
                     qual = name + '.' + str(type_getattr(value, '__qualname__')) + '.'
                     members = type_getattr(value, '__dict__')
+                    kept = ([], [])
                     for key, member in list(members.items()):
                         if type(member) is function_type or type(member) in (staticmethod, classmethod):
                             originals.append((members, key, qual + key, member))
-                            in_classes[0].append(members)
-                            in_classes[1].append(key)
-                            in_classes[2].append(member)
+                            kept[0].append(key)
+                            kept[1].append(member)
+                    watch_group(members, kept)
+            watch_group(space, group)
+
+    def watch_group(space, group):
+        names, functions = group
+        if not names:
+            return
+        if len(names) == 1:
+            names, functions = names * 2, functions * 2  # itemgetter of one name returns no tuple
+        watched_groups.append((space, itemgetter(*names), tupled(functions)))
 
     def compare():
-        if all(map(is_, map(dict_get, in_modules[0], in_modules[1]), in_modules[2])) and \
-                all(map(is_, map(proxy_get, in_classes[0], in_classes[1]), in_classes[2])):
-            return
+        state = watched_fast[0]
+        if state is None or state[0] != len(watched_groups):
+            groups = watched_groups[:]
+            state = (len(groups), tupled(g[0] for g in groups), tupled(g[1] for g in groups),
+                     tupled(chain_all(g[2] for g in groups)))
+            watched_fast[0] = state
+        try:
+            if all(map(is_, chain_all(map(getter_call, state[2], state[1])), state[3])):
+                return
+        except Exception:
+            pass  # a watched function deleted (KeyError): the loop below says which
         # By index: a thread's snapshot may append while this runs, and a list allows that.
         for space, attr, what, original in originals:
             now = space.get(attr)
@@ -356,11 +379,11 @@ ${pythonLyingSource()}
             # to wrap is each import the moment (264 calls on python-calc's run: 3.6 M instructions).
             if pending and early_names[0] is not None and loaded_code[0] is None:
                 snapshot()
+            if not tree_read[0]:
+                return  # before any code of the tree ran, nothing of it can have replaced a watched function
             counter[0] += 1
             if counter[0] % 25 == 0:
                 compare()
-            if not tree_read[0]:
-                return
             frame = caller()
             importer = frame.f_code.co_filename if frame is not None else None
             if type(importer) is str and importer.startswith(TREE):
@@ -453,8 +476,8 @@ ${pythonLyingSource()}
             del originals[:]
             del kept_spaces[:]
             del watched_now[:]
-            for column in in_modules + in_classes:
-                del column[:]
+            del watched_groups[:]
+            watched_fast[0] = None
             busy[0] = False
 
     emit('start', 'lang', 'python', 'nonce', nonce, 'ppid', posix.getppid(), 'exe', str(sys.executable), 'argv', ' '.join(str(a) for a in sys.orig_argv[:12]))
