@@ -28,27 +28,34 @@ export function pythonLyingClassesSource(): string {
   return `
     # --- Classes made while the tests run (./python-lying-classes.ts) ---
     import _weakref
-    from itertools import chain as watch_chain
+    from itertools import chain as watch_chain, compress as watch_compress, repeat as watch_repeat
     watch_roots = [object, int, float, complex, str, bytes, bytearray, tuple, list, dict, set, frozenset]
-    watch_root_ids = set(map(id, watch_roots))
+    # Classes are keyed by object.__hash__ (the address, rotated: unique while alive, and spread over a
+    # set's slots, where an id's low bits, always 0, pile every key into a few; a metaclass's
+    # __hash__ does not apply).
+    watch_key = object.__hash__
+    watch_root_ids = set(map(watch_key, watch_roots))
     watch_known = set()  # ids of the classes seen under the roots, while they live
     watch_held = []  # the classes present when the tests started: held, so no id of theirs is reused
     watch_refs = {}  # id -> weak reference of a class seen later (its callback forgets the id)
     watch_state = [None, False, ${WATCH_ROOTS_MAX}]  # counts at the last look; a seen class died; roots left
 
-    def watch_root(klass, ids=watch_root_ids, roots=watch_roots):
-        if id(klass) not in ids:
-            ids.add(id(klass))
+    def watch_root(klass, ids=watch_root_ids, roots=watch_roots, key_of=watch_key):
+        key = key_of(klass)
+        if key not in ids:
+            ids.add(key)
             roots.append(klass)
 
-    def watch_forget(ident, ref, known=watch_known, refs=watch_refs, state=watch_state):
-        known.discard(ident)
-        refs.pop(ident, None)
+    def watch_forget(key, ref, known=watch_known, refs=watch_refs, state=watch_state):
+        known.discard(key)
+        refs.pop(key, None)
         state[1] = True
 
-    def lying_watch(when, first=False, subs=type.__subclasses__, roots=watch_roots, known=watch_known, state=watch_state,
+    def lying_watch(when, subs=type.__subclasses__, roots=watch_roots, known=watch_known, state=watch_state,
                     chain=watch_chain, getter=type_getattr, dunders=DUNDERS, ref=_weakref.ref, partial=bound_partial,
-                    held=watch_held, refs=watch_refs, listed=list, zipped=zip, ident=id, lengths_of=len):
+                    refs=watch_refs, listed=list, zipped=zip, ident=watch_key, lengths_of=len):
+        # The classes under the roots that were not there at the last look, each asked if its own
+        # comparisons are the tree's.
         counts = tuple(map(lengths_of, map(subs, roots)))
         if counts == state[0] and not state[1]:
             return
@@ -61,18 +68,13 @@ export function pythonLyingClassesSource(): string {
             for key in fresh:
                 klass = by_id[key]
                 known.add(key)
-                if first:
-                    held.append(klass)
-                    continue_down = False
-                else:
-                    try:
-                        refs[key] = ref(klass, partial(watch_forget, key))
-                    except TypeError:
-                        pass
-                    continue_down = True
+                try:
+                    refs[key] = ref(klass, partial(watch_forget, key))
+                except TypeError:
+                    pass
                 # A class made during the tests is a root for its own subclasses (a lying class derived
                 # from an honest one made inside the same function).
-                if continue_down and state[2] > 0 and key not in watch_root_ids:
+                if state[2] > 0 and key not in watch_root_ids:
                     state[2] -= 1
                     watch_root(klass)
                     level.extend(subs(klass))
@@ -83,5 +85,25 @@ export function pythonLyingClassesSource(): string {
                 except Exception:
                     pass
         state[0] = tuple(map(lengths_of, map(subs, roots)))
+
+    def lying_watch_start(when, subs=type.__subclasses__, roots=watch_roots, known=watch_known, state=watch_state,
+                          chain=watch_chain, getter=type_getattr, held=watch_held, tree_names=lying_walked,
+                          listed=list, ident=watch_key, lengths_of=len, repeated=watch_repeat, pick=watch_compress):
+        # When the tests start: every class under the roots is held (no id of theirs is reused), and
+        # those whose __module__ is a tree module's are asked (made at import inside a function, or by
+        # type(): no module's namespace holds them). In C but for those few.
+        level = listed(chain.from_iterable(map(subs, roots)))
+        held.extend(level)
+        known.update(map(ident, level))
+        state[0] = tuple(map(lengths_of, map(subs, roots)))
+        try:
+            made = listed(pick(level, map(tree_names.__contains__, map(getter, level, repeated('__module__')))))
+        except Exception:
+            made = level
+        for klass in made:
+            try:
+                lying_judge(klass, when)
+            except Exception:
+                pass
 `;
 }

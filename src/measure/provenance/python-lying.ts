@@ -135,7 +135,7 @@ ${pythonLyingClassesSource()}
             out.append(value)
 
     def lying_walk(when, mods=modules, listed=list, kind=type, getter=type_getattr, is_class=issubclass,
-                   walked=lying_walked, mod_type=module_type):
+                   walked=lying_walked, mod_type=module_type, rooted=set(), builtins_module=modules['builtins']):
         # The classes the tree's modules define, each asked with a blank instance.
         for name, module in listed(mods.items()):
             if name in walked:
@@ -152,6 +152,11 @@ ${pythonLyingClassesSource()}
                 # What a class made inside a function of the tree may derive from (./python-lying-classes.ts).
                 value_kind = kind(value)
                 if value_kind is mod_type:
+                    # Not builtins (its exceptions; the rewriter binds it in every test module as
+                    # @py_builtins: the value types are roots already) nor the runner's modules.
+                    if id(value) in rooted or value is builtins_module or str(getattr(value, '__name__', '')).split('.')[0] in runner:
+                        continue
+                    rooted.add(id(value))
                     for item in listed(object_getattr(value, '__dict__').values()):
                         if is_class(kind(item), type):
                             watch_root(item)
@@ -199,7 +204,7 @@ ${pythonLyingClassesSource()}
 
     def pytest_collection_finish(session):
         lying_walk('when the tests were collected')
-        lying_watch('when the tests were collected', True)
+        lying_watch_start('when the tests were collected')
 
     def pytest_sessionfinish(session):
         lying_walk('after the tests ran')
