@@ -3,31 +3,36 @@
 // `assert f(x) == expected` of a frozen test pass with the task undone. Nothing in the process is
 // tampered with, no slot is swapped, every canary stays honest: the oldest way to game an `==`.
 //
-// What the gate asks: does a value of the tree say it equals an object it has never seen? Two ways
-// in, both from the per-test plugin (./python-between-tests.ts), outside the audit hook (the hook
-// never calls tree code):
+// What the gate asks: does a value of the tree say it equals something it has never seen? Three
+// ways in, all from the per-test plugin (./python-between-tests.ts), outside the audit hook (the
+// hook never calls tree code):
 //   - the classes the tree's modules define, once the tests are collected and again when the
-//     session ends (modules imported later): each class whose `__eq__`, its own or inherited, is
+//     session ends (modules imported later): each class whose comparison, its own or inherited, is
 //     defined in a tree file is asked with a blank instance (`object.__new__`). An honest `__eq__`
 //     reads an attribute the blank lacks and raises, or says False or NotImplemented;
-//   - unittest's `assertEqual` and `assertAlmostEqual`, which compare inside the library where no
-//     hook sees the operands: after each unittest case's setup its instance gets its own two methods
-//     that ask both operands (lists, tuples, sets and dict values too, two levels, 50 items each),
-//     then call the real ones. The instance's attributes shadow the class's: no slot of
-//     `unittest.case` changes. This sees a class made inside a function as well.
-// An `__eq__` that answers `True` itself to an instance of a class made for the process (not a
-// truthy object: a query builder's or a symbolic library's `==` returns an expression) is a finding,
-// `lying`, naming the class, the file and line of its `__eq__`, and the test where one compared it.
+//   - the classes made while the tests run (inside a function: no module holds them), found after
+//     each test's call (./python-lying-classes.ts) and asked the same way;
+//   - unittest's `assertEqual`, `assertAlmostEqual` and `assertNotEqual`, which compare inside the
+//     library where no hook sees the operands: after each unittest case's setup its instance gets
+//     its own methods that ask both operands (lists, tuples, sets and dict values too, two levels,
+//     50 items each), then call the real ones. The instance's attributes shadow the class's: no slot
+//     of `unittest.case` changes.
+// Asked of what: an instance of a class made for the process, and a random int, float and str drawn
+// for the process (an `__eq__` true only for numbers tells the stranger apart, not these). `__eq__`
+// and `__contains__` answering `True` itself (not a truthy object: a query builder's or an array's
+// `==` returns an expression), `__ne__` answering `False` (or `True` of the value itself while `==`
+// does not say False: not a NaN), an ordering answering `True` to the stranger: a finding, `lying`,
+// naming the class, the file and line of its method, and the test where one compared it.
 // pytest's own `pytest_assertion_pass` would hand over every plain assert's operands, but turning it
 // on makes the rewriter emit the explanation code for every assert: 25 M instructions on
 // python-calc's six tests, more than the record's whole budget (measured under callgrind).
 //
 // The judgment (./judge.ts) blames it only when that file is one the change added or modified and
 // not a frozen file: a wildcard the owner ships (`ANY` in a conftest or in unchanged library code)
-// is theirs. Not covered: a class made inside a function and compared by a plain assert, unittest's
-// other assertion methods and other libraries' helpers, `!=`, an `__eq__` that tells a blank or
-// the gate's stranger from a test's value, and runners other than pytest. The classes are asked of
-// `__contains__` and the orderings as well (`assert 3 in Bag()`, `assert Rank() < 1`).
+// is theirs. Not covered (docs/measurement.md): an `__eq__` that looks at its own instance and is
+// compared by a plain assert (only a blank is asked then), one that tells the random values from a
+// test's, a class made inside a function from a base that is not a root or freed within the test,
+// other assertion helpers, `__bool__`, and runners other than pytest.
 //
 // The text below is Python, spliced into the hook's closure (4 spaces deep) after the plugin is
 // built: it uses the hook's captured built-ins and adds its functions to the plugin.
