@@ -8,8 +8,8 @@
 // derived from the roots are compared with those seen before, and each new one whose own
 // `__eq__`/`__ne__`/`__contains__`/ordering is the tree's is asked as the walk asks a module's class
 // (a blank instance; ./python-lying.ts). The roots: `object` and the built-in value types, the classes
-// the tree's modules hold, and the classes of the modules they hold (`import fractions`); each new
-// class becomes a root too (for its own subclasses), up to a bound.
+// the tree's modules hold, and the classes of the modules they hold (`import fractions`); a new class
+// of a tree module becomes a root too (for its own subclasses), up to a bound.
 //
 // Cost: one `type.__subclasses__` and `len` per root in C after each test (about 0.08 M instructions
 // on python-calc); the list is compared only when a count moved. Classes present when the tests start
@@ -53,7 +53,7 @@ export function pythonLyingClassesSource(): string {
 
     def lying_watch(when, subs=type.__subclasses__, roots=watch_roots, known=watch_known, state=watch_state,
                     chain=watch_chain, getter=type_getattr, dunders=DUNDERS, ref=_weakref.ref, partial=bound_partial,
-                    refs=watch_refs, listed=list, zipped=zip, ident=watch_key, lengths_of=len):
+                    refs=watch_refs, listed=list, zipped=zip, ident=watch_key, lengths_of=len, tree_names=lying_walked):
         # The classes under the roots that were not there at the last look, each asked if its own
         # comparisons are the tree's.
         counts = tuple(map(lengths_of, map(subs, roots)))
@@ -72,12 +72,15 @@ export function pythonLyingClassesSource(): string {
                     refs[key] = ref(klass, partial(watch_forget, key))
                 except TypeError:
                     pass
-                # A class made during the tests is a root for its own subclasses (a lying class derived
-                # from an honest one made inside the same function).
-                if state[2] > 0 and key not in watch_root_ids:
-                    state[2] -= 1
-                    watch_root(klass)
-                    level.extend(subs(klass))
+                # Its subclasses made in the same window are looked at now; a class the tree made
+                # (not unittest.mock's class for each Mock) stays a root for those made later.
+                level.extend(subs(klass))
+                try:
+                    if state[2] > 0 and getter(klass, '__module__') in tree_names:
+                        state[2] -= 1
+                        watch_root(klass)
+                except Exception:
+                    pass
                 try:
                     space = getter(klass, '__dict__')
                     if any(map(space.__contains__, dunders)):
