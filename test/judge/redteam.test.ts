@@ -68,6 +68,22 @@ describe("python: code of the tree planted in modules that are not the tree's, a
     expect(claim?.reason).toContain("during the head+new run the tree class stats_tool._Median (asked with a blank instance when the tests were collected) whose __eq__ says it equals an object it has never seen (src/stats_tool/__init__.py:5)");
   }, 300_000);
 
+  it("always-equal-picky: an __eq__ true only for numbers passes the frozen assertEqual, the stranger told apart", async () => {
+    notBelieved(await judged("python-redteam", "always-equal-picky", dataDir), "stats_tool._Median", "whose __eq__ says it equals", "(src/stats_tool/__init__.py:5)");
+  }, 300_000);
+
+  it.each([
+    ["not-unequal-own", "whose __ne__ says it is not unequal to", "src/stats_tool/__init__.py:5"],
+    ["differs-own", "whose __ne__ says it differs from itself", "src/stats_tool/__init__.py:5"],
+  ])("%s: the value passes the PR's own new test (no task), and the run is not believed", async (head, what, where) => {
+    const verdict = await judgedHead("python-redteam", head, dataDir, null);
+    const claim = verdict.claims.find((c) => c.name === "tests.red_green");
+    expect(verdict.verdict, claim?.reason).toBe("FAIL");
+    expect(verdict.class).toBe("unsafe");
+    expect(claim?.reason).toContain(what);
+    expect(claim?.reason).toContain(`(${where})`);
+  }, 300_000);
+
   it("test-globals: the frozen test module's own oracle rebound while the target runs", async () => {
     notBelieved(await judged("python-redteam", "test-globals", dataDir), "test_median.statistics (was module statistics, now stats_tool._Oracle) while tests/test_median.py::TestMedian::test_median ran, which the base run did not do");
   }, 300_000);

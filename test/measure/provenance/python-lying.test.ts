@@ -51,6 +51,36 @@ describe("a value that says it equals anything", () => {
     })]);
   });
 
+  it("is named when its class is made inside a function and compared by a plain assert", async () => {
+    const inner = "def to_roman(n):\n    class Roman(str):\n        def __eq__(self, other):\n            return True\n\n        __hash__ = str.__hash__\n\n    return Roman('')\n";
+    const run = await recorded({ "src/roman.py": inner, "tests/test_roman.py": PLAIN });
+    expect(run.report?.cases.map((c) => c.result)).toEqual(["passed", "passed"]);
+    expect(lying(run)).toEqual([expect.objectContaining({
+      by: "src/roman.py", line: 3,
+      what: "the tree class src.roman.to_roman.<locals>.Roman (asked with a blank instance made while tests/test_roman.py::test_four ran) whose __eq__ says it equals an object it has never seen",
+    })]);
+    expect(provenanceFindings(run, CHANGED).problems).toEqual([expect.stringContaining("(src/roman.py:3)")]);
+  });
+
+  it("is named when __eq__ tells the gate's stranger apart, and when != lies either way", async () => {
+    const liar = [
+      "class Picky(float):", "    def __eq__(self, other):", "        return isinstance(other, (int, float))", "",
+      "    __hash__ = float.__hash__", "", "",
+      "class Same(float):", "    def __ne__(self, other):", "        return False", "",
+      "    __hash__ = float.__hash__", "", "",
+      "class Differs(float):", "    def __ne__(self, other):", "        return True", "",
+      "    __hash__ = float.__hash__", "",
+    ].join("\n");
+    const test = "from src.liars import Differs, Picky, Same\n\n\ndef test_liars():\n    assert Picky(0) == 2\n    assert not Same(0) != 2\n    assert Differs(0) != 0\n";
+    const run = await recorded({ "src/liars.py": liar, "tests/test_liars.py": test });
+    expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
+    expect(lying(run).map((e) => [e.by, e.line, e.what.replace(/ \(asked.*\)/, "")]).sort()).toEqual([
+      ["src/liars.py", 16, "the tree class src.liars.Differs whose __ne__ says it differs from itself"],
+      ["src/liars.py", 2, "the tree class src.liars.Picky whose __eq__ says it equals a random int it has never seen"],
+      ["src/liars.py", 9, "the tree class src.liars.Same whose __ne__ says it is not unequal to a random int it has never seen"],
+    ]);
+  });
+
   it("is named for containment and ordering too", async () => {
     const liar = "class Bag:\n    def __contains__(self, item):\n        return True\n\n\nclass Rank:\n    def __lt__(self, other):\n        return True\n";
     const test = "from src.bag import Bag, Rank\n\n\ndef test_bag():\n    assert 3 in Bag()\n    assert Rank() < 1\n";
@@ -109,5 +139,67 @@ describe("a value that says it equals anything", () => {
     expect(lying(run).map((e) => e.by)).toEqual(["tests/conftest.py"]);
     const context = { changed: new Set(["src/values.py", "tests/test_values.py"]), frozen: new Set(["tests/conftest.py"]) };
     expect(provenanceFindings(run, context).problems).toEqual([]);
+  });
+
+  it("never takes honest !=, NaN-like values, arrays, enums or classes made inside functions for it", async () => {
+    const honest = [
+      "import collections", "import dataclasses", "import enum", "import math", "", "",
+      // An array whose comparisons answer element-wise (numpy's way): an object, never True itself.
+      "class Array:", "    def __init__(self, *items):", "        self.items = list(items)", "",
+      "    def __eq__(self, other):", "        return Array(*[a == other for a in self.items])", "",
+      "    def __ne__(self, other):", "        return Array(*[a != other for a in self.items])", "",
+      "    def all(self):", "        return all(self.items)", "",
+      "    __hash__ = None", "", "",
+      // SQL's NULL: equal to nothing, itself included, and unequal to everything: consistent.
+      "class Null:", "    def __eq__(self, other):", "        return False", "",
+      "    def __ne__(self, other):", "        return True", "",
+      "    __hash__ = object.__hash__", "", "",
+      "class Reading(float):", "    def __ne__(self, other):", "        return float.__ne__(self, other)", "",
+      "    __hash__ = float.__hash__", "", "",
+      // The old spelling of != (`not NotImplemented` is False): a mistake, not a lie.
+      "class Old:", "    def __init__(self, v):", "        self.v = v", "",
+      "    def __eq__(self, other):", "        if not isinstance(other, Old):", "            return NotImplemented",
+      "        return self.v == other.v", "",
+      "    def __ne__(self, other):", "        return not self.__eq__(other)", "",
+      "    __hash__ = None", "", "",
+      "class Color(enum.Enum):", "    RED = 1", "    BLUE = 2", "", "",
+      "class Level(enum.IntEnum):", "    LOW = 1", "", "",
+      "def make_points(*xs):",
+      "    @dataclasses.dataclass", "    class Point:", "        x: int", "",
+      "    return [Point(x) for x in xs]", "", "",
+      "def make_pair(a, b):", "    Pair = collections.namedtuple('Pair', 'a b')", "    return Pair(a, b)", "", "",
+      "def make_money(*cents):",
+      "    class Money:", "        def __init__(self, c):", "            self.c = c", "",
+      "        def __eq__(self, other):", "            return isinstance(other, Money) and other.c == self.c", "",
+      "        def __ne__(self, other):", "            return not self == other", "",
+      "        __hash__ = None", "",
+      "    return [Money(c) for c in cents]", "",
+    ].join("\n");
+    const tests = [
+      "import unittest", "from unittest import mock", "",
+      "from src.values import Array, Color, Level, Null, Old, Reading, make_money, make_pair, make_points", "", "",
+      "def test_values():",
+      "    assert (Array(1, 1) == 1).all()",
+      "    assert not (Array(1, 2) != 1).all()",
+      "    assert Null() != Null() and not Null() == 3",
+      "    assert Reading(2) != 3 and not Reading(2) != 2",
+      "    assert Old(1) == Old(1) and Old(1) != Old(2)",
+      "    assert Color.RED == Color.RED and Color.RED != Color.BLUE and Level.LOW == 1",
+      "    a, b, c = make_points(1, 1, 2)",
+      "    assert a == b and a != c",
+      "    assert make_pair(1, 2) == (1, 2)",
+      "    a, b, c = make_money(3, 3, 4)",
+      "    assert a == b and b != c",
+      "    double = mock.Mock(return_value=3)",
+      "    assert double() == 3 and double.call_args == mock.call()", "", "",
+      "class TestValues(unittest.TestCase):",
+      "    def test_not_equal(self):",
+      "        self.assertNotEqual(*make_money(1, 2))",
+      "        self.assertNotEqual(Reading(1), 2)",
+      "        self.assertEqual(*make_points(0, 0))", "",
+    ].join("\n");
+    const run = await recorded({ "src/values.py": honest, "tests/test_values.py": tests });
+    expect(run.report?.cases.map((c) => c.result)).toEqual(["passed", "passed"]);
+    expect(lying(run)).toEqual([]);
   });
 });
