@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { execa } from "execa";
+import { ignoredGateFiles } from "../git-ignored.js";
 import { UsageError, type CliIo, type Command } from "../io.js";
 import { dataDirFrom } from "../data-dir.js";
 import { POLICY_PATH, TASKS_DIR, formatIssues, parsePolicy, parseTask } from "../../policy/index.js";
@@ -146,6 +147,8 @@ export const run: Command = async (args, io) => {
   }
   const command = check.policy.tests.command;
   io.stdout(`wrote ${target}\n${command === undefined ? "no test runner found: set tests.command" : `tests.command: ${command}`}\n`);
+  // node-semver's .gitignore ignores `/*`: the owner's task, committed with `git add -A`, never reached the base (issue 22).
+  for (const note of await ignoredGateFiles(opts.dir)) io.stdout(`warning: ${note}\n`);
   // The runner's own command where the gate's launcher cannot serve (vitest with projects of its own, before 1.3): say what that leaves unseen.
   if (found.launcherUnfit !== undefined) io.stdout(`note: ${found.kind}'s own command, not the gate's launcher: ${found.launcherUnfit}; its canary cannot see a test file's \`expect\` neutered or its tests registered with other bodies, and repeats run the whole suite (docs/measurement.md)\n`);
   for (const drop of starter.dropped) io.stdout(`check ${drop.name} (${drop.run}) not written: it ${drop.why}\n`);
