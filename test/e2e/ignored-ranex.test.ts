@@ -1,28 +1,18 @@
-import { execFile } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
+import { freshFixture } from "../helpers/fixtures.js";
 import { git, tempDir } from "../helpers/git-repo.js";
 import { runCli } from "./run-cli.js";
 
 // Found on npm/node-semver (issue 22): its .gitignore ignores `/*`, so the owner's task manifest,
 // committed with `git add -A`, never reached the base, and `ranex task check` said only that the file
 // "does not exist there". fixtures/repos/ignored-ranex.sh leaves the manifest where `git add -A` left it.
-const run = promisify(execFile);
 const IGNORED = "git ignores .ranex/tasks/mul.yml (.gitignore line 1: `/*`), so `git add -A` leaves it out and the gate, which reads it from the base commit, never sees it: commit it with `git add -f .ranex/tasks/mul.yml`, or add the line `!/.ranex/` to .gitignore after that rule";
-
-async function ignoredRepo(): Promise<string> {
-  const dir = join(tempDir(), "ignored-ranex");
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-  await run("bash", [join(FIXTURES_DIR, "ignored-ranex.sh"), dir], { env });
-  return dir;
-}
 
 describe("a gitignored .ranex/", () => {
   it("task check and judge say git ignores the task and how to commit it; init warns before any task is written", async () => {
-    const repo = await ignoredRepo();
+    const repo = await freshFixture("ignored-ranex");
     const data = tempDir("ranex-data-");
     const checked = await runCli(["task", "check", "mul", "--repo", repo, "--data-dir", data]);
     expect(checked.code).toBe(2);

@@ -1,9 +1,7 @@
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
+import { freshFixture } from "../helpers/fixtures.js";
 import { git, tempDir } from "../helpers/git-repo.js";
 import { runCli } from "./run-cli.js";
 
@@ -11,20 +9,12 @@ import { runCli } from "./run-cli.js";
 // the machine's load, and init said only "raise tests.timeout, or run fewer tests". Init now sizes
 // the timeout it writes from its own try. fixtures/repos/slow-suite.sh stands in with seconds, and
 // `--timeout` gives the try a budget that small (the default is 600).
-const run = promisify(execFile);
-
-async function slowRepo(): Promise<string> {
-  const dir = join(tempDir(), "slow-suite");
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-  await run("bash", [join(FIXTURES_DIR, "slow-suite.sh"), dir], { env });
-  return dir;
-}
 
 const written = (repo: string): string => readFileSync(join(repo, ".github", "ranex.yml"), "utf8");
 
 describe("init sizes tests.timeout from its try", () => {
   it("writes three times what a tight try took, saying why in the policy and on its output", async () => {
-    const repo = await slowRepo();
+    const repo = await freshFixture("slow-suite");
     const init = await runCli(["init", "--dir", repo, "--data-dir", tempDir("ranex-data-"), "--timeout", "20"], 240_000);
     expect(init.stdout).toMatch(/\ntests\.timeout: 60 s: the try's tests took \d+\.\d s at load \d+: 20 s would be tight \(a judgment runs base and head side by side\), so 3 times that, rounded up to a minute\n/);
     expect(written(repo)).toMatch(/\n {2}# timeout: the try's tests took \d+\.\d s at load \d+: 20 s would be tight .*\n {2}timeout: 60 {3}#/);
@@ -33,7 +23,7 @@ describe("init sizes tests.timeout from its try", () => {
   }, 300_000);
 
   it("when the try times out: says how long it ran and how far it got, and writes a timeout the whole run fits", async () => {
-    const repo = await slowRepo();
+    const repo = await freshFixture("slow-suite");
     git(repo, "checkout", "-q", "slower");
     const data = tempDir("ranex-data-");
     const init = await runCli(["init", "--dir", repo, "--data-dir", data, "--timeout", "8"], 240_000);

@@ -1,9 +1,6 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { judge, type Judgment } from "../../src/judge/judge.js";
-import { FIXTURES_DIR } from "../helpers/fixtures.js";
+import { freshFixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/git-repo.js";
 
 // Found on marshmallow-code/marshmallow (issue 22): a case parametrized with the clock is named anew
@@ -12,21 +9,13 @@ import { tempDir } from "../helpers/git-repo.js";
 // so every run differs), an object's address and uuids. The gate runs the base's affected file again:
 // where the same tree names a key's tests otherwise, the run made the ids up, and they are matched by
 // their normalised form as counts. Where the base names them the same (retime-ids), nothing is.
-const run = promisify(execFile);
-
-async function clockRepo(): Promise<string> {
-  const dir = join(tempDir(), "python-clock-ids");
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-  await run("bash", [join(FIXTURES_DIR, "python-clock-ids.sh"), dir], { env });
-  return dir;
-}
 
 const regression = (j: Judgment) => j.verdict.claims.find((c) => c.name === "tests.regression");
 const messages = (j: Judgment, kind: string): string[] => regression(j)?.details.filter((d) => d.kind === kind).map((d) => d.message) ?? [];
 
 describe("test ids the run makes up (the clock, an address, a uuid)", () => {
   it("match an honest head warm, saying so; a head that drops or breaks such a case, or names fixed cases by the clock, still fails", async () => {
-    const source = await clockRepo();
+    const source = await freshFixture("python-clock-ids");
     const dataDir = tempDir();
     const judgeHead = (head: string): Promise<Judgment> => judge({ source, base: "main", head, task: null, dataDir });
     await judgeHead("honest"); // fills the base cache: the judgments below are warm
