@@ -239,6 +239,7 @@ function evidenceFrom(input: MeasureInput, result: MeasureResult, mutants: Prepa
       return seen.base.length > 1 || seen.head.length > 1 ? seen : null;
     },
     stableJudges: stopped === undefined && input.policy.require.includes("tests.stable"),
+    baseAgain: result.baseAgain ?? null,
   };
   // The head run's provenance is judged against what the change committed (issue 19).
   const changed = new Set(changedPaths(input.facts));

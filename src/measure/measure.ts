@@ -7,7 +7,7 @@ import type { RunName, SuiteRun } from "./report-types.js";
 import { prepareDependencies, type PreparedDependencies } from "./deps/prepare.js";
 import { prepareGoStd } from "./deps/go-std.js";
 import { prepareRecordedRuns, runSuite } from "./run-suite.js";
-import { earlyRepeatJobs, fileRepeats, runRepeats, type RepeatsDone } from "./repeats.js";
+import { earlyRepeatJobs, fileRepeats, runBaseAgain, runRepeats, type RepeatsDone } from "./repeats.js";
 import { runMutants } from "./mutants.js";
 import { decidedFailure } from "./decided.js";
 import { openSealedPlan, sealedJobs } from "./sealed-runs.js";
@@ -148,13 +148,16 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
     for (const [name, made] of Object.entries(early) as [keyof typeof early, { runs: SuiteRun[] }][]) repeats[name] = made.runs;
     return { runs, checks, timings, repeats, stopped: decided, ...sealedPart };
   }
+  // Before the base's repeats, which use the same tree: whether the base itself names some tests anew each run.
+  const again = plan.repeats !== undefined && plan.repeats.count > 0 ? await timed("base-again", () => runBaseAgain(sandbox, plan, runs, deps, early)) : null;
+  const againPart = again === null ? {} : { baseAgain: again };
   const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs, deps, early));
-  if (plan.needed === undefined || plan.needed.mutants.length === 0) return { runs, checks, timings, repeats, ...sealedPart };
+  if (plan.needed === undefined || plan.needed.mutants.length === 0) return { runs, checks, timings, repeats, ...againPart, ...sealedPart };
   const needed = await timed("mutants", () => runMutants(sandbox, plan, runs, deps));
   // Added up, not wall time: how much of the mutants' cost went to selected tests and to full suites.
   if (needed.selectedMs > 0) timings["mutants-selected"] = needed.selectedMs;
   if (needed.fullMs > 0) timings["mutants-full"] = needed.fullMs;
-  return { runs, checks, timings, repeats, mutants: needed.mutants, mutantSelection: needed.selection, ...sealedPart };
+  return { runs, checks, timings, repeats, ...againPart, mutants: needed.mutants, mutantSelection: needed.selection, ...sealedPart };
 }
 
 async function runOne(sandbox: Sandbox, plan: MeasurePlan, spec: RunSpec, deps: PreparedDependencies | undefined): Promise<SuiteRun> {

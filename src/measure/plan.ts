@@ -186,6 +186,8 @@ export interface MeasureResult {
   timings: Record<string, number>;
   /** The repeats of each run, in order (tests.stable). */
   repeats?: Partial<Record<RunName, SuiteRun[]>>;
+  /** A second run of the base's files whose ids the head lacked exactly (./repeats.ts, runBaseAgain): tells ids the run makes up. */
+  baseAgain?: SuiteRun;
   mutants?: MutantRun[];
   mutantSelection?: MutantSelection;
   /**

@@ -22,6 +22,7 @@ import { runSuite } from "./run-suite.js";
 import { filesSelectionFor, filesUnproven, selectionFor, selectionList, selectionUnproven } from "./select.js";
 import { collectTargets } from "./tests/targets.js";
 import { fileOfId, isGreen } from "./tests/run-facts.js";
+import { filesToRunAgain } from "./tests/made-ids.js";
 
 /** Repeats already made, per side, and the ids they ran; `cached`: read from the base cache, made on no tree here. */
 export type RepeatsDone = Partial<Record<RunName, { ids: string[]; runs: SuiteRun[]; cached?: true }>>;
@@ -137,6 +138,33 @@ export async function runRepeats(sandbox: Sandbox, plan: MeasurePlan, runs: Part
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(plan.parallel, todo.length)) }, worker));
   return out;
+}
+
+/**
+ * One more run of the base's test files whose ids the head lacks exactly while it has ids of the
+ * same normalised form (./tests/made-ids.ts): where the same tree now names them otherwise, the run
+ * made them up (the clock, an address, a seed), and tests.regression matches them by that form. Only
+ * those files run where the runner can select files; otherwise the whole suite. Null when no id needs
+ * it or there is no base tree to run on (the claim then compares ids exactly, and says why).
+ */
+export async function runBaseAgain(sandbox: Sandbox, plan: MeasurePlan, runs: Partial<Record<RunName, SuiteRun>>, deps: PreparedDependencies | undefined, early: RepeatsDone = {}): Promise<SuiteRun | null> {
+  const files = filesToRunAgain(runs.base?.report, runs.head?.report);
+  const tree = plan.repeats?.trees.base;
+  if (files.length === 0 || tree === undefined) return null;
+  const tests = plan.policy.tests;
+  const reportDir = join(plan.scratchDir, "report-base-again");
+  const listFile = join(reportDir, "select-files.txt");
+  const setupDone = early.base !== undefined && early.base.cached !== true;
+  const spec = {
+    label: "base" as const, treeDir: tree.treeDir, readonly: tree.readonly, reportDir, setupNetwork: tests.setup_network, timeout: tests.timeout,
+    setup: deps === undefined && tree.setupFirst && !setupDone ? tests.setup : undefined, ...(deps === undefined ? {} : { deps }),
+  };
+  const selection = filesSelectionFor(tests, files, listFile, tree.treeDir, plan.profile.backend);
+  if (selection !== null) {
+    const run = await runSuite(sandbox, { ...spec, command: selection.command, env: selection.env }, () => writeFile(listFile, selectionList(files)));
+    if (await filesUnproven(selection, files, listFile, run) === null) return { ...run, selectedFiles: [...files] };
+  }
+  return runSuite(sandbox, { ...spec, reportDir: `${reportDir}-whole`, setup: undefined, command: tests.command ?? "false" });
 }
 
 /** `count` repeats of `ids`, one after another on one tree. */

@@ -2,6 +2,7 @@ import { detectTestRunner, type Detection } from "./detect.js";
 import { missingNodePackages } from "../runners/node-package.js";
 import { DEFAULT_TEST_FILES } from "./schema.js";
 import { runnerNamed } from "../runners/index.js";
+import { DEFAULT_TIMEOUT } from "./init-timeout.js";
 
 // `ranex init`: a commented starter policy for the repository at `dir`. Every file it writes
 // validates with parsePolicy (tested per runner), so the owner starts from something that works.
@@ -24,6 +25,8 @@ export interface StarterOptions {
   dropped?: { name: string; run: string; why: string }[];
   /** The repository has tasks with sealed acceptance tests: require tests.sealed (docs/policy.md). */
   sealed?: boolean;
+  /** tests.timeout to write (default 600), and why, when sized from the try (./init-timeout.ts). */
+  timeout?: { seconds: number; why?: string };
 }
 
 /** The packages the runner needs that package.json does not declare (what `--add-deps` installs). */
@@ -93,7 +96,9 @@ export function renderStarter(found: Detection, options: StarterOptions = {}): s
       "  setup_network: true   # only setup gets the network; the tests and checks never do",
     );
   }
-  lines.push("  timeout: 600   # seconds for setup plus command, per run");
+  const timeout = options.timeout ?? { seconds: DEFAULT_TIMEOUT };
+  if (timeout.why !== undefined) lines.push(`  # timeout: ${timeout.why}.`);
+  lines.push(`  timeout: ${timeout.seconds}   # seconds for the command of each run; the once-only setup gets as long`);
   if (tests !== null) {
     lines.push(
       "  # tests.stable runs each target this many times on base and head (a flaky green is not green).",

@@ -83,3 +83,11 @@ export async function agentPullClone(name: FixtureName, pulls: readonly (readonl
   }
   return dir;
 }
+
+/** Builds fixtures/repos/<name>.sh afresh in a folder of its own (not shared: the test may change it). */
+export async function freshFixture(name: string): Promise<string> {
+  const dir = join(mkdtempSync(join(tmpdir(), "ranex-fixture-")), name);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
+  await run("bash", [join(FIXTURES_DIR, `${name}.sh`), dir], { env });
+  return dir;
+}

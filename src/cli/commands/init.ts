@@ -3,6 +3,9 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { execa } from "execa";
+import { ignoredGateFiles } from "../git-ignored.js";
+import { DEFAULT_TIMEOUT, MAX_TIMEOUT, sizeTimeout, type SizedTimeout } from "../../policy/init-timeout.js";
+import { loadavg } from "node:os";
 import { UsageError, type CliIo, type Command } from "../io.js";
 import { dataDirFrom } from "../data-dir.js";
 import { POLICY_PATH, TASKS_DIR, formatIssues, parsePolicy, parseTask } from "../../policy/index.js";
@@ -19,7 +22,7 @@ import { changedFromHead, commitWithWorkingTree, MANIFEST_FILES } from "../worki
 // (left out of the file), the timing, and the first problem with its fix. Exit 0 when written and
 // the try found no problem, 1 when written but the try found one, 2 when nothing was written.
 
-const USAGE = "usage: ranex init [--dir <d>] [--force] [--no-try] [--add-deps] [--toolchain <dir>]... [--data-dir <d>]";
+const USAGE = "usage: ranex init [--dir <d>] [--force] [--no-try] [--add-deps] [--toolchain <dir>]... [--timeout <s>] [--data-dir <d>]";
 
 interface Options {
   dir: string;
@@ -28,6 +31,8 @@ interface Options {
   addDeps: boolean;
   toolchain: string[];
   dataDir: string;
+  /** The try's tests.timeout (default 600); what init writes is sized from what the try measured. */
+  timeout: number;
 }
 
 function options(args: string[], io: CliIo): Options {
@@ -38,16 +43,19 @@ function options(args: string[], io: CliIo): Options {
       options: {
         dir: { type: "string" }, force: { type: "boolean", default: false }, "no-try": { type: "boolean", default: false },
         "add-deps": { type: "boolean", default: false }, toolchain: { type: "string", multiple: true }, "data-dir": { type: "string" },
+        timeout: { type: "string" },
       },
     }));
   } catch (err) {
     throw new UsageError(`${(err as Error).message}; ${USAGE}`);
   }
   if (values.dir === "") throw new UsageError("--dir needs a directory");
+  const timeout = values.timeout === undefined ? DEFAULT_TIMEOUT : Number(values.timeout);
+  if (!Number.isInteger(timeout) || timeout < 1 || timeout > MAX_TIMEOUT) throw new UsageError(`--timeout takes whole seconds from 1 to ${MAX_TIMEOUT}`);
   return {
     dir: values.dir === undefined ? io.cwd : resolve(io.cwd, values.dir),
     force: values.force, tryIt: !values["no-try"], addDeps: values["add-deps"],
-    toolchain: (values.toolchain ?? []).map((d) => resolve(io.cwd, d)),
+    toolchain: (values.toolchain ?? []).map((d) => resolve(io.cwd, d)), timeout,
     dataDir: dataDirFrom(values["data-dir"] === undefined ? [] : ["--data-dir", values["data-dir"]], io.env, io.cwd),
   };
 }
@@ -101,9 +109,10 @@ export const run: Command = async (args, io) => {
 
   const sealed = await hasSealedTasks(opts.dir);
   if (sealed) io.stdout("sealed tasks found under .ranex/sealed: tests.sealed is required\n");
-  const starter: StarterOptions = { toolchain: opts.toolchain, sealed };
+  const starter: StarterOptions = { toolchain: opts.toolchain, sealed, timeout: { seconds: opts.timeout } };
   let tried: RunAt | null = null;
   let tryError: string | null = null;
+  let sized: SizedTimeout | null = null;
   if (opts.tryIt) {
     const head = await headOf(opts.dir);
     if (head === null) tryError = `${opts.dir} is not a git repository with a commit: nothing to try (commit first, or pass --no-try)`;
@@ -132,6 +141,8 @@ export const run: Command = async (args, io) => {
         tryError = `could not try it: ${(err as Error).message.split("\n")[0]}`;
       }
     }
+    sized = tried === null ? null : sizedFromTry(tried, opts.timeout);
+    if (sized !== null) starter.timeout = sized;
     starter.checks = tried === null ? [] : found.checks.filter((c) => tried?.checks.find((t) => t.name === c.name)?.result.exitCode === 0);
     starter.dropped = found.checks.filter((c) => !(starter.checks ?? []).includes(c)).map((c) => ({
       ...c, why: tried === null ? "was not tried on HEAD" : `fails on HEAD already (${describe(tried.checks.find((t) => t.name === c.name)?.result)})`,
@@ -157,10 +168,15 @@ export const run: Command = async (args, io) => {
   }
   const command = check.policy.tests.command;
   io.stdout(`wrote ${target}\n${command === undefined ? "no test runner found: set tests.command" : `tests.command: ${command}`}\n`);
+  // node-semver's .gitignore ignores `/*`: the owner's task, committed with `git add -A`, never reached the base (issue 22).
+  for (const note of await ignoredGateFiles(opts.dir)) io.stdout(`warning: ${note}\n`);
   // The runner's own command where the gate's launcher cannot serve (vitest with projects of its own, before 1.3): say what that leaves unseen.
   if (found.launcherUnfit !== undefined) io.stdout(`note: ${found.kind}'s own command, not the gate's launcher: ${found.launcherUnfit}; its canary cannot see a test file's \`expect\` neutered or its tests registered with other bodies, and repeats run the whole suite (docs/measurement.md)\n`);
   for (const drop of starter.dropped) io.stdout(`check ${drop.name} (${drop.run}) not written: it ${drop.why}\n`);
-  const problem = tryError !== null ? { problem: tryError, fix: "" } : tried === null ? null : report(tried, io);
+  if (sized !== null) io.stdout(`tests.timeout: ${sized.seconds} s: ${sized.why}\n`);
+  const reported = tryError !== null || tried === null ? null : report(tried, io);
+  // A try that timed out: how long it ran, and the timeout written or the exact line to write.
+  const problem = tryError !== null ? { problem: tryError, fix: "" } : sized?.problem ?? reported;
   if (problem !== null) {
     io.stdout(`problem: ${problem.problem}\n${problem.fix === "" ? "" : `fix: ${problem.fix}\n`}`);
     return 1;
@@ -203,6 +219,16 @@ function built(tried: RunAt): boolean {
 function argsOf(found: Detection): string {
   const args = found.runnerArgs?.args ?? "";
   return args === "" ? `${found.kind} without features` : `${found.kind} ${args}`;
+}
+
+/** tests.timeout from what the try measured (src/policy/init-timeout.ts), or null when its own budget fits. */
+function sizedFromTry(tried: RunAt, timeout: number): SizedTimeout | null {
+  const { setup, command } = tried.suite;
+  return sizeTimeout({
+    timeout, commandMs: tried.timings.commandMs, setupMs: tried.timings.setupMs ?? setup?.durationMs ?? null,
+    timedOut: command?.timedOut === true || setup?.timedOut === true,
+    outputTail: command?.outputTail ?? setup?.outputTail ?? "", load: loadavg()[0] ?? 0,
+  });
 }
 
 function describe(result: RunAt["checks"][number]["result"] | undefined): string {

@@ -1,10 +1,15 @@
 import { revInCheckout } from "../local-rev.js";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CannotJudge, judge } from "../../judge/judge.js";
 import { recordVerdict } from "../../judge/record.js";
 import { dataDirFrom } from "../data-dir.js";
 import { UsageError, type Command } from "../io.js";
 import { renderTable, verdictJson } from "../render.js";
+import { whyNotOnBase } from "../git-ignored.js";
+import { POLICY_PATH, taskPath } from "../../policy/index.js";
+import { POLICY_CLAIM } from "../../kernel/claims.js";
+import type { Verdict } from "../../kernel/types.js";
 
 const USAGE = "usage: ranex judge --repo <path|url> --base <rev> --head <rev> [--task <id>] [--exact-base] [--json] [--data-dir <dir>] [--key <seed file>]";
 
@@ -58,5 +63,19 @@ export const run: Command = async (args, io) => {
     io.stdout(renderTable(verdict, timings));
     io.stdout(`signed by key ${recorded.keyId.slice(0, 16)}…, journal entry ${journal.id} (${journal.hash.slice(0, 16)}…)\n`);
   }
+  // Not part of the verdict (the base commit alone decides): why the local checkout's file is not on the base.
+  for (const note of await missingFileNotes(verdict, resolve(io.cwd, values.repo), values.task)) io.stderr(`note: ${note}\n`);
   return verdict.verdict === "FAIL" ? 1 : 0;
 };
+
+/** The policy or task file the verdict says the base lacks, when a local checkout tells why (git ignores it, or it is not committed). */
+async function missingFileNotes(verdict: Verdict, checkout: string, task: string | undefined): Promise<string[]> {
+  const failed = verdict.claims.find((c) => c.name === POLICY_CLAIM && c.status !== "pass");
+  if (failed === undefined) return [];
+  const paths = [
+    ...failed.reason.startsWith(`no ${POLICY_PATH} on`) ? [POLICY_PATH] : [],
+    ...task !== undefined && failed.reason.startsWith(`no task '${task}' on`) ? [taskPath(task)] : [],
+  ];
+  const notes = await Promise.all(paths.map((path) => whyNotOnBase(checkout, path)));
+  return notes.filter((n): n is string => n !== null);
+}

@@ -3,6 +3,7 @@ import { lstat, mkdir, readdir, readFile, unlink, writeFile } from "node:fs/prom
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { execa } from "execa";
+import { ignoredAdvice, ignoringRule } from "../git-ignored.js";
 import { parseDocument } from "yaml";
 import {
   loadSealKey, openSealed, parseSealPublicKeyPem, readSealedHeader, safeRelativePath, sealFiles, sealKeyIdOf, sealedFileDigest,
@@ -81,6 +82,11 @@ async function seal(root: string, dataDir: string, task: string, absolute: strin
     `wrote ${sealedPath} (${sealedFileDigest(text)}) and added \`sealed: ${sealedPath}\` to ${TASKS_DIR}/${task}.yml\n` +
     `removed from the working tree: ${files.map((f) => f.path).join(", ")}\n` +
     `commit ${sealedPath} and ${TASKS_DIR}/${task}.yml to the base branch; keep the plain files outside this repository\n`);
+  // A .gitignore that ignores `.ranex/` would keep both out of `git add -A` (issue 22).
+  for (const path of [sealedPath, `${TASKS_DIR}/${task}.yml`]) {
+    const rule = await ignoringRule(root, path).catch(() => null);
+    if (rule !== null) io.stdout(`warning: ${ignoredAdvice(path, rule)}\n`);
+  }
   return 0;
 }
 

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { execa } from "execa";
 import { CannotJudge } from "../../judge/judge.js";
@@ -9,6 +10,7 @@ import { openRepository, WorkspaceError } from "../../workspace/index.js";
 import { dataDirFrom } from "../data-dir.js";
 import { UsageError, type CliIo, type Command } from "../io.js";
 import { revInCheckout } from "../local-rev.js";
+import { whyNotOnBase } from "../git-ignored.js";
 import { firstProblem } from "../suite-summary.js";
 import { runnersIn } from "../../runners/index.js";
 import { hiddenTargets } from "../../measure/tests/hidden-targets.js";
@@ -42,7 +44,7 @@ export const run: Command = async (args, io) => {
   const dataDir = dataDirFrom(values["data-dir"] === undefined ? [] : ["--data-dir", values["data-dir"]], io.env, io.cwd);
   try {
     const base = values.base === undefined ? await localHead(source) : await revInCheckout(source, values.base, io.cwd);
-    const { task, files, read } = await readTask(source, base, id, dataDir);
+    const { task, files, read } = await readTask(source, base, id, dataDir, resolve(io.cwd, source));
     if (task.targets.length === 0) {
       io.stdout(`task ${id} names no targets: the PR's new test files will be its targets\n`);
       return 0;
@@ -141,7 +143,7 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-async function readTask(source: string, rev: string, id: string, dataDir: string) {
+async function readTask(source: string, rev: string, id: string, dataDir: string, checkout: string) {
   const repo = await openRepository(source, dataDir);
   const commit = await repo.resolveCommit(rev);
   let file: string;
@@ -151,7 +153,11 @@ async function readTask(source: string, rev: string, id: string, dataDir: string
     throw new CannotJudge(`invalid task id ${JSON.stringify(id)}: ${(err as Error).message}`);
   }
   const blob = await repo.readBlob(commit, file, MAX_TASK_BYTES);
-  if (blob === null) throw new CannotJudge(`no task '${id}' on ${commit.slice(0, 12)}: ${file} does not exist there`);
+  if (blob === null) {
+    // A task written but never committed (a .gitignore that ignores `.ranex/`) is the usual reason: say which.
+    const why = await whyNotOnBase(checkout, file);
+    throw new CannotJudge(`no task '${id}' on ${commit.slice(0, 12)}: ${file} does not exist there${why === null ? "" : `; ${why}`}`);
+  }
   const parsed = parseTask(blob, file, id);
   if (!parsed.ok) throw new CannotJudge(`invalid ${file}: ${formatIssues(parsed.errors)[0] ?? "unknown error"}`);
   const read = async (path: string): Promise<string | null> => (await repo.readBlob(commit, path, MAX_SOURCE_BYTES))?.toString("utf8") ?? null;

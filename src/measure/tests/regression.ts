@@ -11,6 +11,7 @@ import { provenanceFindings, type ProvenanceContext } from "../provenance/judge.
 import { canaryFindings } from "./canary-findings.js";
 import { rewrittenFindings } from "./rewritten.js";
 import { varies } from "./stable.js";
+import { asCopies, matchMadeIds, type MadeIdMatch } from "./made-ids.js";
 
 export { FORGED_RESULTS } from "./canary-findings.js";
 
@@ -26,6 +27,12 @@ export interface SuspectRepeats {
    * headFlakySuspects) instead of this claim blaming the change. Otherwise this claim fails it, saying so.
    */
   stableJudges: boolean;
+  /**
+   * A second run of the base's files whose ids the head did not have exactly (src/measure/repeats.ts):
+   * where it names a key's tests otherwise than the first base run, the run made those ids up, and
+   * they are matched by their normalised form (./made-ids.ts). Absent: ids are compared exactly.
+   */
+  baseAgain?: SuiteRun | null;
 }
 
 const NO_REPEATS: SuspectRepeats = { outcomes: () => null, stableJudges: false };
@@ -57,7 +64,8 @@ export function regressionClaim(
   const headReport = usableReport(head, problems, details);
   // The base run only serves comparison; when it is unusable nothing can be compared.
   const baseReport = usableReport(base, problems, details, "cannot compare with base: ");
-  if (headReport !== null && baseReport !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details, flakyOnBase, repeats);
+  const made = headReport !== null && baseReport !== null ? matchMadeIds(baseReport, headReport, repeats.baseAgain) : null;
+  if (headReport !== null && baseReport !== null && made !== null) compare(baseReport, headReport, targets, frozenTestFiles, problems, details, flakyOnBase, repeats, made);
 
   const meta = { base: suiteMeta(base), head: suiteMeta(head) };
   const extra = { ...(unsafe.length > 0 || untrusted ? { unsafe: true } : {}), runs: [suiteRunFact(base), suiteRunFact(head)] };
@@ -66,9 +74,11 @@ export function regressionClaim(
     return { claim: CLAIM, subject, outcome: "fail", reason: problems.join("; "), details, meta, ...extra };
   }
   const stillPassing = baseReport?.cases.filter(isGreen).length ?? 0;
+  // Said in the reason, not only the details: a person must see that some ids were not compared exactly.
+  const matched = made === null || made.groups.length === 0 ? "" : `; ${madeWord(made)} matched by a normalised id (details)`;
   return {
     claim: CLAIM, subject, outcome: "pass",
-    reason: `all ${stillPassing} tests that passed on base pass on head (${headReport?.cases.length ?? 0} tests ran on head)`,
+    reason: `all ${stillPassing} tests that passed on base pass on head (${headReport?.cases.length ?? 0} tests ran on head)${matched}`,
     details, meta, ...extra,
   };
 }
@@ -119,7 +129,7 @@ function usableReport(run: SuiteRun, problems: string[], details: Detail[], pref
 
 function compare(
   base: TestReport, head: TestReport, targets: readonly Target[], frozenTestFiles: readonly string[],
-  problems: string[], details: Detail[], flakyOnBase: ReadonlySet<string>, repeats: SuspectRepeats,
+  problems: string[], details: Detail[], flakyOnBase: ReadonlySet<string>, repeats: SuspectRepeats, made: MadeIdMatch,
 ): void {
   const onHead = casesById(head);
   const targetIds = new Set(targets.map((t) => t.id));
@@ -128,6 +138,8 @@ function compare(
   const vanished: string[] = [];
   for (const before of base.cases) {
     const after = onHead.get(before.id);
+    // A made-up id is compared with its key's other tests, below.
+    if (made.baseIds.has(before.id)) continue;
     if (isShared(before) || isShared(after)) {
       compareShared(before, after, targetIds, frozen, { broken, vanished, details });
       continue;
@@ -168,11 +180,12 @@ function compare(
   // test of its own), a case generated from data the change altered. It is a regression as well.
   const onBase = casesById(base);
   for (const after of head.cases) {
-    if (after.file === null || !frozen.has(after.file) || onBase.has(after.id) || targetIds.has(after.id) || !isRed(after)) continue;
+    if (after.file === null || !frozen.has(after.file) || onBase.has(after.id) || made.headIds.has(after.id) || targetIds.has(after.id) || !isRed(after)) continue;
     broken.push(after.id);
     const why = after.message !== undefined ? `: ${after.message}` : "";
     details.push({ kind: "regressed", message: `${after.id} of the frozen file ${after.file} is ${resultWord(after)} on head and was not on base${why}`, path: after.file });
   }
+  compareMade(made, frozen, { broken, vanished, details });
   if (broken.length > 0) problems.push(`tests that passed on base do not pass on head: ${listed(broken)}`);
   if (vanished.length > 0) problems.push(`tests vanished on head: ${listed(vanished)}`);
 }
@@ -197,6 +210,42 @@ function compareShared(
   } else if (countCopies(before).passed === 0 && anyRed(before) && !targetIds.has(before.id)) {
     found.details.push({ kind: "already-red", message: `${before.id} already failing on base (${counts}) and is not a target: allowed to stay red`, ...pathOf(before.file) });
   }
+}
+
+/**
+ * The tests whose ids the base's own second run named otherwise: per key, as counts of outcomes.
+ * Fewer passing on head (a deleted case), or more failing, still fails; a frozen file's key may not
+ * hold fewer tests on head.
+ */
+function compareMade(made: MadeIdMatch, frozen: ReadonlySet<string>, found: { broken: string[]; vanished: string[]; details: Detail[] }): void {
+  for (const why of made.unproven) found.details.push({ kind: "made-id-unproven", message: why });
+  for (const group of made.groups) {
+    const before = asCopies(group, "base");
+    const after = asCopies(group, "head");
+    if (before === undefined) continue;
+    const lost = lostCopies(before, after);
+    const fewer = (after?.copies?.length ?? 0) < (before.copies?.length ?? 0);
+    const counts = `base: ${copiesWord(before)}; head: ${copiesWord(after)}`;
+    const ids = `base ${listed(group.base.map((c) => c.id), 3)}; head ${listed(group.head.map((c) => c.id), 3)}; the base's second run ${listed(group.again, 3)}`;
+    if (lost > 0 && fewer) {
+      // A case deleted among made-up ids: the key holds fewer tests on head.
+      found.vanished.push(...group.base.map((c) => c.id));
+      found.details.push({ kind: "vanished", path: group.file, message: `${group.normalised}: fewer tests of ids the run makes up on head (${counts}; ${ids})` });
+    } else if (lost > 0) {
+      found.broken.push(...group.base.map((c) => c.id));
+      found.details.push({ kind: "regressed", path: group.file, message: `${group.normalised}: ${lost === 1 ? "a test" : `${lost} tests`} of ids the run makes up went from pass to not-pass (${counts}; ${ids})` });
+    } else if (fewer && frozen.has(group.file)) {
+      found.vanished.push(...group.base.map((c) => c.id));
+      found.details.push({ kind: "frozen-missing", path: group.file, message: `${group.normalised}: the frozen file ${group.file} has fewer tests of ids the run makes up on head (${counts}; ${ids})` });
+    } else {
+      found.details.push({ kind: "made-id", path: group.file, message: `${group.normalised}: ids the run makes up (two runs of the base named them differently), matched by this normalised form and compared as counts (${counts}; ${ids})` });
+    }
+  }
+}
+
+function madeWord(made: MadeIdMatch): string {
+  const count = made.groups.reduce((n, g) => n + g.base.length, 0);
+  return count === 1 ? "1 test whose id the run makes up was" : `${count} tests whose ids the run makes up were`;
 }
 
 function pathOf(file: string | null): { path?: string } {
