@@ -28,6 +28,9 @@ describe("python: code of the tree planted in modules that are not the tree's, a
     ["report-property", "_pytest.reports.TestReport.passed"],
     ["unittest-outcome", "unittest.case._Outcome"],
     ["builtins-sorted", "builtins.sorted"],
+    // The built-ins the record's own checks call, blinded first (`all` says True of anything): the
+    // checks hold them in their closure, and the walk still finds the tree's code in their slots.
+    ["builtins-blind", "builtins.all"],
   ])("%s: the tree's code found in %s at exit", async (head, what) => {
     notBelieved(await judged("python-redteam", head, dataDir), `put its own code into ${what}`, "src/stats_tool/__init__.py");
   }, 300_000);

@@ -28,6 +28,14 @@ export const WATCHED_MODULES: readonly string[] = [
 export function pythonHookSource(fifo: string, treeRoot: string): string {
   return `# Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
 def _ranex_provenance():
+    # Every built-in the record's code calls, bound here once: its functions then find them in their
+    # own closure, not through the builtins module, which code under test can rewrite for the length
+    # of a test's call (an \`all\` that says True blinds every comparison). Kept complete by a test
+    # (test/measure/provenance/python-hook-builtins.test.ts).
+    from builtins import (Exception, NotImplemented, OSError, TypeError, ValueError, all, any, bool, bytearray,
+                          bytes, callable, classmethod, complex, dict, enumerate, float, frozenset, getattr,
+                          globals, hex, id, int, issubclass, len, list, map, object, property, range, set,
+                          staticmethod, str, tuple, type, zip)
     FIFO = ${JSON.stringify(fifo)}
     TREE = ${JSON.stringify(treeRoot.replace(/\/+$/, ""))} + "/"
     import sys
