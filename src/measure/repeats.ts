@@ -164,7 +164,8 @@ export async function runBaseAgain(sandbox: Sandbox, plan: MeasurePlan, runs: Pa
     const run = await runSuite(sandbox, { ...spec, command: selection.command, env: selection.env }, () => writeFile(listFile, selectionList(files)));
     if (await filesUnproven(selection, files, listFile, run) === null) return { ...run, selectedFiles: [...files] };
   }
-  return runSuite(sandbox, { ...spec, reportDir: `${reportDir}-whole`, setup: undefined, command: tests.command ?? "false" });
+  // The whole suite: setup was done by the selected run when there was one, else it is still owed.
+  return runSuite(sandbox, { ...spec, reportDir: `${reportDir}-whole`, ...(selection === null ? {} : { setup: undefined }), command: tests.command ?? "false" });
 }
 
 /** `count` repeats of `ids`, one after another on one tree. */
