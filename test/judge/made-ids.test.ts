@@ -48,4 +48,21 @@ describe("test ids the run makes up (the clock, an address, a uuid)", () => {
       "tests/test_calc.py::test_label[case1], tests/test_calc.py::test_label[case2]: a second run of the base gave the same ids, so the change, not the run, made the head's ids differ",
     ]);
   }, 600_000);
+
+  it("are matched where the runner cannot select files: the base's second run is the whole suite, with what the setup made", async () => {
+    // setup-main: calc imports a module tests.setup generates, and the suite runs through
+    // `sh tests/run.sh`, which no runner module narrows to files. Warm, the base's run comes from the
+    // cache and its tree never ran the setup: the second run sees the setup's writes through the
+    // prepared dependencies' layer (without them calc cannot be imported, the second run names
+    // nothing, and the honest head's clock cases "vanished").
+    const source = await freshFixture("python-clock-ids");
+    const dataDir = tempDir();
+    const judgeHead = (): Promise<Judgment> => judge({ source, base: "setup-main", head: "setup-honest", task: null, dataDir });
+    await judgeHead();
+    const honest = await judgeHead();
+    expect(honest.timings["base-cached"]).toBe(0);
+    expect(regression(honest)?.status).toBe("pass");
+    expect(regression(honest)?.reason).toBe("all 9 tests that passed on base pass on head (9 tests ran on head); 5 tests whose ids the run makes up were matched by a normalised id (details)");
+    expect(messages(honest, "made-id")).toHaveLength(4);
+  }, 600_000);
 });
