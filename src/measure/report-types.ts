@@ -103,6 +103,8 @@ export interface CanaryMemberOutcome {
    * where its outcome was wrong (at most 10 named, `wrongCount` counts them all).
    */
   inEachFile?: { files: number; wrong: { file: string; result: CaseResult | "absent"; message?: string }[]; wrongCount: number };
+  /** Judged against the base's run of the same member (src/measure/tests/canary-findings.ts). */
+  againstBase?: true;
   /**
    * A canary compiled into one test binary of several: the binary, whether its own tests ran, whether
    * one passed, and whether it died (a test that did not finish, a panic, a build error) (issue 19).

@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { phrases, titleOf } from "../measure/canary-names.js";
+import { INTRINSICS_CANARY_BODY, INTRINSICS_IN_FILE } from "./intrinsics-in-file.js";
 import { LYING_RECEIVED } from "./lying-received.js";
 import { guardCanaryBody, guardScript, FS_CJS, fsEsm, type GuardFacts } from "./registration-guard.js";
 import type { CanaryContext, CanaryResult } from "./types.js";
@@ -21,10 +22,10 @@ import type { CanaryContext, CanaryResult } from "./types.js";
 export const SETUP_ENV = { jest: "RANEX_JEST_SETUP", vitest: "RANEX_VITEST_SETUP" } as const;
 
 export async function inFileCanaries(runner: "jest" | "vitest", ctx: CanaryContext): Promise<CanaryResult> {
-  const [toBe, toEqual, toThrow, pass, registered] = phrases(5).map(titleOf) as [string, string, string, string, string];
+  const [toBe, toEqual, toThrow, pass, registered, intrinsics] = phrases(6).map(titleOf) as [string, string, string, string, string, string];
   const name = `${randomBytes(6).toString("hex")}.${runner === "jest" ? "cjs" : "mjs"}`;
   const tree: GuardFacts = { ...ctx.tree ?? { treeRoot: ctx.treeDir, frozen: [] }, gate: ctx.seenAs };
-  const values = { ...ctx.values, toBe, toEqual, toThrow, pass, registered, tree };
+  const values = { ...ctx.values, toBe, toEqual, toThrow, pass, registered, intrinsics, tree };
   await writeFile(join(ctx.hostDir, name), runner === "jest" ? jestSetup(values) : vitestSetup(values), { flag: "wx" });
   const via = (matcher: string): string => `${runner} expect().${matcher} in every test file`;
   return {
@@ -33,11 +34,13 @@ export async function inFileCanaries(runner: "jest" | "vitest", ctx: CanaryConte
       { name: toBe, via: via("toBe"), expect: "fail", inEachFile: true }, { name: toEqual, via: via("toEqual"), expect: "fail", inEachFile: true },
       { name: toThrow, via: via("toThrow"), expect: "fail", inEachFile: true }, { name: pass, via: via("toBe"), expect: "pass", inEachFile: true },
       { name: registered, via: `${runner}'s test registration in every frozen test file, and the values every test file compares`, expect: "pass", inEachFile: true },
+      // A replacement the base's run makes too (a polyfill, a spy left in place) is the owner's (./intrinsics-in-file.ts).
+      { name: intrinsics, via: `the intrinsics (Object.is, Array.prototype, JSON, ...) in every ${runner} test file's context`, expect: "pass", inEachFile: true, againstBase: true },
     ],
   };
 }
 
-type Values = CanaryContext["values"] & Record<"toBe" | "toEqual" | "toThrow" | "pass" | "registered", string> & { tree: GuardFacts };
+type Values = CanaryContext["values"] & Record<"toBe" | "toEqual" | "toThrow" | "pass" | "registered" | "intrinsics", string> & { tree: GuardFacts };
 
 // The canaries themselves, the same for both runners: `expect` looked up when each runs.
 function tests(register: string, v: Values): string {
@@ -48,6 +51,7 @@ function tests(register: string, v: Values): string {
     `${register}(${q(v.toThrow)}, () => { expectNow()(() => checksum(${q(v.word)})).toThrow(); });`,
     `${register}(${q(v.pass)}, () => { expectNow()(checksum(${q(v.word)})).toBe(${v.right}); });`,
     `${register}(${q(v.registered)}, ${guardCanaryBody("testPath")});`,
+    `${register}(${q(v.intrinsics)}, ${INTRINSICS_CANARY_BODY});`,
   ].map((line) => `  ${line}`).join("\n");
 }
 
@@ -70,6 +74,8 @@ ${WATCH_CIRCUS}
   const root = state !== null && typeof state === "object" && state.rootDescribeBlock !== undefined ? state.rootDescribeBlock : undefined;
   const before = root === undefined ? 0 : root.children.length;
   const testPath = globals.expect.getState().testPath;
+  ${INTRINSICS_IN_FILE}
+  globals.afterEach(() => intrinsicsWatch.look());
   ${guardScript(v.tree, FS_CJS)}
   guard.watchGlobals(["test", "it", "describe", "fit", "fdescribe", "xit", "xtest", "xdescribe"]);
   ${LYING_RECEIVED}
@@ -133,7 +139,7 @@ function vitestSetup(v: Values): string {
   return `import * as vitest from "vitest";
 import * as fsForGuard from "node:fs";
 
-const { beforeAll, beforeEach, describe, expect: imported, it, suite, test } = vitest;
+const { afterEach, beforeAll, beforeEach, describe, expect: imported, it, suite, test } = vitest;
 // A test's body: vitest/suite's getFn before vitest 5, TestRunner.getTestFn from 5 (which has no vitest/suite).
 // Named by a variable: vite would resolve a literal even where it is never imported.
 const suiteModule = "vitest/suite";
@@ -141,8 +147,10 @@ const getFn = typeof vitest.TestRunner?.getTestFn === "function" ? vitest.TestRu
 
 ${CHECKSUM}
 const expectNow = () => (typeof globalThis.expect === "function" ? globalThis.expect : imported);
-const names = new Set(${q([v.toBe, v.toEqual, v.toThrow, v.pass, v.registered])});
+const names = new Set(${q([v.toBe, v.toEqual, v.toThrow, v.pass, v.registered, v.intrinsics])});
 const testPath = imported.getState().testPath;
+${INTRINSICS_IN_FILE}
+afterEach(() => intrinsicsWatch.look());
 ${guardScript(v.tree, fsEsm("fsForGuard"))}
 guard.watchGlobals(["test", "it", "describe", "suite"]);
 ${LYING_RECEIVED}

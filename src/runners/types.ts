@@ -79,6 +79,8 @@ export interface CanaryMember {
    * (node:test's registration watch, one process per file): a failure anywhere stands.
    */
   failsAnywhere?: true;
+  /** Wrong in a file only where the base's run was not wrong the same way (same member, file and message): what the base does too is the owner's. */
+  againstBase?: true;
   /**
    * Compiled into one test binary of several (a Go package, a Rust target, issue 19): judged with
    * that binary's own tests, which `ids` (a regular expression's source) matches. `folder`: where the

@@ -11,11 +11,12 @@ export const FORGED_RESULTS = "the test run reported results that did not happen
  * and commands the gate cannot give it to still get judged. A canary that runs inside every test
  * file is judged in each file, and the reason names the files.
  */
-export function canaryFindings(run: SuiteRun, details: Detail[]): string | null {
+export function canaryFindings(run: SuiteRun, details: Detail[], base: SuiteRun | null = null): string | null {
   const canary = run.canary;
   if (canary === undefined) return null;
   for (const note of canary.notes) details.push({ kind: "canary", message: `no canary: ${note}` });
-  const members: CanaryMemberOutcome[] = canary.members ?? [{ name: canary.name, via: "a plain raise", expect: "fail" as const, result: canary.result }];
+  const members: CanaryMemberOutcome[] = (canary.members ?? [{ name: canary.name, via: "a plain raise", expect: "fail" as const, result: canary.result }])
+    .map((m) => (m.againstBase === true && run !== base ? lessWhatBaseDid(m, base) : m));
   const present = members.filter((m) => m.result !== "absent");
   const wrong: string[] = [];
   for (const m of members) {
@@ -61,6 +62,20 @@ function binaryWise(m: CanaryMemberOutcome, binary: NonNullable<CanaryMemberOutc
   }
   if (m.expect === "fail") return m.result === "passed" ? `${m.name} (fails through ${m.via}, ${inside}) was reported passed` : null;
   return m.result !== "passed" && binary.otherPassed ? `${m.name} (passes through ${m.via}, ${inside}) was reported ${m.result}` : null;
+}
+
+/**
+ * A member judged against the base (the intrinsics in each test file's context): a file wrong the same
+ * way in the base's run (same file, outcome and message, by the member's `via`: names are drawn per
+ * run) is not wrong here. Without a base run, or past the files the base's run named, nothing is taken off.
+ */
+function lessWhatBaseDid(m: CanaryMemberOutcome, base: SuiteRun | null): CanaryMemberOutcome {
+  const each = m.inEachFile;
+  const before = base?.canary?.members?.find((b) => b.via === m.via)?.inEachFile;
+  if (each === undefined || before === undefined || each.wrong.length < each.wrongCount) return m;
+  const same = new Set(before.wrong.map((w) => JSON.stringify([w.file, w.result, w.message ?? ""])));
+  const wrong = each.wrong.filter((w) => !same.has(JSON.stringify([w.file, w.result, w.message ?? ""])));
+  return { ...m, inEachFile: { ...each, wrong, wrongCount: wrong.length } };
 }
 
 function fileWise(m: CanaryMemberOutcome, each: NonNullable<CanaryMemberOutcome["inEachFile"]>): string {

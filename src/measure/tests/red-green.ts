@@ -46,7 +46,7 @@ export function redGreenClaim(
   // it imports, neutering `expect` in head+new): what they report did not happen (issue 19).
   const canaryDetails: Detail[] = [];
   const forged = targets.length === 0 ? [] : [
-    ...[...new Set(targets.map(greenRun))].filter((r) => r !== head).map((r) => canaryFindings(r, canaryDetails)),
+    ...[...new Set(targets.map(greenRun))].filter((r) => r !== head).map((r) => canaryFindings(r, canaryDetails, base)),
     ...[...new Set(targets.map(greenRun))].filter((r) => r !== head).flatMap(ownRunProblems),
     // Green read from a rewritten report, or red from one (a new test made to look failing on base).
     ...used.map((r) => rewrittenFindings(r, canaryDetails)),

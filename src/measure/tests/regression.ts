@@ -54,7 +54,7 @@ export function regressionClaim(
     details.push({ kind: "violation", message: violation });
   }
 
-  const forged = canaryFindings(head, details) ?? rewrittenFindings(head, details);
+  const forged = canaryFindings(head, details, base) ?? rewrittenFindings(head, details);
   if (forged !== null) problems.unshift(forged);
   // What ran is not what was reviewed: the run is not believed (issue 19).
   const ran = provenanceFindings(head, provenance, base);
