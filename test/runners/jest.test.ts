@@ -59,6 +59,7 @@ describe("jest's canaries inside every test file", () => {
       ["jest expect().toBe in every test file", "fail", true], ["jest expect().toEqual in every test file", "fail", true],
       ["jest expect().toThrow in every test file", "fail", true], ["jest expect().toBe in every test file", "pass", true],
       ["jest's test registration in every frozen test file, and the values every test file compares", "pass", true],
+      ["the intrinsics (Object.is, Array.prototype, JSON, ...) in every jest test file's context", "pass", true],
     ]);
     // A fresh name: nothing fixed on disk beside the gate's folder.
     expect(readdirSync(gate)).toEqual([expect.stringMatching(/^[0-9a-f]{12}\.cjs$/)]);
@@ -106,7 +107,7 @@ describe("jest's canaries inside every test file", () => {
     const placed = await placeCanary(LAUNCHED, dir, gate, gate);
     const { report, outcome } = stripCanary(run(dir, placed.env), placed);
     expect(report.cases.map((c) => c.id).sort()).toEqual(["test/a.test.js::a", "test/b.test.js::b"]);
-    expect(outcome.members?.map((m) => m.inEachFile?.files)).toEqual([2, 2, 2, 2, 2]);
+    expect(outcome.members?.map((m) => m.inEachFile?.files)).toEqual([2, 2, 2, 2, 2, 2]);
   }, 60_000);
 
   it("a launcher that cannot read the configuration runs jest without them and says so", () => {

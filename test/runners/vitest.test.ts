@@ -45,6 +45,7 @@ describe("vitest's canaries inside every test file", () => {
       ["vitest expect().toBe in every test file", "fail", true], ["vitest expect().toEqual in every test file", "fail", true],
       ["vitest expect().toThrow in every test file", "fail", true], ["vitest expect().toBe in every test file", "pass", true],
       ["vitest's test registration in every frozen test file, and the values every test file compares", "pass", true],
+      ["the intrinsics (Object.is, Array.prototype, JSON, ...) in every vitest test file's context", "pass", true],
     ]);
     try {
       execFileSync(process.execPath, [join(REPORTERS_DIR, "vitest-run.cjs"), "run", "--reporter=junit", `--outputFile=${join(dir, "junit.xml")}`], {
