@@ -125,6 +125,11 @@ describe("node:test: what the test file's process reports to the runner, forged"
     notBelieved(await judged("node-redteam", "intrinsic-sort", dataDir, "sorted"), "Array.prototype.sort was replaced, which the base run did not do");
   }, 300_000);
 
+  it("intrinsic-sort-restored: the same swap put back from beforeExit is seen when node:test's reporter serializes the test's end", async () => {
+    // CANDIDATE before: the preload compared only at exit, after the tree's beforeExit had put the sort back.
+    notBelieved(await judged("node-redteam", "intrinsic-sort-restored", dataDir, "sorted"), "Array.prototype.sort was replaced, which the base run did not do");
+  }, 300_000);
+
   it("child-forge: a serialized test:pass written onto fd 1 by hand, then process.exit(0) before the failure", async () => {
     notBelieved(await judged("node-redteam", "child-forge", dataDir),
       "test/median.test.js::median of odd and even lists passed, but the node:test process of test/median.test.js never reported it passing");

@@ -162,7 +162,8 @@ module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft }) {
   }
 ${nodeRanSource()}
 ${nodePlantedSource()}
-  const replacedAtExit = watchReplaced(emit);
+  const replaced = watchReplaced(emit);
+  lookReplaced = replaced.look;
   const assert = require("node:assert");
   const names = ${q(NODE_ASSERT_FUNCTIONS)};
   const originals = [];
@@ -173,7 +174,7 @@ ${nodePlantedSource()}
     for (const [owner, name, what, original] of originals) {
       if (owner[name] !== original) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
     }
-    replacedAtExit();
+    replaced.atExit();
     reportRan();
     emit({ k: "end", nonce });
   });

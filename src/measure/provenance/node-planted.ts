@@ -49,7 +49,7 @@ export const NODE_CHILD_WATCHED_OBJECTS: readonly (readonly [string, string])[] 
   ["node:net.Socket.prototype", 'require("node:net").Socket.prototype'],
 ];
 
-/** JavaScript for the preload's closure: `watchReplaced(emit)` takes the snapshot and returns the exit check. */
+/** JavaScript for the preload's closure: `watchReplaced(emit)` takes the snapshot and returns `look` (compare now, keep what changed) and `atExit` (look, then say it). */
 export function nodePlantedSource(): string {
   const list = (objects: readonly (readonly [string, string])[]): string => objects.map(([label, expr]) => `[${JSON.stringify(label)}, () => ${expr}]`).join(",\n    ");
   return `
@@ -87,13 +87,22 @@ export function nodePlantedSource(): string {
     ], false);
     take(intrinsics, true);
     const getProto = Object.getPrototypeOf;
-    return () => {
-      const found = [];
-      const swapped = [];
+    // Compared when node:test's own reporter serializes a test's end (./node-ran.ts) and at exit: a
+    // swap put back before the process ends (from \`beforeExit\`, a timer) is seen at the next test's end.
+    const seen = new Set();
+    const found = [];
+    const swapped = [];
+    const look = () => {
       for (let i = 0; i < watched.length; i += 7) {
         const b = getOne(watched[i], watched[i + 1]);
-        if (b === undefined || watched[i + 2] !== b.value || watched[i + 3] !== b.get || watched[i + 4] !== b.set) (watched[i + 6] ? swapped : found).push(watched[i + 5] + "." + String(watched[i + 1]));
+        if (b === undefined || watched[i + 2] !== b.value || watched[i + 3] !== b.get || watched[i + 4] !== b.set) {
+          const what = watched[i + 5] + "." + String(watched[i + 1]);
+          if (!seen.has(what)) { seen.add(what); (watched[i + 6] ? swapped : found).push(what); }
+        }
       }
+    };
+    const atExit = () => {
+      look();
       for (const what of swapped.slice(0, 40)) emit({ k: "tamper", ev: "swapped", what, by: "", line: 0 });
       for (const name of reportsOnStdout ? ["stdout"] : []) {
         const stream = process[name];
@@ -101,6 +110,7 @@ export function nodePlantedSource(): string {
       }
       for (const what of found) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
     };
+    return { look, atExit };
   };
 `;
 }

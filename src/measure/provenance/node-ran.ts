@@ -27,6 +27,8 @@ export function nodeRanSource(): string {
   // --- What node:test's child really reported (./node-ran.ts) ---
   const ranPassed = [];
   let ranCut = false;
+  // The replaced-functions check's look (./node-planted.ts), set once it has taken its snapshot.
+  let lookReplaced = () => {};
   if (testFile !== undefined) {
     const proto = require("node:v8").Serializer.prototype;
     const writeValue = proto.writeValue;
@@ -53,9 +55,14 @@ export function nodeRanSource(): string {
     const wrapped = {
       writeValue(item) {
         try {
-          if (item !== null && typeof item === "object" && item.type === "test:pass" && item.data != null && fromReporter(wrapped.writeValue)) {
+          const type = item !== null && typeof item === "object" ? item.type : undefined;
+          if ((type === "test:pass" || type === "test:fail") && item.data != null && fromReporter(wrapped.writeValue)) {
+            // A test ended: what tests rely on must still be what the process started with.
+            lookReplaced();
             const name = item.data.name;
-            if (ranPassed.length < ${NODE_RAN_LIMIT}) ranPassed.push(typeof name === "string" ? name : String(name));
+            if (type !== "test:pass") {
+              // Only passes are kept.
+            } else if (ranPassed.length < ${NODE_RAN_LIMIT}) ranPassed.push(typeof name === "string" ? name : String(name));
             else ranCut = true;
           }
         } catch {}
