@@ -164,6 +164,10 @@ ${nodeRanSource()}
 ${nodePlantedSource()}
   const replaced = watchReplaced(emit);
   lookReplaced = replaced.look;
+  // For the gate's own launchers, which know when a test ends where node:test's reporter is not the
+  // one (mocha's guard, ./../../runners/mocha-guard.ts): fixed on \`process\` (not writable, not
+  // configurable), so code under test can call it, never replace it.
+  Object.defineProperty(process, Symbol.for("ranex.lookReplaced"), { value: replaced.look });
   const assert = require("node:assert");
   const names = ${q(NODE_ASSERT_FUNCTIONS)};
   const originals = [];
