@@ -80,6 +80,11 @@ ${WATCH_CIRCUS}
   guard.watchGlobals(["test", "it", "describe", "fit", "fdescribe", "xit", "xtest", "xdescribe"]);
   ${LYING_RECEIVED}
   lyingReceived.jest(globalThis[Symbol.for("$$jest-matchers-object")]);
+  // The matchers themselves: code under test that redefines a built-in one (\`expect.extend({ toEqual })\`,
+  // its name built at run time, which the harness scan cannot read) judges every frozen assertion.
+  // Watched like the registration globals, by who writes them (the owner's setup files ran before).
+  const matchers = globalThis[Symbol.for("$$jest-matchers-object")]?.matchers;
+  if (matchers !== null && typeof matchers === "object") guard.watchGlobals(Object.keys(matchers), matchers, "jest's matchers");
   // jest 30 keeps the handlers under a symbol of the global, jest 29 in the state.
   const handlers = root === undefined ? undefined : Array.isArray(state.eventHandlers) ? state.eventHandlers : globalThis[Symbol.for("EVENT_HANDLERS")];
   const handler = Array.isArray(handlers) ? watchCircus(handlers, root, guard) : undefined;
@@ -155,6 +160,9 @@ ${guardScript(v.tree, fsEsm("fsForGuard"))}
 guard.watchGlobals(["test", "it", "describe", "suite"]);
 ${LYING_RECEIVED}
 lyingReceived.chai(vitest.chai);
+// The matchers themselves (chai's Assertion methods, where \`expect.extend\` puts them too), as jest's above.
+const assertion = vitest.chai?.Assertion?.prototype;
+if (assertion !== undefined && assertion !== null) guard.watchGlobals(Object.getOwnPropertyNames(assertion), assertion, "vitest's matchers");
 // The module's registration functions cannot be reassigned, but their chained forms can (\`test.each\`).
 const shapeOf = (fn) => new Map(Object.getOwnPropertyNames(fn).map((key) => [key, Object.getOwnPropertyDescriptor(fn, key)]));
 const shapes = [["test", test], ["it", it], ["describe", describe], ["suite", suite]].map(([name, fn]) => [name, fn, shapeOf(fn)]);

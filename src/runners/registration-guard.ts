@@ -212,7 +212,7 @@ export function guardCanaryBody(testPath: string): string {
   return `() => {
     const seen = guard.check(${testPath});
     const lies = guard.lies(${testPath});
-    const all = [...seen === null ? [] : [seen + " (code the PR can change took part in registering a frozen test)"], ...lies === null ? [] : [lies]];
+    const all = [...seen === null ? [] : [seen + " (code the PR can change took part in registering a frozen test, or in what judges it)"], ...lies === null ? [] : [lies]];
     if (all.length > 0) throw new Error(all.join("; "));
   }`;
 }
