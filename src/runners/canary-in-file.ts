@@ -77,7 +77,8 @@ ${WATCH_CIRCUS}
   ${INTRINSICS_IN_FILE}
   globals.afterEach(() => intrinsicsWatch.look());
   ${guardScript(v.tree, FS_CJS)}
-  guard.watchGlobals(["test", "it", "describe", "fit", "fdescribe", "xit", "xtest", "xdescribe"]);
+  // expect too: a wrapper that answers for the code's own wrong value only leaves the canaries honest.
+  guard.watchGlobals(["test", "it", "describe", "fit", "fdescribe", "xit", "xtest", "xdescribe", "expect"]);
   ${LYING_RECEIVED}
   lyingReceived.jest(globalThis[Symbol.for("$$jest-matchers-object")]);
   // The matchers themselves: code under test that redefines a built-in one (\`expect.extend({ toEqual })\`,
@@ -157,7 +158,7 @@ const testPath = imported.getState().testPath;
 ${INTRINSICS_IN_FILE}
 afterEach(() => intrinsicsWatch.look());
 ${guardScript(v.tree, fsEsm("fsForGuard"))}
-guard.watchGlobals(["test", "it", "describe", "suite"]);
+guard.watchGlobals(["test", "it", "describe", "suite", "expect"]);
 ${LYING_RECEIVED}
 lyingReceived.chai(vitest.chai);
 // The matchers themselves (chai's Assertion methods, where \`expect.extend\` puts them too), as jest's above.
