@@ -130,6 +130,11 @@ describe("node:test: what the test file's process reports to the runner, forged"
     notBelieved(await judged("node-redteam", "intrinsic-sort-restored", dataDir, "sorted"), "Array.prototype.sort was replaced, which the base run did not do");
   }, 300_000);
 
+  it("assert-restored: node:assert's deepStrictEqual wrapped and put back from beforeExit is seen as the test ends", async () => {
+    // CANDIDATE before: node:assert's functions were compared at exit only.
+    notBelieved(await judged("node-redteam", "assert-restored", dataDir, "sorted"), "node:assert.deepStrictEqual");
+  }, 300_000);
+
   it("child-forge: a serialized test:pass written onto fd 1 by hand, then process.exit(0) before the failure", async () => {
     notBelieved(await judged("node-redteam", "child-forge", dataDir),
       "test/median.test.js::median of odd and even lists passed, but the node:test process of test/median.test.js never reported it passing");

@@ -163,21 +163,28 @@ module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft }) {
 ${nodeRanSource()}
 ${nodePlantedSource()}
   const replaced = watchReplaced(emit);
-  lookReplaced = replaced.look;
-  // For the gate's own launchers, which know when a test ends where node:test's reporter is not the
-  // one (mocha's guard, ./../../runners/mocha-guard.ts): fixed on \`process\` (not writable, not
-  // configurable), so code under test can call it, never replace it.
-  Object.defineProperty(process, Symbol.for("ranex.lookReplaced"), { value: replaced.look });
   const assert = require("node:assert");
   const names = ${q(NODE_ASSERT_FUNCTIONS)};
   const originals = [];
   for (const [owner, label] of [[assert, "node:assert"], [assert.strict, "node:assert.strict"]]) {
     for (const name of names) originals.push([owner, name, label + "." + name, owner[name]]);
   }
+  // Looked at as each test ends too (node:test's reporter, mocha's guard): a swap put back before exit.
+  const assertReplaced = new Set();
+  const lookAssert = () => {
+    for (const [owner, name, what, original] of originals) if (owner[name] !== original) assertReplaced.add(what);
+  };
+  lookReplaced = () => {
+    replaced.look();
+    lookAssert();
+  };
+  // For the gate's own launchers, which know when a test ends where node:test's reporter is not the
+  // one (mocha's guard, ./../../runners/mocha-guard.ts): fixed on \`process\` (not writable, not
+  // configurable), so code under test can call it, never replace it.
+  Object.defineProperty(process, Symbol.for("ranex.lookReplaced"), { value: lookReplaced });
   process.on("exit", () => {
-    for (const [owner, name, what, original] of originals) {
-      if (owner[name] !== original) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
-    }
+    lookAssert();
+    for (const what of assertReplaced) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
     replaced.atExit();
     reportRan();
     emit({ k: "end", nonce });
