@@ -28,6 +28,7 @@ import type { HunkText } from "../measure/needed/hunk-text.js";
 import { codeHunks, neededEvidence, prepareMutants, type PreparedMutants } from "./mutants.js";
 import type { Stopwatch } from "./stopwatch.js";
 import { sealedClaim } from "../measure/tests/sealed.js";
+import { mayHoldMadeIds } from "../measure/tests/made-ids.js";
 import type { SealedInput } from "./sealed.js";
 
 export interface MeasureInput {
@@ -99,6 +100,8 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
     const cachedBase = input.runTests ? await readBaseCache(input.dataDir, key) : null;
     const parallel = Math.max(1, Math.min(4, availableParallelism()));
     const stable = policy.require.includes("tests.stable") && policy.tests.repeat > 1;
+    // A warm base run whose ids a run may make up needs its tree for the second run that tells (made-ids.ts).
+    const madeIdsPossible = cachedBase !== null && policy.require.includes("tests.regression") && mayHoldMadeIds(cachedBase.report);
     // The base's repeats of the task targets are cached with the base run: a warm judgment makes the head's only.
     const earlyIds = stable ? earlyRepeatIds(input.task?.targets ?? [], input.newFiles) : [];
     const repeatsKey = { ids: earlyIds, count: policy.tests.repeat - 1 };
@@ -116,7 +119,7 @@ export async function measureTests(input: MeasureInput): Promise<Measured> {
       [plan, deps] = await clock.time("materialise", () => Promise.all([
         planRuns({
           repo: input.repo, base: input.base, head: input.head, scratch, runTests: input.runTests,
-          newFiles: input.newFiles, changed: changedPaths(input.facts), frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: stable,
+          newFiles: input.newFiles, changed: changedPaths(input.facts), frozenPaths: input.frozenPaths, cachedBase, baseTreeForRepeats: stable || madeIdsPossible,
           headCopyForRepeats: early && mainRuns < parallel,
           // The checks always get a copy of their own (a verdict never depends on the cache).
           checks: policy.checks.length > 0,

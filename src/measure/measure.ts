@@ -149,7 +149,8 @@ export async function measure(plan: MeasurePlan, secrets: MeasureSecrets = { sea
     return { runs, checks, timings, repeats, stopped: decided, ...sealedPart };
   }
   // Before the base's repeats, which use the same tree: whether the base itself names some tests anew each run.
-  const again = plan.repeats !== undefined && plan.repeats.count > 0 ? await timed("base-again", () => runBaseAgain(sandbox, plan, runs, deps, early)) : null;
+  // Whether tests.stable repeats anything or not: tests.regression reads it (./tests/made-ids.ts).
+  const again = plan.repeats !== undefined ? await timed("base-again", () => runBaseAgain(sandbox, plan, runs, deps, early)) : null;
   const againPart = again === null ? {} : { baseAgain: again };
   const repeats = await timed("repeats", () => runRepeats(sandbox, plan, runs, deps, early));
   if (plan.needed === undefined || plan.needed.mutants.length === 0) return { runs, checks, timings, repeats, ...againPart, ...sealedPart };

@@ -65,4 +65,19 @@ describe("test ids the run makes up (the clock, an address, a uuid)", () => {
     expect(regression(honest)?.reason).toBe("all 9 tests that passed on base pass on head (9 tests ran on head); 5 tests whose ids the run makes up were matched by a normalised id (details)");
     expect(messages(honest, "made-id")).toHaveLength(4);
   }, 600_000);
+
+  it("are matched cold and warm where tests.stable is not required: the base's second run is made for tests.regression alone", async () => {
+    // Before, the second run came with tests.stable's repeats only: without them the honest head's
+    // clock cases "vanished" cold and warm, a FAIL of an honest PR.
+    const source = await freshFixture("python-clock-ids");
+    const dataDir = tempDir();
+    const judgeHead = (): Promise<Judgment> => judge({ source, base: "plain-main", head: "plain-honest", task: null, dataDir });
+    for (const temperature of ["cold", "warm"]) {
+      const honest = await judgeHead();
+      expect(honest.timings["base-cached"], temperature).toBe(temperature === "warm" ? 0 : undefined);
+      expect(regression(honest)?.status, temperature).toBe("pass");
+      expect(regression(honest)?.reason, temperature).toBe("all 9 tests that passed on base pass on head (9 tests ran on head); 5 tests whose ids the run makes up were matched by a normalised id (details)");
+      expect(honest.verdict.claims.filter((c) => c.status !== "pass" && c.name !== "approval.independent").map((c) => c.name), temperature).toEqual([]);
+    }
+  }, 600_000);
 });

@@ -23,6 +23,15 @@ export function normalisedId(id: string): string {
     .replace(/[0-9]+/g, "#");
 }
 
+/**
+ * Whether a report holds ids a run may have made up (a uuid, an address, a long hex string, five or
+ * more digits in a row, a clock time): a warm judgment then lays out the base's tree too, for the
+ * second run that tells (the cached base run has none). Digits alone (`case1`, `[3-4]`) do not count.
+ */
+export function mayHoldMadeIds(report: TestReport | null | undefined): boolean {
+  return report != null && report.cases.some((c) => /<uuid>|<address>|<hex>/.test(normalisedId(c.id)) || /[0-9]{5}|[0-9]:[0-9]{2}:[0-9]{2}/.test(c.id));
+}
+
 /** The key tests are matched by: the file and the normalised id. */
 function keyOf(c: TestCaseResult): string {
   return `${c.file ?? ""}\u0000${normalisedId(c.id)}`;
