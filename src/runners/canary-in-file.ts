@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { phrases, titleOf } from "../measure/canary-names.js";
 import { INTRINSICS_CANARY_BODY, INTRINSICS_IN_FILE } from "./intrinsics-in-file.js";
 import { LYING_RECEIVED } from "./lying-received.js";
+import { testBodiesScript } from "./test-bodies.js";
 import { guardCanaryBody, guardScript, FS_CJS, fsEsm, type GuardFacts } from "./registration-guard.js";
 import type { CanaryContext, CanaryResult } from "./types.js";
 
@@ -25,7 +26,8 @@ export async function inFileCanaries(runner: "jest" | "vitest", ctx: CanaryConte
   const [toBe, toEqual, toThrow, pass, registered, intrinsics] = phrases(6).map(titleOf) as [string, string, string, string, string, string];
   const name = `${randomBytes(6).toString("hex")}.${runner === "jest" ? "cjs" : "mjs"}`;
   const tree: GuardFacts = { ...ctx.tree ?? { treeRoot: ctx.treeDir, frozen: [] }, gate: ctx.seenAs };
-  const values = { ...ctx.values, toBe, toEqual, toThrow, pass, registered, intrinsics, tree };
+  // The provenance record's pipe (src/measure/provenance/place.ts): where the bodies that threw are told.
+  const values = { ...ctx.values, toBe, toEqual, toThrow, pass, registered, intrinsics, tree, fifo: `${ctx.seenAs}/record` };
   await writeFile(join(ctx.hostDir, name), runner === "jest" ? jestSetup(values) : vitestSetup(values), { flag: "wx" });
   const via = (matcher: string): string => `${runner} expect().${matcher} in every test file`;
   return {
@@ -40,7 +42,7 @@ export async function inFileCanaries(runner: "jest" | "vitest", ctx: CanaryConte
   };
 }
 
-type Values = CanaryContext["values"] & Record<"toBe" | "toEqual" | "toThrow" | "pass" | "registered" | "intrinsics", string> & { tree: GuardFacts };
+type Values = CanaryContext["values"] & Record<"toBe" | "toEqual" | "toThrow" | "pass" | "registered" | "intrinsics" | "fifo", string> & { tree: GuardFacts };
 
 // The canaries themselves, the same for both runners: `expect` looked up when each runs.
 function tests(register: string, v: Values): string {
@@ -76,6 +78,7 @@ ${WATCH_CIRCUS}
   const testPath = globals.expect.getState().testPath;
   ${INTRINSICS_IN_FILE}
   globals.afterEach(() => intrinsicsWatch.look());
+  ${testBodiesScript(v.fifo, FS_CJS)}
   ${guardScript(v.tree, FS_CJS)}
   // expect too: a wrapper that answers for the code's own wrong value only leaves the canaries honest.
   guard.watchGlobals(["test", "it", "describe", "fit", "fdescribe", "xit", "xtest", "xdescribe", "expect"]);
@@ -88,7 +91,7 @@ ${WATCH_CIRCUS}
   if (matchers !== null && typeof matchers === "object") guard.watchGlobals(Object.keys(matchers), matchers, "jest's matchers");
   // jest 30 keeps the handlers under a symbol of the global, jest 29 in the state.
   const handlers = root === undefined ? undefined : Array.isArray(state.eventHandlers) ? state.eventHandlers : globalThis[Symbol.for("EVENT_HANDLERS")];
-  const handler = Array.isArray(handlers) ? watchCircus(handlers, root, guard) : undefined;
+  const handler = Array.isArray(handlers) ? watchCircus(handlers, root, guard, (test, threw) => (threw ? testBodies.threw : testBodies.ok)(testPath, fullName(test), test.invocations)) : undefined;
   if (handler !== undefined) guard.onCheck(() => handlers.includes(handler) ? null : "the gate's handler was taken out of jest-circus's handlers");
 ${tests("globals.test", v)}
   if (root !== undefined) {
@@ -112,7 +115,12 @@ ${tests("globals.test", v)}
 // (the configuration's own setup files) are taken as they are. A test jest-circus runs concurrently is
 // not compared (its body is the runner's to wrap). Hooks are not held to it: code under test that adds
 // one (a fake server's setup) is common, and a hook that swaps a body is seen when the test starts.
-const WATCH_CIRCUS = `function watchCircus(handlers, root, guard) {
+const WATCH_CIRCUS = `function fullName(test) {
+  const names = [];
+  for (let at = test; at !== undefined && at.parent !== undefined; at = at.parent) names.unshift(at.name);
+  return names.join(" ");
+}
+function watchCircus(handlers, root, guard, told) {
   const registered = new WeakMap();
   const walk = (block) => { for (const child of block.children) child.type === "test" ? registered.set(child, child.fn) : walk(child); };
   walk(root);
@@ -125,6 +133,9 @@ const WATCH_CIRCUS = `function watchCircus(handlers, root, guard) {
       registered.set(test, test.fn);
       const files = guard.via();
       if (files.length > 0) guard.note(nameOf(test) + " was registered through " + files.join(", "));
+    } else if ((event.name === "test_fn_failure" || event.name === "test_fn_success") && event.test.failing !== true) {
+      // Told as the body ends, before any hook of the test runs (./test-bodies.ts).
+      told(event.test, event.name === "test_fn_failure");
     } else if (event.name === "test_fn_start" && event.test.concurrent !== true) {
       if (!registered.has(event.test)) guard.note(nameOf(event.test) + " was put into jest-circus's state without being registered");
       else if (registered.get(event.test) !== event.test.fn) guard.note(nameOf(event.test) + ": its body was replaced after it was registered");
@@ -149,7 +160,11 @@ const { afterEach, beforeAll, beforeEach, describe, expect: imported, it, suite,
 // A test's body: vitest/suite's getFn before vitest 5, TestRunner.getTestFn from 5 (which has no vitest/suite).
 // Named by a variable: vite would resolve a literal even where it is never imported.
 const suiteModule = "vitest/suite";
-const getFn = typeof vitest.TestRunner?.getTestFn === "function" ? vitest.TestRunner.getTestFn : (await import(/* @vite-ignore */ suiteModule)).getFn;
+// Its setter likewise: vitest/suite's setFn where there is one (4.1's TestRunner.setTestFn is its getFn).
+const suiteApi = await import(/* @vite-ignore */ suiteModule).catch(() => null);
+const getFn = typeof vitest.TestRunner?.getTestFn === "function" ? vitest.TestRunner.getTestFn : suiteApi.getFn;
+const setFn = typeof suiteApi?.setFn === "function" ? suiteApi.setFn
+  : vitest.TestRunner?.setTestFn !== vitest.TestRunner?.getTestFn ? vitest.TestRunner?.setTestFn : undefined;
 
 ${CHECKSUM}
 const expectNow = () => (typeof globalThis.expect === "function" ? globalThis.expect : imported);
@@ -157,6 +172,7 @@ const names = new Set(${q([v.toBe, v.toEqual, v.toThrow, v.pass, v.registered, v
 const testPath = imported.getState().testPath;
 ${INTRINSICS_IN_FILE}
 afterEach(() => intrinsicsWatch.look());
+${testBodiesScript(v.fifo, fsEsm("fsForGuard"))}
 ${guardScript(v.tree, fsEsm("fsForGuard"))}
 guard.watchGlobals(["test", "it", "describe", "suite", "expect"]);
 ${LYING_RECEIVED}
@@ -174,9 +190,32 @@ ${tests("test", v)}
 // Each test's body as collected, compared when it starts (the gate's beforeEach is the file's first).
 const bodies = new WeakMap();
 const collected = (suite) => { for (const task of suite.tasks) task.type === "test" ? bodies.set(task, getFn(task)) : task.tasks !== undefined && collected(task); };
+// The name the report gives a test after its file: its suites' names and its own, joined by " > ".
+const fullName = (task) => { const names = []; for (let at = task; at !== undefined && at !== null && at !== task.file; at = at.suite) names.unshift(at.name); return names.join(" > "); };
+// Each body is told to the record's pipe as it ends (./test-bodies.ts): wrapped here, once, before it runs.
+const toldOf = new WeakSet();
 beforeEach(({ task }) => {
   if (!bodies.has(task)) guard.note(JSON.stringify(task.name) + " was added after the file's tests were collected");
   else if (bodies.get(task) !== getFn(task)) guard.note(JSON.stringify(task.name) + ": its body was replaced after it was registered");
+  if (typeof setFn !== "function" || toldOf.has(task)) return;
+  toldOf.add(task);
+  const body = getFn(task);
+  const name = fullName(task);
+  let attempt = 0;
+  const told = async function (...args) {
+    attempt += 1;
+    const now = attempt;
+    try {
+      const value = await body.apply(this, args);
+      testBodies.ok(testPath, name, now);
+      return value;
+    } catch (error) {
+      if (task.fails !== true) testBodies.threw(testPath, name, now);
+      throw error;
+    }
+  };
+  setFn(task, told);
+  bodies.set(task, told);
 });
 // vitest 4 hands the suite second (the first is the fixtures, read by their pattern); before 4, first.
 beforeAll(function ({}, second) {

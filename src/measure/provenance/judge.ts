@@ -20,10 +20,11 @@
 //     or tree code wrote the report or started a process after it was written (./python-planted.ts);
 //   - a runtime the gate placed its hook in left no record, or its first process no end;
 //   - the report says a test passed that its node:test child never passed through node:test's own
-//     reporter (./judge-ran.ts).
+//     reporter (./judge-ran.ts), or whose body threw in its last attempt (jest, vitest: ./judge-bodies.ts).
 import type { Detail } from "../../kernel/types.js";
 import type { SuiteRun } from "../report-types.js";
 import type { ProvenanceRecord, RecordedCode, RecordedEvent } from "./record.js";
+import { passesThatThrew } from "./judge-bodies.js";
 import { unreportedPasses } from "./judge-ran.js";
 
 /** What a run carries about its record: where the hooks were placed, and what they saw. */
@@ -132,6 +133,7 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext, ba
     else add(finding.message, event.by === "" || event.by.startsWith("/") ? undefined : event.by);
   }
   for (const problem of unreportedPasses(run.label, record.processes, run.report?.cases ?? [])) add(problem);
+  for (const problem of passesThatThrew(run.label, record.bodies, run.report?.cases ?? [])) add(problem);
   const cut = cutShort(run, provenance);
   if (cut !== null) add(cut);
   return { problems, details };

@@ -32,6 +32,16 @@ export interface RecordedCode {
   pycFlags?: number;
 }
 
+export interface RecordedBody {
+  /** The test file, relative to the tree's root when inside it. */
+  file: string;
+  /** The test's full name as the runner's report names it after the file (describe titles and title). */
+  name: string;
+  result: "threw" | "ok";
+  /** Which attempt (1 for the first; retries count up). */
+  attempt: number;
+}
+
 export interface RecordedEvent {
   /** The audit event (`sys._getframe`, `ctypes.dlopen`, ...) or `replaced` (a watched function changed identity). */
   event: string;
@@ -59,6 +69,11 @@ export interface ProvenanceRecord {
   data?: { path: string; by: string }[];
   /** Files of the tree the run opened for writing: what it wrote is never its base's test data. */
   written?: string[];
+  /**
+   * Test bodies that threw, and later attempts of theirs that did not, as jest's and vitest's in-file
+   * setup told them when they happened (src/runners/test-bodies.ts). Absent in records cached before it.
+   */
+  bodies?: RecordedBody[];
   events: RecordedEvent[];
   /** Lines beyond the bounds, or unreadable: counted, not kept. */
   dropped: number;
@@ -66,7 +81,7 @@ export interface ProvenanceRecord {
   bytes: number;
 }
 
-export const RECORD_LIMITS = { processes: 50, code: 400, metadata: 50, imports: 400, modules: 1000, data: 2000, written: 2000, events: 100, lineBytes: 4096 } as const;
+export const RECORD_LIMITS = { processes: 50, code: 400, metadata: 50, imports: 400, modules: 1000, data: 2000, written: 2000, events: 100, bodies: 2000, lineBytes: 4096 } as const;
 
 export function emptyRecord(): ProvenanceRecord {
   return { processes: [], code: [], metadata: [], imports: [], modules: [], data: [], written: [], events: [], dropped: 0, bytes: 0 };
@@ -182,6 +197,18 @@ export function parseRecord(text: string, treeRoot: string, bytes = Buffer.byteL
           written.push(path);
           kept = true;
         } else kept = seen.has(`wrote:${path}`);
+        break;
+      }
+      case "body": {
+        const file = relative(entry.f);
+        const name = typeof entry.n === "string" ? entry.n : "";
+        const result = entry.r === "ok" ? "ok" : entry.r === "threw" ? "threw" : null;
+        const attempt = typeof entry.a === "number" && Number.isFinite(entry.a) ? entry.a : 1;
+        const bodies = record.bodies ?? (record.bodies = []);
+        if (file !== "" && name !== "" && result !== null && once(`body:${file}:${name}:${result}:${attempt}`) && bodies.length < RECORD_LIMITS.bodies) {
+          bodies.push({ file, name, result, attempt });
+          kept = true;
+        } else kept = seen.has(`body:${file}:${name}:${result}:${attempt}`);
         break;
       }
       case "tamper": {
