@@ -89,6 +89,8 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                                 'tryfirst': True, 'trylast': False, 'specname': None}
         plugin_space[hookimpl.__name__] = hookimpl
     plugin_codes = (code_of(pytest_runtestloop), code_of(pytest_runtest_call))
+    # The per-test wrapper's, asked first (by identity: an equal code object of the tree's is no proof).
+    call_code = plugin_codes[1]
 
     # Out of sys.modules as soon as pytest registered it (pluggy calls this historic hook for the
     # plugin itself at once), before any conftest or code of the tree: not at the tree's first code
@@ -332,7 +334,7 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         except ValueError:
             return
         code = frame.f_code
-        if not any(code is mine for mine in plugin_codes) or len(args) != 3:
+        if (code is not call_code and not any(code is mine for mine in plugin_codes)) or len(args) != 3:
             return
         phase, test, patched = args
         if phase == 'tests':
