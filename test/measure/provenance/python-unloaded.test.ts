@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SuiteRun } from "../../../src/measure/report-types.js";
-import { runSuite } from "../../../src/measure/run-suite.js";
-import { createSandbox } from "../../../src/sandbox/index.js";
-import { PROFILE } from "../../sandbox/helpers.js";
-import { tempDir } from "../../helpers/git-repo.js";
-import { writeTree } from "../tests/real-run.js";
+import { recordedPytest as recorded } from "./recorded-pytest.js";
 
 // A module under a name of the standard library that the import system never loaded, put into
 // sys.modules by hand while the tests run (src/measure/provenance/python-between-tests.ts,
@@ -13,16 +9,6 @@ import { writeTree } from "../tests/real-run.js";
 // is one it knows (issue 19's cost); these runs hold it to seeing the name all the same, after an
 // honest name of the tree's own put there by hand (which the look then stops reading) and with the
 // stranger living through exactly one test's end.
-const PYTEST = 'python3 -m pytest --junitxml="$RANEX_JUNIT" tests';
-
-async function recorded(files: Record<string, string>): Promise<SuiteRun> {
-  const scratch = tempDir("ranex-unloaded-");
-  return runSuite(createSandbox(PROFILE), {
-    label: "head", treeDir: writeTree({ "src/__init__.py": "", ...files }), readonly: [], reportDir: `${scratch}/report`,
-    recordDir: `${scratch}/gate`, setup: undefined, command: PYTEST, setupNetwork: false, timeout: 60,
-  });
-}
-
 const unloaded = (run: SuiteRun) => (run.provenance?.record.events ?? []).filter((e) => e.event === "unloaded");
 
 describe("a module put into sys.modules by hand under a standard library name", () => {
