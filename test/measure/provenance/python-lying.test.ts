@@ -38,6 +38,16 @@ describe("a value that says it equals anything", () => {
     })]);
   });
 
+  it("is named through an assertEqual in a unittest case's setUp, which runs inside pytest's call phase", async () => {
+    const inner = "def to_roman(n):\n    class Roman(float):\n        def __eq__(self, other):\n            return True\n\n        __hash__ = float.__hash__\n\n    return [Roman(0)]\n";
+    const unit = UNIT.replace("    def test_nine(self):\n        self.assertEqual(to_roman(9), 'IX')", "    def setUp(self):\n        self.assertEqual(to_roman(9), ['IX'])\n\n    def test_nine(self):\n        pass");
+    const run = await recorded({ "src/roman.py": inner, "tests/test_roman.py": unit });
+    expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
+    expect(lying(run)).toEqual([expect.objectContaining({
+      by: "src/roman.py", line: 3, what: expect.stringContaining("tests/test_roman.py::TestRoman::test_nine (line 8) compared a src.roman.to_roman.<locals>.Roman"),
+    })]);
+  });
+
   it("is named when its class is made inside a function and compared by a plain assert", async () => {
     const inner = "def to_roman(n):\n    class Roman(str):\n        def __eq__(self, other):\n            return True\n\n        __hash__ = str.__hash__\n\n    return Roman('')\n";
     const run = await recorded({ "src/roman.py": inner, "tests/test_roman.py": PLAIN });
