@@ -59,7 +59,13 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         audit('ranex.between', 'tests', '', tupled(names))
         yield
 
+    # The one hook the plugin has per test: every per-test look hangs on it, the lying-values checks'
+    # (./python-lying.ts) too. They had a hookwrapper of the setup and a makereport hook of their own
+    # (called for setup, call and teardown): 1.7 M instructions more on python-long's 61 tests. A
+    # plain hook before the call and a makereport hook after it, instead of this wrapper, cost 3.8 M
+    # more (callgrind, issue 19).
     def pytest_runtest_call(item, audit=sys.audit, kind=type, listed=list, text=str, tupled=tuple):
+        lying_call_start(item)
         audit('ranex.between', 'before', '', ())
         yield
         patched = []
@@ -71,6 +77,7 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         except Exception:
             pass
         audit('ranex.between', 'after', text(item.nodeid), tupled(patched))
+        lying_call_end(item)
 
     plugin = module_type(${JSON.stringify(BETWEEN_PLUGIN)})
     plugin_space = object_getattr(plugin, '__dict__')
@@ -82,6 +89,8 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                                 'tryfirst': True, 'trylast': False, 'specname': None}
         plugin_space[hookimpl.__name__] = hookimpl
     plugin_codes = (code_of(pytest_runtestloop), code_of(pytest_runtest_call))
+    # The per-test wrapper's, asked first (by identity: an equal code object of the tree's is no proof).
+    call_code = plugin_codes[1]
 
     # Out of sys.modules as soon as pytest registered it (pluggy calls this historic hook for the
     # plugin itself at once), before any conftest or code of the tree: not at the tree's first code
@@ -289,11 +298,20 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         # load (built by code, or executed by hand: module_from_spec and exec_module, a legacy
         # load_module): no copy was kept of it, so the swapped-slot check has nothing to compare.
         # The names the import system loaded are all in \`imported\`; the rest are few (the tree's).
+        # Most looks find none: asking that first, in C, costs half of making the set of the names
+        # (about 40,000 instructions a look against 85,000 on python-long's run). So a name this look
+        # never has to read again (not one of the standard library or the runner, or said once
+        # already) joins \`imported\` too, and an honest tree that puts one of its own modules under
+        # another name by hand does not pay the whole look after every test.
+        if modules.keys() <= imported:
+            return
         for name in list(set(modules).difference(imported)):
             if type(name) is not str or name in NOT_KEPT or name == ${JSON.stringify(BETWEEN_PLUGIN)}:
+                imported.add(name)
                 continue
             top = name.split('.', 1)[0]
             if top not in stdlib and top not in runner:
+                imported.add(name)
                 continue
             module = modules.get(name)
             if type(module) is module_type:
@@ -301,7 +319,10 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                 if type(path) is str and path.startswith(TREE):
                     continue  # the tree's own module under that name: the planted check's
             key = ('unloaded', name)
-            if key in seen or early_names[0] is None:
+            if early_names[0] is None:
+                continue
+            imported.add(name)
+            if key in seen:
                 continue
             seen.add(key)
             emit('tamper', 'ev', 'unloaded', 'what', 'sys.modules[' + name + '] (' + describe(module) + ')', 'by', '', 'line', 0)
@@ -313,7 +334,7 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         except ValueError:
             return
         code = frame.f_code
-        if not any(code is mine for mine in plugin_codes) or len(args) != 3:
+        if (code is not call_code and not any(code is mine for mine in plugin_codes)) or len(args) != 3:
             return
         phase, test, patched = args
         if phase == 'tests':

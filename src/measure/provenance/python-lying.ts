@@ -13,7 +13,7 @@
 //   - the classes made while the tests run (inside a function: no module holds them), found after
 //     each test's call (./python-lying-classes.ts) and asked the same way;
 //   - unittest's `assertEqual`, `assertAlmostEqual` and `assertNotEqual`, which compare inside the
-//     library where no hook sees the operands: after each unittest case's setup its instance gets
+//     library where no hook sees the operands: when each unittest case's call starts its instance gets
 //     its own methods that ask both operands (lists, tuples, sets and dict values too, two levels,
 //     50 items each), then call the real ones. The instance's attributes shadow the class's: no slot
 //     of `unittest.case` changes.
@@ -215,20 +215,19 @@ ${pythonLyingClassesSource()}
         lying_walk('after the tests ran')
         lying_watch('after the tests ran')
 
-    def pytest_runtest_makereport(item, call, text=str):
-        # Right after each test's call phase: a class made inside a function while it ran is alive
-        # until the cyclic collector frees it (./python-lying-classes.ts).
-        if call.when == 'call':
-            try:
-                lying_watch('made while ' + text(item.nodeid) + ' ran')
-            except Exception:
-                pass
+    def lying_call_end(item, text=str):
+        # Right after each test's call phase (the per-test hook of ./python-between-tests.ts, after its
+        # own look): a class made inside a function while it ran is alive until the cyclic collector
+        # frees it (./python-lying-classes.ts).
+        try:
+            lying_watch('made while ' + text(item.nodeid) + ' ran')
+        except Exception:
+            pass
 
-    def pytest_runtest_setup(item, getter=getattr, partial=bound_partial, text=str):
-        # After the setup, a unittest case's instance exists (pytest 7: _testcase; 8+: instance, and
-        # _testcase as a property): its own attributes shadow the class's methods, so no slot of
-        # unittest.case changes.
-        yield
+    def lying_call_start(item, getter=getattr, partial=bound_partial, text=str):
+        # When a unittest case's call starts (its setUp runs inside the call, under pytest), its
+        # instance exists (pytest 7: _testcase; 8+: instance, and _testcase as a property): its own
+        # attributes shadow the class's methods, so no slot of unittest.case changes.
         try:
             case = getter(item, '_testcase', None)
             if case is None:
@@ -239,10 +238,9 @@ ${pythonLyingClassesSource()}
         except Exception:
             pass
 
-    for hookimpl in (pytest_collection_finish, pytest_sessionfinish, pytest_runtest_setup, pytest_runtest_makereport):
-        hookimpl.pytest_impl = {'wrapper': False, 'hookwrapper': hookimpl is pytest_runtest_setup, 'optionalhook': True,
-                                'tryfirst': hookimpl is pytest_runtest_makereport, 'trylast': hookimpl is pytest_runtest_setup,
-                                'specname': None}
+    for hookimpl in (pytest_collection_finish, pytest_sessionfinish):
+        hookimpl.pytest_impl = {'wrapper': False, 'hookwrapper': False, 'optionalhook': True,
+                                'tryfirst': False, 'trylast': False, 'specname': None}
         plugin_space[hookimpl.__name__] = hookimpl
     plugin_codes = plugin_codes + (code_of(lying_ask),)
 `;

@@ -43,7 +43,8 @@ export function pythonSwappedSource(): string {
     type_module = type.__dict__['__module__'].__get__
 
     # Every name the import system loaded a module under (and every name at the start): what is in
-    # sys.modules under a standard library name and not here was put there by hand (./python-between-tests.ts).
+    # sys.modules under a standard library name and not here was put there by hand (./python-between-tests.ts,
+    # which adds the names it is done with).
     imported = set()
 
     def keep(name, module):

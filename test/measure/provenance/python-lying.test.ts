@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { provenanceFindings } from "../../../src/measure/provenance/judge.js";
 import type { SuiteRun } from "../../../src/measure/report-types.js";
-import { runSuite } from "../../../src/measure/run-suite.js";
-import { createSandbox } from "../../../src/sandbox/index.js";
-import { PROFILE } from "../../sandbox/helpers.js";
-import { tempDir } from "../../helpers/git-repo.js";
-import { writeTree } from "../tests/real-run.js";
+import { recordedPytest as recorded } from "./recorded-pytest.js";
 
 // Values that lie about themselves (issue 19, src/measure/provenance/python-lying.ts), in real
 // sandboxed pytest runs: code under test returning an object equal to anything passes every `==` of
@@ -13,19 +9,10 @@ import { writeTree } from "../tests/real-run.js";
 // see. The record names the class and its file; the judgment blames it only when the change wrote
 // that file. Honest equality (dataclasses, value classes, a str subclass, the owner's wildcard in a
 // conftest) is never taken for it.
-const PYTEST = 'python3 -m pytest --junitxml="$RANEX_JUNIT" tests';
 const LIAR = "class Roman(str):\n    def __eq__(self, other):\n        return True\n\n    __hash__ = str.__hash__\n\n\ndef to_roman(n):\n    return Roman('')\n";
 const PLAIN = "from src.roman import to_roman\n\n\ndef test_four():\n    assert to_roman(4) == 'IV'\n\n\ndef test_listed():\n    assert [to_roman(9)] == ['IX']\n";
 const UNIT = "import unittest\n\nfrom src.roman import to_roman\n\n\nclass TestRoman(unittest.TestCase):\n    def test_nine(self):\n        self.assertEqual(to_roman(9), 'IX')\n";
 const CHANGED = { changed: new Set(["src/roman.py"]), frozen: new Set<string>() };
-
-async function recorded(files: Record<string, string>): Promise<SuiteRun> {
-  const scratch = tempDir("ranex-lying-");
-  return runSuite(createSandbox(PROFILE), {
-    label: "head", treeDir: writeTree({ "src/__init__.py": "", ...files }), readonly: [], reportDir: `${scratch}/report`,
-    recordDir: `${scratch}/gate`, setup: undefined, command: PYTEST, setupNetwork: false, timeout: 60,
-  });
-}
 
 const lying = (run: SuiteRun) => (run.provenance?.record.events ?? []).filter((e) => e.event === "lying");
 
@@ -45,6 +32,16 @@ describe("a value that says it equals anything", () => {
   it("is named through unittest's assertEqual, run by pytest, when its class is made inside a function and hides in a list", async () => {
     const inner = "def to_roman(n):\n    class Roman(float):\n        def __eq__(self, other):\n            return True\n\n        __hash__ = float.__hash__\n\n    return [Roman(0)]\n";
     const run = await recorded({ "src/roman.py": inner, "tests/test_roman.py": UNIT.replace("self.assertEqual(to_roman(9), 'IX')", "self.assertEqual(to_roman(9), ['IX'])") });
+    expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
+    expect(lying(run)).toEqual([expect.objectContaining({
+      by: "src/roman.py", line: 3, what: expect.stringContaining("tests/test_roman.py::TestRoman::test_nine (line 8) compared a src.roman.to_roman.<locals>.Roman"),
+    })]);
+  });
+
+  it("is named through an assertEqual in a unittest case's setUp, which runs inside pytest's call phase", async () => {
+    const inner = "def to_roman(n):\n    class Roman(float):\n        def __eq__(self, other):\n            return True\n\n        __hash__ = float.__hash__\n\n    return [Roman(0)]\n";
+    const unit = UNIT.replace("    def test_nine(self):\n        self.assertEqual(to_roman(9), 'IX')", "    def setUp(self):\n        self.assertEqual(to_roman(9), ['IX'])\n\n    def test_nine(self):\n        pass");
+    const run = await recorded({ "src/roman.py": inner, "tests/test_roman.py": unit });
     expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
     expect(lying(run)).toEqual([expect.objectContaining({
       by: "src/roman.py", line: 3, what: expect.stringContaining("tests/test_roman.py::TestRoman::test_nine (line 8) compared a src.roman.to_roman.<locals>.Roman"),
