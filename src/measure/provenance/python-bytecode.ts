@@ -46,7 +46,7 @@ const compiled = new Map<string, Promise<Compiled>>();
 let interpreters: Promise<string[]> | null = null;
 
 /** The interpreters the sandbox's PATH finds, by their real path (python3 and python3.11 are one). */
-function findInterpreters(): Promise<string[]> {
+export function findInterpreters(): Promise<string[]> {
   interpreters ??= (async () => {
     const found = new Set<string>();
     for (const folder of INTERPRETER_DIRS) {
