@@ -43,6 +43,9 @@ static PyObject *restricted[MAX_NAMES];    /* object.__getattr__'s attribute nam
 static const char *restricted_c[MAX_NAMES];
 static int n_restricted;
 static PyObject *getattr_event;
+/* The record's hook is running: an event its own work raises (each frame it reads is audited) is left
+   here, as its Python flag would leave it after a call (one flag for all threads, like that one). */
+static int running;
 
 static int
 audit(const char *event, PyObject *args, void *unused)
@@ -51,10 +54,11 @@ audit(const char *event, PyObject *args, void *unused)
     int i;
     (void)unused;
     /* Another interpreter never had the record's Python hook (sys.addaudithook is per interpreter). */
-    if (hook == NULL || PyInterpreterState_Get() != home)
+    if (hook == NULL || running || PyInterpreterState_Get() != home)
         return 0;
     for (i = 0; i < n_relevant; i++) {
-        if (strcmp(event, relevant_c[i]) == 0) {
+        /* The first letter first: most events (exec, compile, marshal.loads) differ there. */
+        if (relevant_c[i][0] == event[0] && strcmp(event, relevant_c[i]) == 0) {
             name = Py_NewRef(relevant[i]);
             break;
         }
@@ -95,7 +99,9 @@ audit(const char *event, PyObject *args, void *unused)
         PyObject *argv[2] = {name, args};
         PyObject *result;
         PyThreadState_EnterTracing(ts);
+        running = 1;
         result = PyObject_Vectorcall(hook, argv, 2, NULL);
+        running = 0;
         PyThreadState_LeaveTracing(ts);
         Py_DECREF(name);
         if (result == NULL)
