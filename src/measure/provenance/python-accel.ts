@@ -56,6 +56,13 @@ audit(const char *event, PyObject *args, void *unused)
     /* Another interpreter never had the record's Python hook (sys.addaudithook is per interpreter). */
     if (hook == NULL || running || PyInterpreterState_Get() != home)
         return 0;
+    /* The interpreter's end: CPython raises this just before it drops its Python hooks (and then its
+       modules, its sys and its builtins); a C hook lives on, but the record's hook ends with them,
+       as it did when it was one of them. */
+    if (event[0] == 'c' && event[1] == 'p' && strcmp(event, "cpython.PyInterpreterState_Clear") == 0) {
+        hook = NULL;  /* its reference is left: the interpreter is being torn down */
+        return 0;
+    }
     for (i = 0; i < n_relevant; i++) {
         /* The first letter first: most events (exec, compile, marshal.loads) differ there. */
         if (relevant_c[i][0] == event[0] && strcmp(event, relevant_c[i]) == 0) {

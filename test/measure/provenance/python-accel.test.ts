@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { SuiteRun } from "../../../src/measure/report-types.js";
 import { runSuite } from "../../../src/measure/run-suite.js";
+import { suiteMeta } from "../../../src/measure/tests/run-facts.js";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import { PROFILE } from "../../sandbox/helpers.js";
 import { tempDir } from "../../helpers/git-repo.js";
@@ -75,6 +76,9 @@ describe("the Python record's accelerator", () => {
     process.env.RANEX_PY_ACCEL_INCLUDE = "/nonexistent/include/python3";
     const unbuilt = await recorded(files);
     expect(fast.provenance?.record.processes).toEqual([expect.objectContaining({ lang: "python", ended: true, accel: true })]);
+    // What the verdict's meta says of each run: how many Python processes ran behind the C filter.
+    expect(suiteMeta(fast).provenance).toEqual(expect.objectContaining({ pythonAccelerated: 1 }));
+    expect(suiteMeta(unbuilt).provenance).toEqual(expect.objectContaining({ pythonAccelerated: 0 }));
     for (const run of [plain, unbuilt]) {
       expect(run.provenance?.record.processes).toEqual([expect.objectContaining({ lang: "python", ended: true })]);
       expect(run.provenance?.record.processes[0]?.accel).toBeUndefined();
