@@ -8,7 +8,9 @@
 //   instructions an event even when it returns at once (CPython builds the event's name, looks up
 //   `__cantrace__` and calls a Python function), on about 3,300 events of a small pytest run.
 //   Once only: a second call, whoever makes it, is refused, so code under test cannot hand over a
-//   callable or lists of its own.
+//   callable or lists of its own. It also leaves what the hook leaves before any file of the tree was
+//   read (every event but `open` and the gate's own), and an `open` for reading of a file outside
+//   the tree by a plain absolute path; any `open` it passes on may be the tree's, and ends that.
 // - differ(spaces, copies): which namespaces no longer hold exactly their copy's (key, value) pairs,
 //   by identity, in order. No `==`, no hash: no code of the tree can run inside it.
 // - where(space, keys) and moved(groups): the watched functions' slots by their place in the dict's
@@ -46,6 +48,53 @@ static PyObject *getattr_event;
 /* The record's hook is running: an event its own work raises (each frame it reads is audited) is left
    here, as its Python flag would leave it after a call (one flag for all threads, like that one). */
 static int running;
+/* The tree's folder ("/…/"), and whether a file of it may have been read: until then no code of the
+   tree has run, and the record's hook leaves every event but an "open" and its own at once. */
+static const char *tree_c;
+static Py_ssize_t tree_len;
+static int tree_read;
+
+/* An "open" (path, mode, flags) the record's hook leaves at once: a path that is not a str, or a
+   file outside the tree, named by an absolute path the hook would not normalise (no /./ or /../),
+   opened for reading. Anything else goes to the hook, and may be a read of the tree's. */
+static int
+open_left(PyObject *args)
+{
+    PyObject *path, *mode, *flags;
+    const char *text, *letters;
+    Py_ssize_t len;
+    long bits;
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 3)
+        return 0;
+    path = PyTuple_GET_ITEM(args, 0);
+    mode = PyTuple_GET_ITEM(args, 1);
+    flags = PyTuple_GET_ITEM(args, 2);
+    if (!PyUnicode_CheckExact(path))
+        return 1;
+    text = PyUnicode_AsUTF8AndSize(path, &len);
+    if (text == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if ((Py_ssize_t)strlen(text) != len || text[0] != '/' || strstr(text, "/./") || strstr(text, "/../")
+        || (len >= tree_len && memcmp(text, tree_c, tree_len) == 0))
+        return 0;
+    if (mode == Py_None) {
+        if (!PyLong_CheckExact(flags))
+            return 0;
+        bits = PyLong_AsLong(flags);
+        if (bits == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        return (bits & 3) == 0;
+    }
+    if (!PyUnicode_CheckExact(mode) || (letters = PyUnicode_AsUTF8(mode)) == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    return strchr(letters, 'r') != NULL || strchr(letters, '+') != NULL;
+}
 
 static int
 audit(const char *event, PyObject *args, void *unused)
@@ -66,12 +115,21 @@ audit(const char *event, PyObject *args, void *unused)
     for (i = 0; i < n_relevant; i++) {
         /* The first letter first: most events (exec, compile, marshal.loads) differ there. */
         if (relevant_c[i][0] == event[0] && strcmp(event, relevant_c[i]) == 0) {
+            if (strcmp(event, "open") == 0) {
+                if (open_left(args))
+                    return 0;
+                tree_read = 1;  /* perhaps a file of the tree: from here on, the hook sees everything it asks for */
+            } else if (!tree_read && strncmp(event, "ranex.", 6) != 0) {
+                return 0;
+            }
             name = Py_NewRef(relevant[i]);
             break;
         }
     }
     if (name == NULL) {
-        if (strcmp(event, "object.__getattr__") == 0) {
+        if (!tree_read)
+            return 0;
+        if (event[0] == 'o' && strcmp(event, "object.__getattr__") == 0) {
             /* (object, attribute name): only the frame and traceback attributes the record watches. */
             PyObject *attr;
             const char *text;
@@ -140,6 +198,16 @@ take_names(PyObject *set, PyObject **objects, const char **texts, int *count)
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* tree_read(): a module of the tree was loaded before the hook. Only ever lets more events through. */
+static PyObject *
+mark_tree_read(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    tree_read = 1;
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 install(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 {
@@ -150,10 +218,13 @@ install(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
         return NULL;
     }
     used = 1;
-    if (argc != 3 || !PyCallable_Check(argv[0])) {
-        PyErr_SetString(PyExc_TypeError, "install(hook, relevant, restricted)");
+    if (argc != 4 || !PyCallable_Check(argv[0]) || !PyUnicode_CheckExact(argv[3])
+        || (tree_c = PyUnicode_AsUTF8AndSize(argv[3], &tree_len)) == NULL || tree_len < 2 || tree_c[0] != '/'
+        || tree_c[tree_len - 1] != '/' || (Py_ssize_t)strlen(tree_c) != tree_len) {
+        PyErr_SetString(PyExc_TypeError, "install(hook, relevant, restricted, tree folder)");
         return NULL;
     }
+    Py_INCREF(argv[3]);  /* kept for good: tree_c points into it */
     if (take_names(argv[1], relevant, relevant_c, &n_relevant) < 0
         || take_names(argv[2], restricted, restricted_c, &n_restricted) < 0)
         return NULL;
@@ -331,7 +402,8 @@ moved(PyObject *self, PyObject *groups)
 }
 
 static PyMethodDef methods[] = {
-    {"install", (PyCFunction)(void (*)(void))install, METH_FASTCALL, "install(hook, relevant, restricted): once"},
+    {"install", (PyCFunction)(void (*)(void))install, METH_FASTCALL, "install(hook, relevant, restricted, tree folder): once"},
+    {"tree_read", mark_tree_read, METH_NOARGS, "tree_read(): a module of the tree was loaded before the hook"},
     {"differ", (PyCFunction)(void (*)(void))differ, METH_FASTCALL, "differ(spaces, copies) -> [index]"},
     {"where", (PyCFunction)(void (*)(void))where, METH_FASTCALL, "where(space, keys) -> (place, ...) or None"},
     {"moved", moved, METH_O, "moved([[space, keys, values, places], ...]) -> [index]"},

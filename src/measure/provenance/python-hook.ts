@@ -521,7 +521,7 @@ ${pythonLyingSource()}
     # another is refused), else as Python's own. Installed before the start line, which says which.
     if accel is not None:
         try:
-            accel.install(hook, RELEVANT, RESTRICTED)
+            accel.install(hook, RELEVANT, RESTRICTED, TREE)
         except Exception:
             accel = None  # its comparisons are left too: one path or the other, whole
     if accel is None:
@@ -532,6 +532,8 @@ ${pythonLyingSource()}
         path = getattr(module, '__file__', None)
         if type(path) is str and path.startswith(TREE):
             tree_read[0] = True
+            if accel is not None:
+                accel.tree_read()  # the C filter then passes the events it held back until a file of the tree was read
             code_file(path)
     import atexit
     atexit.register(at_exit)

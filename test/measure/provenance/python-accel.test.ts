@@ -111,7 +111,7 @@ def test_reinstall():
     copy = tempfile.mkdtemp() + '/copy' + _imp.extension_suffixes()[0]
     shutil.copy(file, copy)
     own = _imp.create_dynamic(type(sys.implementation)(name='_ranex_accel', origin=copy))
-    own.install(lambda event, args: None, frozenset(), frozenset())
+    own.install(lambda event, args: None, frozenset(), frozenset(), "/nowhere/")
     assert '_ranex_accel' not in sys.modules
     for name in ('_ranex_accel', 'ranex-accel'):
         sys.path.insert(0, folder)
