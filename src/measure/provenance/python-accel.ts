@@ -107,8 +107,10 @@ audit(const char *event, PyObject *args, void *unused)
         return 0;
     /* The interpreter's end: CPython raises this just before it drops its Python hooks (and then its
        modules, its sys and its builtins); a C hook lives on, but the record's hook ends with them,
-       as it did when it was one of them. */
-    if (event[0] == 'c' && event[1] == 'p' && strcmp(event, "cpython.PyInterpreterState_Clear") == 0) {
+       as it did when it was one of them. Only CPython's own, raised with no Python code running:
+       sys.audit() of that name from code under test must not end the record. */
+    if (event[0] == 'c' && event[1] == 'p' && strcmp(event, "cpython.PyInterpreterState_Clear") == 0
+        && PyEval_GetFrame() == NULL) {
         hook = NULL;  /* its reference is left: the interpreter is being torn down */
         return 0;
     }
