@@ -12,7 +12,9 @@
 //   read (every event but `open` and the gate's own), and an `open` for reading of a file outside
 //   the tree by a plain absolute path; any `open` it passes on may be the tree's, and ends that.
 // - differ(spaces, copies): which namespaces no longer hold exactly their copy's (key, value) pairs,
-//   by identity, in order. No `==`, no hash: no code of the tree can run inside it.
+//   by identity, in order. No `==`, no hash: no code of the tree can run inside it. versions(spaces)
+//   and changed(spaces, versions): the same question from the dicts' versions (PEP 509), without
+//   reading a slot, for the per-test check (3.11 to 3.13; an interpreter without them uses differ).
 // - where(space, keys) and moved(groups): the watched functions' slots by their place in the dict's
 //   entries, so that comparing them is an identity check per slot, in C, with no lookup.
 // Anything the C side cannot vouch for (not a dict, a slot that moved) says "changed", and the Python
@@ -311,6 +313,80 @@ differ(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
     return out;
 }
 
+/* versions(spaces) -> tuple of each namespace's dict version (PEP 509: a new one at every change of
+   the dict, whatever changes it), or None where the interpreter has none (3.14 dropped the field). */
+static PyObject *
+versions(PyObject *self, PyObject *spaces)
+{
+#if PY_VERSION_HEX < 0x030E0000
+    PyObject *items, *out, *dict;
+    Py_ssize_t i, n;
+    (void)self;
+    items = PySequence_Fast(spaces, "versions(spaces)");
+    if (items == NULL)
+        return NULL;
+    n = PySequence_Fast_GET_SIZE(items);
+    out = PyTuple_New(n);
+    for (i = 0; out != NULL && i < n; i++) {
+        PyObject *version;
+        dict = dict_of(PySequence_Fast_GET_ITEM(items, i));
+        version = dict == NULL ? Py_NewRef(Py_None) : PyLong_FromUnsignedLongLong(((PyDictObject *)dict)->ma_version_tag);
+        if (version == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, i, version);
+    }
+    Py_DECREF(items);
+    return out;
+#else
+    (void)self;
+    (void)spaces;
+    Py_RETURN_NONE;
+#endif
+}
+
+/* changed(spaces, versions) -> list of the indexes whose dict is not at the version given: those may
+   differ from what they held then (and a dict set to what it held is walked, and found the same). */
+static PyObject *
+changed(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
+{
+#if PY_VERSION_HEX < 0x030E0000
+    PyObject *spaces, *given, *out, *index, *dict, *version;
+    Py_ssize_t i, n;
+    (void)self;
+    if (argc != 2 || !PyTuple_CheckExact(argv[1])) {
+        PyErr_SetString(PyExc_TypeError, "changed(spaces, versions)");
+        return NULL;
+    }
+    given = argv[1];
+    spaces = PySequence_Fast(argv[0], "changed(spaces, versions)");
+    if (spaces == NULL)
+        return NULL;
+    n = PySequence_Fast_GET_SIZE(spaces);
+    out = PyList_New(0);
+    for (i = 0; out != NULL && i < n; i++) {
+        dict = dict_of(PySequence_Fast_GET_ITEM(spaces, i));
+        version = i < PyTuple_GET_SIZE(given) ? PyTuple_GET_ITEM(given, i) : NULL;
+        if (dict != NULL && version != NULL && PyLong_CheckExact(version)
+            && PyLong_AsUnsignedLongLong(version) == ((PyDictObject *)dict)->ma_version_tag)
+            continue;
+        PyErr_Clear();
+        index = PyLong_FromSsize_t(i);
+        if (index == NULL || PyList_Append(out, index) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(index);
+    }
+    Py_DECREF(spaces);
+    return out;
+#else
+    (void)self;
+    (void)argv;
+    (void)argc;
+    PyErr_SetString(PyExc_NotImplementedError, "no dict versions");
+    return NULL;
+#endif
+}
+
 /* where(space, keys) -> tuple of each key object's place among the dict's entries, or None when one
    is not there (by identity: the keys come from the dict itself). */
 static PyObject *
@@ -350,14 +426,16 @@ where(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
     return out;
 }
 
-/* One group [space, keys, values, places]: each key object still at its place holding its value.
-   A key object is in a dict once, so the entry holding it is the one a lookup of that name finds. */
+/* One group [space, keys, values, places, version]: each key object still at its place holding its
+   value. A key object is in a dict once, so the entry holding it is the one a lookup of that name
+   finds. The dict's version when that was last so (None at first) spares reading the slots while the
+   dict has not changed. */
 static int
 still(PyObject *group)
 {
     PyObject *dict, *keys, *values, *places, *key, *value;
     Py_ssize_t k, n, pos;
-    if (!PyList_CheckExact(group) || PyList_GET_SIZE(group) != 4)
+    if (!PyList_CheckExact(group) || PyList_GET_SIZE(group) != 5)
         return 0;
     dict = dict_of(PyList_GET_ITEM(group, 0));
     keys = PyList_GET_ITEM(group, 1);
@@ -368,6 +446,12 @@ still(PyObject *group)
     n = PyTuple_GET_SIZE(keys);
     if (PyTuple_GET_SIZE(values) != n || PyTuple_GET_SIZE(places) != n)
         return 0;
+#if PY_VERSION_HEX < 0x030E0000
+    if (PyLong_CheckExact(PyList_GET_ITEM(group, 4))
+        && PyLong_AsUnsignedLongLong(PyList_GET_ITEM(group, 4)) == ((PyDictObject *)dict)->ma_version_tag)
+        return 1;
+    PyErr_Clear();
+#endif
     for (k = 0; k < n; k++) {
         pos = PyLong_AsSsize_t(PyTuple_GET_ITEM(places, k));
         if (pos < 0) {
@@ -377,6 +461,15 @@ still(PyObject *group)
         if (!PyDict_Next(dict, &pos, &key, &value) || key != PyTuple_GET_ITEM(keys, k) || value != PyTuple_GET_ITEM(values, k))
             return 0;
     }
+#if PY_VERSION_HEX < 0x030E0000
+    {
+        PyObject *version = PyLong_FromUnsignedLongLong(((PyDictObject *)dict)->ma_version_tag);
+        if (version == NULL)
+            PyErr_Clear();
+        else
+            PyList_SetItem(group, 4, version);  /* steals it */
+    }
+#endif
     return 1;
 }
 
@@ -408,7 +501,9 @@ static PyMethodDef methods[] = {
     {"tree_read", mark_tree_read, METH_NOARGS, "tree_read(): a module of the tree was loaded before the hook"},
     {"differ", (PyCFunction)(void (*)(void))differ, METH_FASTCALL, "differ(spaces, copies) -> [index]"},
     {"where", (PyCFunction)(void (*)(void))where, METH_FASTCALL, "where(space, keys) -> (place, ...) or None"},
-    {"moved", moved, METH_O, "moved([[space, keys, values, places], ...]) -> [index]"},
+    {"versions", versions, METH_O, "versions(spaces) -> (version or None, ...), or None"},
+    {"changed", (PyCFunction)(void (*)(void))changed, METH_FASTCALL, "changed(spaces, versions) -> [index]"},
+    {"moved", moved, METH_O, "moved([[space, keys, values, places, version], ...]) -> [index]"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -225,8 +225,11 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         # What every namespace holds when the test's call starts: a copy each, in C (about 30
         # instructions a slot, against about 480 for comparing it with its copy from the start, which
         # the call's end does anyway where something changed), and the modules under the names.
+        # With the accelerator, each dict's version too: at the call's end only a namespace whose dict
+        # changed since is compared (a version per namespace instead of reading every slot).
         return [space.copy() for name, owner, space, copy, is_module, last in watched_now], \
-            [modules.get(name, absent) if is_module else None for name, owner, space, copy, is_module, last in watched_now]
+            [modules.get(name, absent) if is_module else None for name, owner, space, copy, is_module, last in watched_now], \
+            None if accel is None else accel_versions([entry[2] for entry in watched_now])
 
     def between_after(pre, test, patched):
         # The findings of comparing with the copies before and after the call (between_changed()
@@ -234,12 +237,17 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         # what it held when the call started (one \`itemgetter\` over those names, in C, a name gone
         # raising KeyError, and the identities with map(is_)), and only one that differs is walked
         # against its copy. What a slot already held when the call started is no finding of this test.
-        spaces_before, modules_before = pre
+        spaces_before, modules_before, versions_before = pre
         changed = {}
         earlier = {}
         # With the accelerator, one C call says which namespaces are not exactly their copies (the same
         # key and value objects in the same order: no lookup, no ==, no hash, so no code of the tree).
-        moved = None if accel is None else accel_differ([entry[2] for entry in watched_now], spaces_before)
+        if accel is None:
+            moved = None
+        elif versions_before is not None and None not in versions_before:
+            moved = accel_changed([entry[2] for entry in watched_now], versions_before)
+        else:
+            moved = accel_differ([entry[2] for entry in watched_now], spaces_before)
         for index, (name, owner, space, copy, is_module, last) in enumerate(watched_now):
             if is_module:
                 now = modules.get(name, absent)

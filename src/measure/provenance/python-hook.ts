@@ -65,6 +65,7 @@ def _ranex_provenance():
         accel = create_dynamic(type(sys.implementation)(
             name=${JSON.stringify(ACCEL_MODULE)}, origin=FIFO.rpartition('/')[0] + '/py/${ACCEL_FILE_STEM}' + extension_suffixes()[0]))
         accel_differ, accel_where, accel_moved = accel.differ, accel.where, accel.moved
+        accel_versions, accel_changed = accel.versions, accel.changed
     except Exception:
         accel = None
     nonce = posix.urandom(8).hex()
@@ -243,8 +244,9 @@ ${pythonLyingSource()}
     watched_groups = []
     # (groups compared, spaces, getters, functions) for the groups taken so far.
     watched_fast = [None]
-    # With the accelerator, the same groups as [space, names, functions, places]: accel_moved() says
-    # in one C call which groups have a slot whose key object is not at its place holding its function.
+    # With the accelerator, the same groups as [space, names, functions, places, version]: accel_moved()
+    # says in one C call which groups have a slot whose key object is not at its place holding its
+    # function (read only when the dict's version moved since they last all were).
     watched_at = []
 
     def snapshot():
@@ -281,7 +283,7 @@ ${pythonLyingSource()}
             return
         if accel is not None:
             keys = tupled(names)
-            watched_at.append([space, keys, tupled(functions), accel_where(space, keys)])
+            watched_at.append([space, keys, tupled(functions), accel_where(space, keys), None])
         if len(names) == 1:
             names, functions = names * 2, functions * 2  # itemgetter of one name returns no tuple
         watched_groups.append((space, itemgetter(*names), tupled(functions)))
@@ -296,6 +298,7 @@ ${pythonLyingSource()}
             for index in moved:
                 group = watched_at[index]
                 group[3] = accel_where(group[0], group[1])
+                group[4] = None
         else:
             state = watched_fast[0]
             if state is None or state[0] != len(watched_groups):
