@@ -6,13 +6,11 @@
 // placed and the hook does the same work in Python (the start line of each process says which).
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { rmSync } from "node:fs";
-import { access, copyFile, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { access, copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ACCEL_FILE_STEM, ACCEL_SOURCE } from "./python-accel.js";
-import { findInterpreters } from "./python-bytecode.js";
+import { buildFolder, findInterpreters } from "./python-bytecode.js";
 
 const run = promisify(execFile);
 
@@ -50,10 +48,7 @@ export function buildAccelerator(): Promise<Built> {
 }
 
 async function build(include: string | undefined): Promise<Built> {
-  const dir = await mkdtemp(join(tmpdir(), "ranex-pyaccel-"));
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  const source = join(dir, "accel.c");
-  await writeFile(source, ACCEL_SOURCE);
+  const { dir, file: source } = await buildFolder("ranex-pyaccel-", "accel.c", ACCEL_SOURCE);
   const files = new Set<string>();
   await Promise.all((await findInterpreters()).map(async (python) => {
     const paths = await run(python, ["-I", "-S", "-c", PATHS], { timeout: 30_000 }).then((r) => r.stdout.trim().split("\n"), () => []);
