@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SuiteRun } from "../../../src/measure/report-types.js";
 import { runSuite } from "../../../src/measure/run-suite.js";
 import { suiteMeta } from "../../../src/measure/tests/run-facts.js";
@@ -61,9 +61,18 @@ const EXPECTED = [
   expect.stringMatching(/^replaced unittest\.case\.TestCase\.assertEqual tests\/test_probes\.py$/),
 ];
 
-afterEach(() => {
+// Each test sets the switches it runs with, whatever the suite was started with (RANEX_PY_ACCEL=0
+// runs the other provenance tests without the accelerator; these run both ways).
+const outer = { accel: process.env.RANEX_PY_ACCEL, include: process.env.RANEX_PY_ACCEL_INCLUDE };
+beforeEach(() => {
   delete process.env.RANEX_PY_ACCEL;
   delete process.env.RANEX_PY_ACCEL_INCLUDE;
+});
+afterEach(() => {
+  for (const [name, value] of [["RANEX_PY_ACCEL", outer.accel], ["RANEX_PY_ACCEL_INCLUDE", outer.include]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 describe("the Python record's accelerator", () => {
