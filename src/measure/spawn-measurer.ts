@@ -16,6 +16,8 @@ export class MeasureError extends Error {
 export const MEASURER_ENV: Readonly<Record<string, string>> = {
   PATH: "/usr/local/bin:/usr/bin:/bin",
   LANG: "C.UTF-8",
+  // Tests only: the Python record without its C accelerator (./provenance/python-accel-build.ts).
+  ...(process.env.RANEX_PY_ACCEL === "0" ? { RANEX_PY_ACCEL: "0" } : {}),
 };
 
 export interface Measurer {

@@ -1,12 +1,14 @@
 // Gives a run its provenance record: the FIFO (./pipe.ts) and the hooks for the runtimes its command
 // starts, all in the run's own gate folder, mounted read-only. Python gets a `sitecustomize` on
-// PYTHONPATH (it loads the hook compiled ahead: ./python-bytecode.ts); Node a preload on NODE_OPTIONS.
+// PYTHONPATH (it loads the hook compiled ahead: ./python-bytecode.ts, and its accelerator:
+// ./python-accel-build.ts); Node a preload on NODE_OPTIONS.
 // A command that sets either itself (without extending it) keeps the hook out: a note, not a
 // failure, since the command is the owner's policy.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { openRecordPipe, type RecordPipe } from "./pipe.js";
 import { NODE_PRELOAD_REST, nodePreloadRestSource, nodePreloadSource } from "./node-hook.js";
+import { buildAccelerator, placeAccelerator } from "./python-accel-build.js";
 import { compileSitecustomize, placeSitecustomize } from "./python-bytecode.js";
 import { pythonHookSource } from "./python-hook.js";
 
@@ -32,7 +34,9 @@ export function recordsCommand(command: string): boolean {
  * tree as `treeRoot` (./python-bytecode.ts), without waiting: the first run then finds it done.
  */
 export function prepareProvenance(command: string, seenAs: string, treeRoot: string): void {
-  if (RUNS_PYTHON.test(command)) void compileSitecustomize(pythonHookSource(`${seenAs}/record`, treeRoot), `${seenAs}/py/sitecustomize.py`);
+  if (!RUNS_PYTHON.test(command)) return;
+  void compileSitecustomize(pythonHookSource(`${seenAs}/record`, treeRoot), `${seenAs}/py/sitecustomize.py`);
+  void buildAccelerator();
 }
 
 /** `nodeReporter`: the gate's node:test reporter as the run sees it (`$RANEX_NODE_REPORTER`), which loads no tree code. */
@@ -49,7 +53,7 @@ export async function placeProvenance(command: string, hostDir: string, seenAs: 
     } else {
       const py = join(hostDir, "py");
       await mkdir(py, { recursive: true });
-      await placeSitecustomize(py, pythonHookSource(fifo, treeRoot), `${seenAs}/py/sitecustomize.py`);
+      await Promise.all([placeSitecustomize(py, pythonHookSource(fifo, treeRoot), `${seenAs}/py/sitecustomize.py`), placeAccelerator(py)]);
       placed.pythonPath = `${seenAs}/py`;
       placed.placed.push("python");
     }

@@ -220,7 +220,7 @@ export function pythonBetweenSource(watched: readonly string[]): string {
             if is_module and modules.get(name, absent) is not owner:
                 changed[(index, None)] = modules.get(name, absent)
             ref = last[0]
-            if all(map(is_, map(space.get, ref), ref.values())) and len(space) == len(ref):
+            if (not accel_differ((space,), (ref,))) if accel is not None else (all(map(is_, map(space.get, ref), ref.values())) and len(space) == len(ref)):
                 if last[1]:
                     changed.update(last[1])
                 continue
@@ -230,12 +230,37 @@ export function pythonBetweenSource(watched: readonly string[]): string {
             changed.update(found)
         return changed
 
+    # With the accelerator: (versions, copies) of the last call's start, for the namespaces whose dict
+    # has not changed since (the same version: the same keys and values), whose copy is taken again.
+    last_before = [None]
+
     def between_before():
         # What every namespace holds when the test's call starts: a copy each, in C (about 30
         # instructions a slot, against about 480 for comparing it with its copy from the start, which
         # the call's end does anyway where something changed), and the modules under the names.
-        return [space.copy() for name, owner, space, copy, is_module, last in watched_now], \
-            [modules.get(name, absent) if is_module else None for name, owner, space, copy, is_module, last in watched_now]
+        # With the accelerator, each dict's version too: at the call's end only a namespace whose dict
+        # changed since is compared (a version per namespace instead of reading every slot), and a
+        # namespace whose dict is at the version of the last call's start keeps that copy.
+        if accel is None:
+            versions = copies = None
+        else:
+            versions = accel_versions([entry[2] for entry in watched_now])
+            last = last_before[0]
+            if versions is not None and None not in versions and last is not None and len(last[0]) == len(versions):
+                copies = [then_copy if now == then else entry[2].copy()
+                          for now, then, then_copy, entry in zip(versions, last[0], last[1], watched_now)]
+                last_before[0] = (versions, copies)
+            elif versions is not None and None not in versions:
+                copies = None
+            else:
+                versions = copies = None
+        if copies is None:
+            copies = [space.copy() for name, owner, space, copy, is_module, last in watched_now]
+            if versions is not None:
+                last_before[0] = (versions, copies)
+        return copies, \
+            [modules.get(name, absent) if is_module else None for name, owner, space, copy, is_module, last in watched_now], \
+            versions
 
     def between_after(pre, test, patched):
         # The findings of comparing with the copies before and after the call (between_changed()
@@ -243,9 +268,17 @@ export function pythonBetweenSource(watched: readonly string[]): string {
         # what it held when the call started (one \`itemgetter\` over those names, in C, a name gone
         # raising KeyError, and the identities with map(is_)), and only one that differs is walked
         # against its copy. What a slot already held when the call started is no finding of this test.
-        spaces_before, modules_before = pre
+        spaces_before, modules_before, versions_before = pre
         changed = {}
         earlier = {}
+        # With the accelerator, one C call says which namespaces are not exactly their copies (the same
+        # key and value objects in the same order: no lookup, no ==, no hash, so no code of the tree).
+        if accel is None:
+            moved = None
+        elif versions_before is not None and None not in versions_before:
+            moved = accel_changed([entry[2] for entry in watched_now], versions_before)
+        else:
+            moved = accel_differ([entry[2] for entry in watched_now], spaces_before)
         for index, (name, owner, space, copy, is_module, last) in enumerate(watched_now):
             if is_module:
                 now = modules.get(name, absent)
@@ -255,7 +288,10 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                     if then is not owner:
                         earlier[(index, None)] = then
             before = spaces_before[index]
-            if len(space) == len(before):
+            if moved is not None:
+                if index not in moved:
+                    continue
+            elif len(space) == len(before):
                 keys = tupled(before)
                 try:
                     if len(keys) > 1:
@@ -293,11 +329,22 @@ export function pythonBetweenSource(watched: readonly string[]): string {
             between_left[0] -= 1
             emit('tamper', 'ev', 'between', 'what', what, 'by', '', 'line', 0)
 
-    def unloaded_scan():
+    unloaded_at = [None]
+
+    def unloaded_scan(cached=False):
         # A module under a name of the standard library or the runner that the import system did not
         # load (built by code, or executed by hand: module_from_spec and exec_module, a legacy
         # load_module): no copy was kept of it, so the swapped-slot check has nothing to compare.
         # The names the import system loaded are all in \`imported\`; the rest are few (the tree's).
+        # After a test, with the accelerator: sys.modules at the version of the last whole scan holds
+        # the same names and modules, and \`imported\` has only grown since, so nothing new can be found
+        # but through a module's own \`__file__\`, which the scan at exit (never cached) reads again.
+        if cached and accel is not None and early_names[0] is not None:
+            version = accel_versions((modules,))
+            if version is not None and None not in version:
+                if version == unloaded_at[0]:
+                    return
+                unloaded_at[0] = version
         # Most looks find none: asking that first, in C, costs half of making the set of the names
         # (about 40,000 instructions a look against 85,000 on python-long's run). So a name this look
         # never has to read again (not one of the standard library or the runner, or said once
@@ -356,6 +403,6 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                 between_after(before_call[0], test, patched)
             before_call[0] = None
             compare()  # the watched modules' functions and their classes', by identity in C
-            unloaded_scan()
+            unloaded_scan(True)
 `;
 }

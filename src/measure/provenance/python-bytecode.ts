@@ -46,7 +46,7 @@ const compiled = new Map<string, Promise<Compiled>>();
 let interpreters: Promise<string[]> | null = null;
 
 /** The interpreters the sandbox's PATH finds, by their real path (python3 and python3.11 are one). */
-function findInterpreters(): Promise<string[]> {
+export function findInterpreters(): Promise<string[]> {
   interpreters ??= (async () => {
     const found = new Set<string>();
     for (const folder of INTERPRETER_DIRS) {
@@ -74,12 +74,20 @@ export function compileSitecustomize(source: string, seenAs: string): Promise<Co
   return entry;
 }
 
-async function build(source: string, seenAs: string): Promise<Compiled> {
-  const dir = await mkdtemp(join(tmpdir(), "ranex-pyc-"));
-  // The runs have their copies: the folder leaves with the measuring process.
+/**
+ * A private folder (0700) holding `name` with `text`, for a build that runs outside the sandbox. The
+ * runs get copies: the folder leaves with the measuring process.
+ */
+export async function buildFolder(prefix: string, name: string, text: string): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, "sitecustomize.py");
-  await writeFile(file, source);
+  const file = join(dir, name);
+  await writeFile(file, text);
+  return { dir, file };
+}
+
+async function build(source: string, seenAs: string): Promise<Compiled> {
+  const { dir, file } = await buildFolder("ranex-pyc-", "sitecustomize.py", source);
   const files = new Set<string>();
   await Promise.all((await findInterpreters()).map(async (python) => {
     const name = await run(python, ["-I", "-S", "-c", COMPILE, file, seenAs, dir], { timeout: 30_000 }).then((r) => r.stdout.trim(), () => "");

@@ -8,6 +8,7 @@
 // them to anyone); it calls only built-in functions captured at install, never a Python function a
 // module attribute could replace, so tree code never runs inside it.
 
+import { ACCEL_FILE_STEM, ACCEL_MODULE } from "./python-accel.js";
 import { BETWEEN_PLUGIN, pythonBetweenSource } from "./python-between-tests.js";
 import { pythonLyingSource } from "./python-lying.js";
 import { pythonPlantedSource } from "./python-planted.js";
@@ -55,6 +56,18 @@ def _ranex_provenance():
         return
     write, getpid, pread, popen, pclose, listdir = posix.write, posix.getpid, posix.read, posix.open, posix.close, posix.listdir
     getframe = sys._getframe
+    # The gate's accelerator (./python-accel.ts): loaded by absolute path from the gate's own folder
+    # (never through sys.path, where the tree could shadow it), under a file name no import statement
+    # names, and kept out of sys.modules. Absent (no compiler or headers where the gate runs, another
+    # interpreter, RANEX_PY_ACCEL=0), the record does the same work in Python.
+    try:
+        from _imp import create_dynamic, extension_suffixes
+        accel = create_dynamic(type(sys.implementation)(
+            name=${JSON.stringify(ACCEL_MODULE)}, origin=FIFO.rpartition('/')[0] + '/py/${ACCEL_FILE_STEM}' + extension_suffixes()[0]))
+        accel_differ, accel_where, accel_moved = accel.differ, accel.where, accel.moved
+        accel_versions, accel_changed = accel.versions, accel.changed
+    except Exception:
+        accel = None
     nonce = posix.urandom(8).hex()
     pid = getpid()
     budget = [5000]
@@ -231,6 +244,10 @@ ${pythonLyingSource()}
     watched_groups = []
     # (groups compared, spaces, getters, functions) for the groups taken so far.
     watched_fast = [None]
+    # With the accelerator, the same groups as [space, names, functions, places, version]: accel_moved()
+    # says in one C call which groups have a slot whose key object is not at its place holding its
+    # function (read only when the dict's version moved since they last all were).
+    watched_at = []
 
     def snapshot():
         for name in tuple(pending):
@@ -264,22 +281,36 @@ ${pythonLyingSource()}
         names, functions = group
         if not names:
             return
+        if accel is not None:
+            keys = tupled(names)
+            watched_at.append([space, keys, tupled(functions), accel_where(space, keys), None])
         if len(names) == 1:
             names, functions = names * 2, functions * 2  # itemgetter of one name returns no tuple
         watched_groups.append((space, itemgetter(*names), tupled(functions)))
 
     def compare():
-        state = watched_fast[0]
-        if state is None or state[0] != len(watched_groups):
-            groups = watched_groups[:]
-            state = (len(groups), tupled(g[0] for g in groups), tupled(g[1] for g in groups),
-                     tupled(chain_all(g[2] for g in groups)))
-            watched_fast[0] = state
-        try:
-            if all(map(is_, chain_all(map(getter_call, state[2], state[1])), state[3])):
+        if accel is not None:
+            moved = accel_moved(watched_at)
+            if not moved:
                 return
-        except Exception:
-            pass  # a watched function deleted (KeyError): the loop below says which
+            # A slot may have moved without changing (the dict grew): the loop below says what changed,
+            # and the places are taken again so that the next comparison is fast.
+            for index in moved:
+                group = watched_at[index]
+                group[3] = accel_where(group[0], group[1])
+                group[4] = None
+        else:
+            state = watched_fast[0]
+            if state is None or state[0] != len(watched_groups):
+                groups = watched_groups[:]
+                state = (len(groups), tupled(g[0] for g in groups), tupled(g[1] for g in groups),
+                         tupled(chain_all(g[2] for g in groups)))
+                watched_fast[0] = state
+            try:
+                if all(map(is_, chain_all(map(getter_call, state[2], state[1])), state[3])):
+                    return
+            except Exception:
+                pass  # a watched function deleted (KeyError): the loop below says which
         # By index: a thread's snapshot may append while this runs, and a list allows that.
         for space, attr, what, original in originals:
             now = space.get(attr)
@@ -485,20 +516,31 @@ ${pythonLyingSource()}
             del kept_spaces[:]
             del watched_now[:]
             del watched_groups[:]
+            del watched_at[:]
             watched_fast[0] = None
             busy[0] = False
 
-    emit('start', 'lang', 'python', 'nonce', nonce, 'ppid', posix.getppid(), 'exe', str(sys.executable), 'argv', ' '.join(str(a) for a in sys.orig_argv[:12]))
+    # The hook: behind the accelerator's filter in C when it loaded (its first install, this one;
+    # another is refused), else as Python's own. Installed before the start line, which says which.
+    if accel is not None:
+        try:
+            accel.install(hook, RELEVANT, RESTRICTED, TREE)
+        except Exception:
+            accel = None  # its comparisons are left too: one path or the other, whole
+    if accel is None:
+        sys.addaudithook(hook)
+    emit('start', 'lang', 'python', 'accel', 1 if accel is not None else 0, 'nonce', nonce, 'ppid', posix.getppid(), 'exe', str(sys.executable), 'argv', ' '.join(str(a) for a in sys.orig_argv[:12]))
     # Modules already loaded (the interpreter's start imports them before any site code) from the tree.
     for name, module in list(sys.modules.items()):
         path = getattr(module, '__file__', None)
         if type(path) is str and path.startswith(TREE):
             tree_read[0] = True
+            if accel is not None:
+                accel.tree_read()  # the C filter then passes the events it held back until a file of the tree was read
             code_file(path)
     import atexit
     atexit.register(at_exit)
     snapshot()
-    sys.addaudithook(hook)
     # This folder on sys.path made every import of the run look in it first (about 0.6 % of
     # python-calc's pytest run): it holds nothing to import once this module ran. PYTHONPATH keeps it
     # for the run's other Python processes.

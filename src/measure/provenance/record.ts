@@ -20,6 +20,8 @@ export interface RecordedProcess {
   passed?: string[];
   ranDone?: boolean;
   ranCut?: boolean;
+  /** Python: its hook ran behind the gate's C filter (./python-accel.ts); absent when it ran in Python alone. */
+  accel?: true;
 }
 
 export interface RecordedCode {
@@ -118,6 +120,7 @@ export function parseRecord(text: string, treeRoot: string, bytes = Buffer.byteL
             pid, ppid: typeof entry.ppid === "number" ? entry.ppid : -1, lang: entry.lang === "node" ? "node" : "python",
             argv: typeof entry.argv === "string" ? entry.argv.slice(0, 200) : "", ended: false,
             ...(typeof entry.tf === "string" ? { testFile: relative(entry.tf), passed: [] } : {}),
+            ...(entry.accel === 1 ? { accel: true as const } : {}),
           });
           kept = true;
         }

@@ -49,6 +49,8 @@ function provenanceMeta(p: NonNullable<SuiteRun["provenance"]>): Record<string, 
   const r = p.record;
   return {
     placed: p.placed, notes: p.notes, processes: r.processes.length, treeFiles: r.code.length,
+    // Python processes whose hook filtered its events in C (../provenance/python-accel.ts).
+    ...(r.processes.some((q) => q.lang === "python") ? { pythonAccelerated: r.processes.filter((q) => q.accel === true).length } : {}),
     compiled: r.code.filter((c) => c.kind === "bytecode" || c.kind === "native").map((c) => c.path),
     shadows: r.code.filter((c) => c.shadows !== undefined).map((c) => `${c.path} (${c.shadows ?? ""})`),
     metadata: r.metadata, events: r.events.map((e) => `${e.event} ${e.what} ${e.by}${e.line > 0 ? `:${e.line}` : ""}`.trim()),
