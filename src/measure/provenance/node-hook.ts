@@ -26,6 +26,9 @@ export const NODE_ASSERT_FUNCTIONS: readonly string[] = [
 /** The file beside the preload that holds the rest of it: node --test's quiet process never parses it. */
 export const NODE_PRELOAD_REST = "record-rest.cjs";
 
+/** The rest's text is wrapped in these when it is compiled with its code cache: as require() wraps a module. */
+export const NODE_REST_WRAP: readonly [string, string] = ["(function (exports, require, module, __filename, __dirname) { ", "\n})"];
+
 /**
  * The preload's text. `gateDir` is the run's gate folder as the run sees it (its preloads live in
  * `node/`), `gateReporter` the gate's node:test reporter there: both let node --test's own process
@@ -63,7 +66,21 @@ ${nodeParentSource(gateDir, gateReporter)}
     process.on("exit", () => emit({ k: "end", nonce }));
     return;
   }
-  require(__dirname + ${q(`/${NODE_PRELOAD_REST}`)})({ fs, emit, nonce, testFile, TREE, budgetLeft: () => budget });
+  loadRest()({ fs, emit, nonce, testFile, TREE, budgetLeft: () => budget });
+
+  // The rest, from the V8 code cache the gate made for this node's V8 beside it (./node-cache.ts),
+  // wrapped as require() wraps it; V8 compiles the text when the cache is not for its flags. No cache
+  // for this V8: require() as it is.
+  function loadRest() {
+    const file = __dirname + ${q(`/${NODE_PRELOAD_REST}`)};
+    let cachedData;
+    try { cachedData = fs.readFileSync(__dirname + "/record-rest." + process.versions.v8 + ".cache"); } catch { return require(file); }
+    const vm = require("node:vm");
+    const script = new vm.Script(${q(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${q(NODE_REST_WRAP[1])}, { filename: file, cachedData });
+    const module = { exports: {} };
+    script.runInThisContext()(module.exports, require, module, file, __dirname);
+    return module.exports;
+  }
 
   function randomHex(fs) {
     const bytes = Buffer.alloc(8);
