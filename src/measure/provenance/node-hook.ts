@@ -7,8 +7,8 @@
 // FIFO (./pipe.ts), which code under test can add to but never take back from.
 //
 // Every Node process of the run pays for the preload before its own code starts (node --test starts
-// one per test file), so it loads nothing it can do without: its nonce comes from /dev/urandom, not
-// node:crypto (about 5 ms of CPU to load), and it asks no module whether it runs in a worker thread
+// one per test file), so it loads nothing it can do without: its nonce is the kernel's random UUID
+// (or /dev/urandom's), not node:crypto's (about 5 ms of CPU to load), and it asks no module whether it runs in a worker thread
 // (node:worker_threads, as much again). In a worker it runs again, with a nonce of its own under the
 // process's pid: the record keeps the first start line a pid sends, so the worker's start and end are
 // dropped, and what it resolves or finds replaced is kept, since it ran in the run's process.
@@ -83,6 +83,13 @@ ${nodeParentSource(gateDir, gateReporter)}
   }
 
   function randomHex(fs) {
+    // The kernel's random UUID (122 random bits, a new one each read): read as require() reads a
+    // module, code every process has compiled already; /dev/urandom through fs.readSync cost 1.5 M
+    // instructions more (issue 19's cost). Where /proc is not there, /dev/urandom.
+    try {
+      const id = fs.readFileSync("/proc/sys/kernel/random/uuid", "utf8");
+      if (id.length === 37) return id.slice(0, 36);
+    } catch {}
     const bytes = Buffer.alloc(8);
     try {
       const random = fs.openSync("/dev/urandom", fs.constants.O_RDONLY);
