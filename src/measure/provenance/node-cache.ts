@@ -100,8 +100,7 @@ export function compileNodeRest(): Promise<Compiled> {
   return entry;
 }
 
-/** The caches of one text of the rest (the bench compares variants with it). */
-export async function build(source: string): Promise<Compiled> {
+async function build(source: string): Promise<Compiled> {
   const dir = await mkdtemp(join(tmpdir(), "ranex-node-cache-"));
   // The runs have their copies: the folder leaves with the measuring process.
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
