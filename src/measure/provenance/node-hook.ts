@@ -7,8 +7,8 @@
 // FIFO (./pipe.ts), which code under test can add to but never take back from.
 //
 // Every Node process of the run pays for the preload before its own code starts (node --test starts
-// one per test file), so it loads nothing it can do without: its nonce comes from /dev/urandom, not
-// node:crypto (about 5 ms of CPU to load), and it asks no module whether it runs in a worker thread
+// one per test file), so it loads nothing it can do without: its nonce is the kernel's random UUID
+// (or /dev/urandom's), not node:crypto's (about 5 ms of CPU to load), and it asks no module whether it runs in a worker thread
 // (node:worker_threads, as much again). In a worker it runs again, with a nonce of its own under the
 // process's pid: the record keeps the first start line a pid sends, so the worker's start and end are
 // dropped, and what it resolves or finds replaced is kept, since it ran in the run's process.
@@ -25,6 +25,9 @@ export const NODE_ASSERT_FUNCTIONS: readonly string[] = [
 
 /** The file beside the preload that holds the rest of it: node --test's quiet process never parses it. */
 export const NODE_PRELOAD_REST = "record-rest.cjs";
+
+/** The rest's text is wrapped in these when it is compiled with its code cache: as require() wraps a module. */
+export const NODE_REST_WRAP: readonly [string, string] = ["(function (exports, require, module, __filename, __dirname) { ", "\n})"];
 
 /**
  * The preload's text. `gateDir` is the run's gate folder as the run sees it (its preloads live in
@@ -63,9 +66,30 @@ ${nodeParentSource(gateDir, gateReporter)}
     process.on("exit", () => emit({ k: "end", nonce }));
     return;
   }
-  require(__dirname + ${q(`/${NODE_PRELOAD_REST}`)})({ fs, emit, nonce, testFile, TREE, budgetLeft: () => budget });
+  loadRest()({ fs, emit, nonce, testFile, TREE, budgetLeft: () => budget });
+
+  // The rest, from the V8 code cache the gate made for this node's V8 beside it (./node-cache.ts),
+  // wrapped as require() wraps it; V8 compiles the text when the cache is not for its flags. No cache
+  // for this V8: require() as it is.
+  function loadRest() {
+    const file = __dirname + ${q(`/${NODE_PRELOAD_REST}`)};
+    let cachedData;
+    try { cachedData = fs.readFileSync(__dirname + "/record-rest." + process.versions.v8 + ".cache"); } catch { return require(file); }
+    const vm = require("node:vm");
+    const script = new vm.Script(${q(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${q(NODE_REST_WRAP[1])}, { filename: file, cachedData });
+    const module = { exports: {} };
+    script.runInThisContext()(module.exports, require, module, file, __dirname);
+    return module.exports;
+  }
 
   function randomHex(fs) {
+    // The kernel's random UUID (122 random bits, a new one each read): read as require() reads a
+    // module, code every process has compiled already; /dev/urandom through fs.readSync cost 1.5 M
+    // instructions more (issue 19's cost). Where /proc is not there, /dev/urandom.
+    try {
+      const id = fs.readFileSync("/proc/sys/kernel/random/uuid", "utf8");
+      if (id.length === 37) return id.slice(0, 36);
+    } catch {}
     const bytes = Buffer.alloc(8);
     try {
       const random = fs.openSync("/dev/urandom", fs.constants.O_RDONLY);

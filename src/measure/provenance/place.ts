@@ -8,6 +8,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { openRecordPipe, type RecordPipe } from "./pipe.js";
 import { NODE_PRELOAD_REST, nodePreloadRestSource, nodePreloadSource } from "./node-hook.js";
+import { compileNodeRest, placeNodeRestCache } from "./node-cache.js";
 import { buildAccelerator, placeAccelerator } from "./python-accel-build.js";
 import { compileSitecustomize, placeSitecustomize } from "./python-bytecode.js";
 import { pythonHookSource } from "./python-hook.js";
@@ -31,12 +32,15 @@ export function recordsCommand(command: string): boolean {
 
 /**
  * Starts compiling Python's hook for runs whose gate folder the sandbox sees as `seenAs` and whose
- * tree as `treeRoot` (./python-bytecode.ts), without waiting: the first run then finds it done.
+ * tree as `treeRoot` (./python-bytecode.ts), and Node's preload (./node-cache.ts), without waiting:
+ * the first run then finds it done.
  */
 export function prepareProvenance(command: string, seenAs: string, treeRoot: string): void {
-  if (!RUNS_PYTHON.test(command)) return;
-  void compileSitecustomize(pythonHookSource(`${seenAs}/record`, treeRoot), `${seenAs}/py/sitecustomize.py`);
-  void buildAccelerator();
+  if (RUNS_PYTHON.test(command)) {
+    void compileSitecustomize(pythonHookSource(`${seenAs}/record`, treeRoot), `${seenAs}/py/sitecustomize.py`);
+    void buildAccelerator();
+  }
+  if (RUNS_NODE.test(command)) void compileNodeRest();
 }
 
 /** `nodeReporter`: the gate's node:test reporter as the run sees it (`$RANEX_NODE_REPORTER`), which loads no tree code. */
@@ -65,6 +69,7 @@ export async function placeProvenance(command: string, hostDir: string, seenAs: 
       await mkdir(join(hostDir, "node"), { recursive: true });
       await writeFile(join(hostDir, "node", "record.cjs"), nodePreloadSource(fifo, treeRoot, seenAs, nodeReporter));
       await writeFile(join(hostDir, "node", NODE_PRELOAD_REST), nodePreloadRestSource());
+      await placeNodeRestCache(join(hostDir, "node"));
       placed.nodeOptions = `--require ${seenAs}/node/record.cjs`;
       placed.placed.push("node");
     }
