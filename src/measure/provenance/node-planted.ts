@@ -92,13 +92,24 @@ export function nodePlantedSource(): string {
     const seen = new Set();
     const found = [];
     const swapped = [];
+    const note = (i) => {
+      const what = watched[i + 5] + "." + String(watched[i + 1]);
+      if (!seen.has(what)) { seen.add(what); (watched[i + 6] ? swapped : found).push(what); }
+    };
+    // Whole descriptors, at exit: a value, a getter or a setter that is not the one taken.
     const look = () => {
       for (let i = 0; i < watched.length; i += 7) {
         const b = getOne(watched[i], watched[i + 1]);
-        if (b === undefined || watched[i + 2] !== b.value || watched[i + 3] !== b.get || watched[i + 4] !== b.set) {
-          const what = watched[i + 5] + "." + String(watched[i + 1]);
-          if (!seen.has(what)) { seen.add(what); (watched[i + 6] ? swapped : found).push(what); }
-        }
+        if (b === undefined || watched[i + 2] !== b.value || watched[i + 3] !== b.get || watched[i + 4] !== b.set) note(i);
+      }
+    };
+    // As each test ends: a plain read of each function slot (a descriptor is an object made per slot,
+    // about ten times the cost), a descriptor only for accessors. A slot made an accessor that hands
+    // this read the old function is left to the exit's look.
+    const glance = () => {
+      for (let i = 0; i < watched.length; i += 7) {
+        const value = watched[i + 2];
+        if (value !== undefined ? watched[i][watched[i + 1]] !== value : watched[i + 3] !== getOne(watched[i], watched[i + 1])?.get) note(i);
       }
     };
     const atExit = () => {
@@ -110,7 +121,7 @@ export function nodePlantedSource(): string {
       }
       for (const what of found) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
     };
-    return { look, atExit };
+    return { look: glance, atExit };
   };
 `;
 }

@@ -57,8 +57,8 @@ export function nodeRanSource(): string {
         try {
           const type = item !== null && typeof item === "object" ? item.type : undefined;
           if ((type === "test:pass" || type === "test:fail") && item.data != null && fromReporter(wrapped.writeValue)) {
-            // A test ended: what tests rely on must still be what the process started with.
-            lookReplaced();
+            // A test ended (a suite's end adds nothing): what tests rely on must still be what the process started with.
+            if (item.data.details == null || item.data.details.type !== "suite") lookReplaced();
             const name = item.data.name;
             if (type !== "test:pass") {
               // Only passes are kept.

@@ -496,7 +496,79 @@ moved(PyObject *self, PyObject *groups)
     return out;
 }
 
+/* Whether str name starts (direction -1) or ends (+1) with part (a str); an error is a no. */
+static int
+tail(PyObject *name, PyObject *part, int direction)
+{
+    Py_ssize_t found;
+    if (!PyUnicode_Check(part))
+        return 0;
+    found = PyUnicode_Tailmatch(name, part, 0, PY_SSIZE_T_MAX, direction);
+    if (found < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return found == 1;
+}
+
+/* blame(frame, tree, helper_dirs, helper_ends) -> (file, line) or None: the record's blamed() walk in C.
+   From frame up, past the frames of helpers that act for their caller (files under helper_dirs, or
+   ending in one of helper_ends, never a file of the tree), the first frame: the tree's file and line when
+   it is under tree, else None. Frames are read through the C API, which audits nothing: in Python
+   each step (f_code, f_back) was an audited read, a call of the record's hook. */
+static PyObject *
+blame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyFrameObject *frame, *back;
+    PyCodeObject *code;
+    PyObject *name, *tree, *dirs, *ends, *found = NULL;
+    Py_ssize_t i;
+    int helper;
+    (void)self;
+    if (nargs != 4 || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) || !PyTuple_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "blame(frame, tree, helper_dirs, helper_ends)");
+        return NULL;
+    }
+    if (args[0] == Py_None)
+        Py_RETURN_NONE;
+    if (!PyFrame_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "blame(frame, ...)");
+        return NULL;
+    }
+    tree = args[1];
+    dirs = args[2];
+    ends = args[3];
+    frame = (PyFrameObject *)args[0];
+    Py_INCREF(frame);
+    while (frame != NULL) {
+        code = PyFrame_GetCode(frame);
+        name = code->co_filename;
+        if (PyUnicode_Check(name) && tail(name, tree, -1)) {
+            found = Py_BuildValue("(Oi)", name, PyFrame_GetLineNumber(frame));
+            Py_DECREF(code);
+            Py_DECREF(frame);
+            return found;
+        }
+        helper = 0;
+        if (PyUnicode_Check(name)) {
+            for (i = 0; !helper && i < PyTuple_GET_SIZE(dirs); i++)
+                helper = tail(name, PyTuple_GET_ITEM(dirs, i), -1);
+            for (i = 0; !helper && i < PyTuple_GET_SIZE(ends); i++)
+                helper = tail(name, PyTuple_GET_ITEM(ends, i), 1);
+        }
+        Py_DECREF(code);
+        if (!helper)
+            break;
+        back = PyFrame_GetBack(frame);
+        Py_DECREF(frame);
+        frame = back;
+    }
+    Py_XDECREF(frame);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"blame", (PyCFunction)(void (*)(void))blame, METH_FASTCALL, "blame(frame, tree, helper_dirs, helper_ends) -> (file, line) or None"},
     {"install", (PyCFunction)(void (*)(void))install, METH_FASTCALL, "install(hook, relevant, restricted, tree folder): once"},
     {"tree_read", mark_tree_read, METH_NOARGS, "tree_read(): a module of the tree was loaded before the hook"},
     {"differ", (PyCFunction)(void (*)(void))differ, METH_FASTCALL, "differ(spaces, copies) -> [index]"},
