@@ -91,7 +91,7 @@ ${WATCH_CIRCUS}
   if (matchers !== null && typeof matchers === "object") guard.watchGlobals(Object.keys(matchers), matchers, "jest's matchers");
   // jest 30 keeps the handlers under a symbol of the global, jest 29 in the state.
   const handlers = root === undefined ? undefined : Array.isArray(state.eventHandlers) ? state.eventHandlers : globalThis[Symbol.for("EVENT_HANDLERS")];
-  const handler = Array.isArray(handlers) ? watchCircus(handlers, root, guard, (test, threw) => (threw ? testBodies.threw : testBodies.ok)(testPath, fullName(test), test.invocations)) : undefined;
+  const handler = Array.isArray(handlers) ? watchCircus(handlers, root, guard, (test, threw) => (threw ? testBodies.threw : testBodies.ok)(testPath, fullName(test), test, test.invocations)) : undefined;
   if (handler !== undefined) guard.onCheck(() => handlers.includes(handler) ? null : "the gate's handler was taken out of jest-circus's handlers");
 ${tests("globals.test", v)}
   if (root !== undefined) {
@@ -207,10 +207,10 @@ beforeEach(({ task }) => {
     const now = attempt;
     try {
       const value = await body.apply(this, args);
-      testBodies.ok(testPath, name, now);
+      testBodies.ok(testPath, name, task, now);
       return value;
     } catch (error) {
-      if (task.fails !== true) testBodies.threw(testPath, name, now);
+      if (task.fails !== true) testBodies.threw(testPath, name, task, now);
       throw error;
     }
   };

@@ -15,7 +15,9 @@ const REWRITE = {
   vitest: "const v = await import(\"vit\" + \"est\");\n"
     + "v[\"after\" + \"Each\"]((ctx) => { if (ctx.task.name === \"counts words\" && ctx.task.result) { ctx.task.result.state = \"pass\"; ctx.task.result.errors = []; } });\n",
 };
-// The owner's honest uses of a body that throws: a retried flaky test, and a test meant to fail.
+// The owner's honest uses of a body that throws: a retried flaky test, a test meant to fail, and two
+// tests of one name of which one fails (one id in the report, a failed case and a passed one).
+const SAME_NAME = "test(\"shares a name\", () => {\n  expect(1).toBe(2);\n});\ntest(\"shares a name\", () => {});\n";
 const FLAKY = {
   jest: "jest.retryTimes(2);\nlet tries = 0;\ntest(\"passes on its second try\", () => {\n  tries += 1;\n  expect(tries).toBe(2);\n});\n"
     + "test.failing(\"is meant to fail\", () => {\n  expect(1).toBe(2);\n});\n",
@@ -24,9 +26,9 @@ const FLAKY = {
 };
 
 describe.each(WORDS_RUNNERS)("$runner: a failing test's outcome rewritten by code under test", (words) => {
-  const repository = () => words.repository({ more: (r) => ({ "test/flaky.test.js": r.testFile("", FLAKY[r.runner]) }) });
+  const repository = () => words.repository({ more: (r) => ({ "test/flaky.test.js": r.testFile("", FLAKY[r.runner] + SAME_NAME) }) });
 
-  it("an honest change, beside a retried flaky test and one meant to fail, is a CANDIDATE", async () => {
+  it("an honest change, beside a retried flaky test, one meant to fail and two of one name, is a CANDIDATE", async () => {
     const repo = repository();
     repo.branch("honest");
     repo.commit({ "src/words.js": words.words(HONEST_COUNT), "test/longest.test.js": words.longestTest() }, "words: longest");

@@ -39,6 +39,8 @@ export interface RecordedBody {
   file: string;
   /** The test's full name as the runner's report names it after the file (describe titles and title). */
   name: string;
+  /** Which test of that name in the file (two may share one), as the process numbered them. */
+  instance: number;
   result: "threw" | "ok";
   /** Which attempt (1 for the first; retries count up). */
   attempt: number;
@@ -207,11 +209,13 @@ export function parseRecord(text: string, treeRoot: string, bytes = Buffer.byteL
         const name = typeof entry.n === "string" ? entry.n : "";
         const result = entry.r === "ok" ? "ok" : entry.r === "threw" ? "threw" : null;
         const attempt = typeof entry.a === "number" && Number.isFinite(entry.a) ? entry.a : 1;
+        const instance = typeof entry.i === "number" && Number.isFinite(entry.i) ? entry.i : 0;
         const bodies = record.bodies ?? (record.bodies = []);
-        if (file !== "" && name !== "" && result !== null && once(`body:${file}:${name}:${result}:${attempt}`) && bodies.length < RECORD_LIMITS.bodies) {
-          bodies.push({ file, name, result, attempt });
+        const key = `body:${pid}:${file}:${name}:${instance}:${result}:${attempt}`;
+        if (file !== "" && name !== "" && result !== null && once(key) && bodies.length < RECORD_LIMITS.bodies) {
+          bodies.push({ file, name, instance: pid * 100_000 + instance, result, attempt });
           kept = true;
-        } else kept = seen.has(`body:${file}:${name}:${result}:${attempt}`);
+        } else kept = seen.has(key);
         break;
       }
       case "tamper": {
