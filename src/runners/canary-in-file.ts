@@ -124,7 +124,7 @@ function watchCircus(handlers, root, guard, told) {
   const registered = new WeakMap();
   const walk = (block) => { for (const child of block.children) child.type === "test" ? registered.set(child, child.fn) : walk(child); };
   walk(root);
-  const nameOf = (test) => { const names = []; for (let at = test; at !== undefined && at.parent !== undefined; at = at.parent) names.unshift(at.name); return JSON.stringify(names.join(" ")); };
+  const nameOf = (test) => JSON.stringify(fullName(test));
   const handler = (event, now) => {
     if (event.name === "add_test") {
       const block = now.currentDescribeBlock;

@@ -59,11 +59,12 @@ export function nodeRanSource(): string {
           if ((type === "test:pass" || type === "test:fail") && item.data != null && fromReporter(wrapped.writeValue)) {
             // A test ended (a suite's end adds nothing): what tests rely on must still be what the process started with.
             if (item.data.details == null || item.data.details.type !== "suite") lookReplaced();
+            // Only passes are kept.
             const name = item.data.name;
-            if (type !== "test:pass") {
-              // Only passes are kept.
-            } else if (ranPassed.length < ${NODE_RAN_LIMIT}) ranPassed.push(typeof name === "string" ? name : String(name));
-            else ranCut = true;
+            if (type === "test:pass") {
+              if (ranPassed.length < ${NODE_RAN_LIMIT}) ranPassed.push(typeof name === "string" ? name : String(name));
+              else ranCut = true;
+            }
           }
         } catch {}
         return apply(writeValue, this, arguments);
