@@ -16,6 +16,8 @@
 //     system did not load (./python-between-tests.ts);
 //   - a value a frozen test compared says it equals an object it has never seen, its __eq__ in a
 //     file the change added or modified (./python-lying.ts);
+//   - a function a CommonJS module the change left alone exported, or the module require() returns for
+//     it, was replaced, which the base run's record does not show (./node-exports.ts);
 //   - a function, class or object of the tree was found at exit in a module that is not the tree's,
 //     or tree code wrote the report or started a process after it was written (./python-planted.ts);
 //   - a runtime the gate placed its hook in left no record, or its first process no end;
@@ -140,7 +142,7 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext, ba
 }
 
 /** The record's findings about slots (not blamed on a file): the base run doing the same is the runner's, or the owner's. */
-const SLOT_EVENTS: ReadonlySet<string> = new Set(["swapped", "between", "unloaded", "lying"]);
+const SLOT_EVENTS: ReadonlySet<string> = new Set(["swapped", "between", "unloaded", "lying", "exports"]);
 
 function eventFinding(label: string, event: RecordedEvent, context: ProvenanceContext): { message: string; owner: boolean } | null {
   const where = event.by === "" ? "code the gate cannot place" : `${event.by}${event.line > 0 ? `:${event.line}` : ""}`;
@@ -152,6 +154,13 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
   }
   if (event.event === "swapped") {
     return { message: `during the ${label} run ${event.what} was replaced, which the base run did not do: a function or class that tests rely on (an oracle, the assertion library, the runner) is not the one its module defined`, owner: false };
+  }
+  if (event.event === "exports") {
+    // A module the change modified is its own to rewrite (./node-exports.ts); one it left alone is not.
+    return {
+      message: `during the ${label} run ${event.what} was replaced, which the base run did not do: a function of a module the change left alone (a helper or an oracle the frozen tests take from it) is not the one its own code exported`,
+      owner: context.changed.has(event.by),
+    };
   }
   if (event.event === "between" && event.what.endsWith(" before the first test ran") && !event.what.includes(" (was ")) {
     // A test module's own name rebound before any test (./python-between-tests.ts, test_module_bindings).

@@ -30,7 +30,9 @@ const NODE_DIRS = ["/usr/local/bin", "/usr/bin"];
 const CACHE_NAME = /^record-rest\.[0-9A-Za-z.-]+\.cache$/;
 
 /**
- * argv: the rest's file, the cache file's folder (the rest's). Prints the cache
+ * argv: the rest's file, the cache file's folder (the rest's), the rest's path as the runs see it (V8
+ * keeps the name a script was compiled under in its cache: a stack frame of the rest read from the
+ * cache names that, whatever name the run's compile gives). Prints the cache
  * file's name. It loads the rest as the preload does, with a scratch folder as the tree, calls what a
  * node:test child calls (a module resolved, data read every way, a test:pass serialized, the exit
  * check), and writes the cache after the rest's exit handler ran.
@@ -38,11 +40,11 @@ const CACHE_NAME = /^record-rest\.[0-9A-Za-z.-]+\.cache$/;
 const GENERATE = `"use strict";
 const fs = require("node:fs");
 const vm = require("node:vm");
-const [, file, out] = process.argv;
+const [, file, out, seenAs] = process.argv;
 const tree = fs.mkdtempSync(require("node:os").tmpdir() + "/ranex-node-cache-tree-");
 fs.writeFileSync(tree + "/a.js", "module.exports = 1;\\n");
 fs.writeFileSync(tree + "/a.txt", "a\\n");
-const script = new vm.Script(${JSON.stringify(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${JSON.stringify(NODE_REST_WRAP[1])}, { filename: file });
+const script = new vm.Script(${JSON.stringify(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${JSON.stringify(NODE_REST_WRAP[1])}, { filename: seenAs });
 const mod = { exports: {} };
 script.runInThisContext()(mod.exports, require, mod, file, out);
 mod.exports({ fs, emit: () => {}, nonce: "0", testFile: tree + "/a.js", TREE: tree + "/", budgetLeft: () => 5000 });
@@ -66,7 +68,7 @@ interface Compiled {
   files: string[];
 }
 
-/** By the text's digest: one compile per text and measuring process. */
+/** By the text's digest and the rest's path as the runs see it: one compile per text, path and measuring process. */
 const compiled = new Map<string, Promise<Compiled>>();
 let binaries: Promise<string[]> | null = null;
 
@@ -85,22 +87,25 @@ function findNodes(): Promise<string[]> {
 }
 
 /**
- * Makes the code caches of the preload's rest with every `node` found, once per text. The file's name
- * is not in a cache (V8 takes it from the compile that reads the cache), so one serves every run.
- * Never fails: without a cache the run compiles the text.
+ * Makes the code caches of the preload's rest with every `node` found, once per text and `seenAs` (the
+ * rest's path as the runs see it). V8 keeps the name a script was compiled under in the cache and a
+ * frame of the rest names it, whatever the compile that reads the cache says: the stack checks that
+ * tell the gate's frames from the tree's (src/runners/registration-guard.ts) read that name. Under
+ * bwrap every run sees the gate folder at one path, so one cache serves every run. Never fails:
+ * without a cache the run compiles the text.
  */
-export function compileNodeRest(): Promise<Compiled> {
+export function compileNodeRest(seenAs: string): Promise<Compiled> {
   const source = nodePreloadRestSource();
-  const key = createHash("sha256").update(source).digest("hex");
+  const key = createHash("sha256").update(source).update("\u0000").update(seenAs).digest("hex");
   let entry = compiled.get(key);
   if (entry === undefined) {
-    entry = build(source).catch(() => ({ dir: "", files: [] }));
+    entry = build(source, seenAs).catch(() => ({ dir: "", files: [] }));
     compiled.set(key, entry);
   }
   return entry;
 }
 
-async function build(source: string): Promise<Compiled> {
+async function build(source: string, seenAs: string): Promise<Compiled> {
   const dir = await mkdtemp(join(tmpdir(), "ranex-node-cache-"));
   // The runs have their copies: the folder leaves with the measuring process.
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -110,15 +115,15 @@ async function build(source: string): Promise<Compiled> {
   await Promise.all((await findNodes()).map(async (node) => {
     // An environment of its own: no NODE_OPTIONS (the flags a run has by default), a node:test child's context.
     const env = { PATH: "/usr/bin:/bin", NODE_TEST_CONTEXT: "child-v8" };
-    const name = await run(node, ["-e", GENERATE, file, dir], { timeout: 30_000, env, cwd: dir }).then((r) => r.stdout.trim(), () => "");
+    const name = await run(node, ["-e", GENERATE, file, dir, seenAs], { timeout: 30_000, env, cwd: dir }).then((r) => r.stdout.trim(), () => "");
     if (CACHE_NAME.test(name)) files.add(name);
   }));
   return { dir, files: [...files] };
 }
 
-/** Writes the caches of the preload's rest into a run's `node` folder, beside the rest. */
-export async function placeNodeRestCache(nodeDir: string): Promise<void> {
-  const { dir, files } = await compileNodeRest();
+/** Writes the caches of the preload's rest into a run's `node` folder, beside the rest, which the run sees as `seenAs`. */
+export async function placeNodeRestCache(nodeDir: string, seenAs: string): Promise<void> {
+  const { dir, files } = await compileNodeRest(seenAs);
   // A file that cannot be copied leaves that node to compile the text: slower, never less recorded.
   await Promise.all(files.map((name) => copyFile(join(dir, name), join(nodeDir, name)).catch(() => undefined)));
 }

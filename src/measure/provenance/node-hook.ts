@@ -13,6 +13,7 @@
 // process's pid: the record keeps the first start line a pid sends, so the worker's start and end are
 // dropped, and what it resolves or finds replaced is kept, since it ran in the run's process.
 
+import { nodeExportsSource } from "./node-exports.js";
 import { nodeParentSource } from "./node-parent.js";
 import { nodePlantedSource } from "./node-planted.js";
 import { nodeRanSource } from "./node-ran.js";
@@ -123,11 +124,14 @@ module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft }) {
   };
   const Module = require("node:module");
   const resolve = Module._resolveFilename;
+  // Set below, once the exports watch (./node-exports.ts) has wrapped the loader.
+  let exportsWatch;
   // Which tree file asked for which (once per pair): the frozen tests' helpers are read from it.
   const asked = new Set();
   Module._resolveFilename = function (...args) {
     const found = resolve.apply(this, args);
     code(found);
+    if (exportsWatch !== undefined) exportsWatch.resolved(found);
     const by = args[1] != null ? args[1].filename : undefined;
     if (typeof found === "string" && found.startsWith(TREE) && typeof by === "string" && by.startsWith(TREE)) {
       const key = found + "\u0000" + by;
@@ -186,6 +190,8 @@ module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft }) {
   }
 ${nodeRanSource()}
 ${nodePlantedSource()}
+${nodeExportsSource()}
+  exportsWatch = watchExports(emit, Module);
   const replaced = watchReplaced(emit);
   const assert = require("node:assert");
   const names = ${q(NODE_ASSERT_FUNCTIONS)};
@@ -201,6 +207,7 @@ ${nodePlantedSource()}
   lookReplaced = () => {
     replaced.look();
     lookAssert();
+    exportsWatch.look();
   };
   // For the gate's own launchers, which know when a test ends where node:test's reporter is not the
   // one (mocha's guard, ./../../runners/mocha-guard.ts): fixed on \`process\` (not writable, not
@@ -210,6 +217,7 @@ ${nodePlantedSource()}
     lookAssert();
     for (const what of assertReplaced) emit({ k: "tamper", ev: "replaced", what, by: "", line: 0 });
     replaced.atExit();
+    exportsWatch.atExit();
     reportRan();
     emit({ k: "end", nonce });
   });

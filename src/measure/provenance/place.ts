@@ -40,7 +40,7 @@ export function prepareProvenance(command: string, seenAs: string, treeRoot: str
     void compileSitecustomize(pythonHookSource(`${seenAs}/record`, treeRoot), `${seenAs}/py/sitecustomize.py`);
     void buildAccelerator();
   }
-  if (RUNS_NODE.test(command)) void compileNodeRest();
+  if (RUNS_NODE.test(command)) void compileNodeRest(`${seenAs}/node/${NODE_PRELOAD_REST}`);
 }
 
 /** `nodeReporter`: the gate's node:test reporter as the run sees it (`$RANEX_NODE_REPORTER`), which loads no tree code. */
@@ -69,7 +69,7 @@ export async function placeProvenance(command: string, hostDir: string, seenAs: 
       await mkdir(join(hostDir, "node"), { recursive: true });
       await writeFile(join(hostDir, "node", "record.cjs"), nodePreloadSource(fifo, treeRoot, seenAs, nodeReporter));
       await writeFile(join(hostDir, "node", NODE_PRELOAD_REST), nodePreloadRestSource());
-      await placeNodeRestCache(join(hostDir, "node"));
+      await placeNodeRestCache(join(hostDir, "node"), `${seenAs}/node/${NODE_PRELOAD_REST}`);
       placed.nodeOptions = `--require ${seenAs}/node/record.cjs`;
       placed.placed.push("node");
     }

@@ -14,11 +14,12 @@ import { tempDir } from "../../helpers/git-repo.js";
 const CACHE = `record-rest.${process.versions.v8}.cache`;
 
 /** A node:test run of two passing tests with the run's NODE_OPTIONS; its record's processes. */
-async function recorded(tweak: (nodeDir: string) => void, flags: string[] = []): Promise<ReturnType<typeof parseRecord>["processes"]> {
+async function recorded(tweak: (nodeDir: string) => void, flags: string[] = [], more: Record<string, string> = {}): Promise<ReturnType<typeof parseRecord>["processes"]> {
   const gate = tempDir("ranex-node-cache-gate-");
   const tree = tempDir("ranex-node-cache-tree-");
   mkdirSync(join(tree, "test"));
   writeFileSync(join(tree, "test", "a.test.js"), 'const test = require("node:test");\ntest("one", () => {});\ntest("two", () => {});\n');
+  for (const [name, text] of Object.entries(more)) writeFileSync(join(tree, name), text.replaceAll("$GATE", gate));
   const placed = await placeProvenance("node --test test/", gate, gate, tree);
   tweak(join(gate, "node"));
   execFileSync("node", [...flags, "--test", "--test-reporter=junit", "test/"], { cwd: tree, stdio: "ignore", env: { PATH: process.env.PATH, NODE_OPTIONS: placed.nodeOptions ?? "" } });
@@ -43,6 +44,18 @@ describe("Node's preload compiled ahead", () => {
     expect(readdirSync(nodeDir)).toContain(CACHE);
     expect(accepted(nodeDir)).toBe(true);
     expect(processes).toEqual([expect.objectContaining({ lang: "node", ended: true }), expect.objectContaining(child)]);
+  });
+
+  it("names the rest's frames by the path the run sees, not the folder the cache was made in", async () => {
+    // A module of the tree writes the stack it loads under: the preload's loader watch is on it.
+    const stackFile = join(tempDir("ranex-node-cache-stack-"), "stack.txt");
+    await recorded(() => {}, [], {
+      "test/b.test.js": `require("./loaded.js");\nrequire("node:test")("three", () => {});\n`,
+      "test/loaded.js": `require("node:fs").writeFileSync(${JSON.stringify(stackFile)}, new Error("where").stack);\n`,
+    });
+    const stack = readFileSync(stackFile, "utf8");
+    expect(stack).toMatch(new RegExp(`/ranex-node-cache-gate-[^/]+/node/${NODE_PRELOAD_REST.replace(".", "\\.")}:`));
+    expect(stack).not.toMatch(/ranex-node-cache-[A-Za-z0-9]{6}\//);
   });
 
   it("records the same when V8 rejects the cache (damaged, or made under other flags) or there is none", async () => {
