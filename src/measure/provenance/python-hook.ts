@@ -506,6 +506,7 @@ ${pythonLyingSource()}
             compare()
             planted_scan()
             swapped_scan(scanned_names[0])
+            tree_swapped_scan()
             unloaded_scan()
             for name, module in list(modules.items()):
                 if type(module) is not module_type:
@@ -524,6 +525,7 @@ ${pythonLyingSource()}
             # cost its finalization about 1 % of python-calc's pytest run (issue 19, measured).
             del originals[:]
             del kept_spaces[:]
+            del tree_spaces[:]
             del watched_now[:]
             del watched_groups[:]
             del watched_at[:]

@@ -30,6 +30,9 @@ export function pythonSwappedSource(): string {
   return `
     # --- Slots swapped for other objects that are not the tree's (./python-swapped.ts) ---
     kept_spaces = []
+    # The tree's own modules, kept apart: a finding there names the module's file, which the judgment
+    # holds to the diff (a module the change modified is its own to rewrite; ./judge.ts).
+    tree_spaces = []
     NOT_KEPT = frozenset(('__main__', '__mp_main__', 'sitecustomize', 'usercustomize'))
     kept_names = set()
     absent = ([],)
@@ -57,9 +60,10 @@ export function pythonSwappedSource(): string {
             return
         space = object_getattr(module, '__dict__')
         path = space.get('__file__')
-        if type(path) is str and path.startswith(TREE):
-            return
         kept_names.add(name)
+        if type(path) is str and path.startswith(TREE):
+            tree_spaces.append((name, space, space.copy(), path))
+            return
         kept_spaces.append((name, module, space, space.copy()))
 
     def text(value):
@@ -123,6 +127,27 @@ export function pythonSwappedSource(): string {
                     return
                 left -= 1
                 emit('tamper', 'ev', 'swapped', 'what', name + '.' + str(key) + ' (was ' + describe(old) + ', now ' + describe(new) + ')', 'by', '', 'line', 0)
+
+    def tree_swapped_scan():
+        # A function of the tree's own module (a helper the frozen tests import, an oracle) replaced
+        # since its body ran: \`setattr(shapes.testing, 'assert_close', lenient)\` from the code under
+        # test that a frozen test imports before it takes the helper was a CANDIDATE (the test then
+        # binds the replacement). What the module does to its own names (its own function back under
+        # its own name) is left out, as above.
+        left = ${SWAPPED_PER_PROCESS}
+        for name, space, copy, path in tree_spaces:
+            if all(map(is_, map(space.get, copy), copy.values())):
+                continue
+            for key, old in list(copy.items()):
+                new = space.get(key, absent)
+                # Only a function (or class, descriptor) the module's body left: a slot the module
+                # fills later itself (\`_parser = None\`, set on first use) is its own.
+                if new is old or not code_like(old) or own_definition(name, space, key, new):
+                    continue
+                if left <= 0:
+                    return
+                left -= 1
+                emit('tamper', 'ev', 'exports', 'what', name + '.' + str(key) + ' (was ' + describe(old) + ', now ' + describe(new) + ')', 'by', path, 'line', 0)
 
     # Where a module loaded later is kept: importlib says "import {!r} # {!r}" right after the
     # module's body ran and before its importer gets it back. Python's -v is the only reader of that
