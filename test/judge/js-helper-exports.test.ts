@@ -40,7 +40,7 @@ const ATTACKS: Record<string, [string, string]> = {
   // Replaced while the frozen test file loads (it takes the function then), put back before any test runs.
   "replaced and put back": [`${HELPER_PATH}${NAME}const helper = require(where);\nconst real = helper[name];\nhelper[name] = () => {};\nsetImmediate(() => { helper[name] = real; });\n`, REPLACED],
   // The helper never loaded: require's cache holds a module object of the code's own under its path.
-  "planted in require's cache": [`${HELPER_PATH}${NAME}require[\"ca\" + \"che\"][where] = { id: where, filename: where, loaded: true, exports: { [name]: () => {} }, children: [], paths: [] };\n`,
+  "planted in require's cache": [`${HELPER_PATH}${NAME}require["ca" + "che"][where] = { id: where, filename: where, loaded: true, exports: { [name]: () => {} }, children: [], paths: [] };\n`,
     "support/same.js: the module require() returns (not loaded from its file) was replaced, which the base run did not do"],
 };
 
