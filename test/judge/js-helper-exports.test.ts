@@ -8,13 +8,14 @@ import { failing, judged, wordsRepository } from "../helpers/words-repo.js";
 // under test, which the frozen test requires first, replaces the helper's exported function before the
 // test file takes it, so that the broken `count` passes. The file on disk is untouched (diff.frozen
 // holds), the canaries do not use the helper, and the names are built at run time (diff.safety reads
-// nothing). node:test and mocha, real runners in the real sandbox: each attack was a CANDIDATE before
-// the preload watched what the tree's CommonJS modules export (src/measure/provenance/node-exports.ts).
+// nothing). node:test, mocha and jest (this project's own), real runners in the real sandbox: each
+// attack was a CANDIDATE before the preload watched what the tree's CommonJS modules export, through
+// Node's loader and jest's registry (src/measure/provenance/node-exports.ts).
 
 const SAME = "\"use strict\";\nconst assert = require(\"node:assert/strict\");\n"
   + "exports.sameCount = (actual, expected) => assert.equal(actual, expected, `${actual} words, not ${expected}`);\n";
 /** A runner's test file: its prelude (how it gets `test`), then the body. */
-interface Runner { runner: string; prelude: string; test: string; command: string }
+interface Runner { runner: string; prelude: string; test: string; command: string; attacks: string[] }
 const file = (r: Runner, body: string): string => `"use strict";\n${r.prelude}${body}`;
 // An unchanged module the owner's own test spies on and leaves spied: a replaced export on the base
 // too, so the owner's (judged against the base run).
@@ -44,9 +45,12 @@ const ATTACKS: Record<string, [string, string]> = {
     "support/same.js: the module require() returns (not loaded from its file) was replaced, which the base run did not do"],
 };
 
+const NODE_LOADER = Object.keys(ATTACKS);
 const RUNNERS: Runner[] = [
-  { runner: "node:test", prelude: "const { test } = require(\"node:test\");\n", test: "test", command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT" test/' },
-  { runner: "mocha", prelude: "", test: "it", command: 'node "$RANEX_REPORTERS/mocha-run.cjs"' },
+  { runner: "node:test", prelude: "const { test } = require(\"node:test\");\n", test: "test", command: 'node --test --test-reporter="$RANEX_NODE_REPORTER" --test-reporter-destination="$RANEX_JUNIT" test/', attacks: NODE_LOADER },
+  { runner: "mocha", prelude: "", test: "it", command: 'node "$RANEX_REPORTERS/mocha-run.cjs"', attacks: NODE_LOADER },
+  // jest's require.cache is a read-only view of its registry: nothing to plant there.
+  { runner: "jest", prelude: "", test: "test", command: 'node "$RANEX_REPORTERS/jest-run.cjs"', attacks: ["replaced", "replaced and put back"] },
 ];
 
 const reasonOf = (judgment: Judgment, claim: string): string => judgment.verdict.claims.find((c) => c.name === claim)?.reason ?? "";
@@ -68,7 +72,7 @@ describe.each(RUNNERS)("$runner: a frozen test's helper replaced by code under t
     expect(details).toContain("during the head run src/tokens.js: exports.tokens (as on the base)");
   }, 300_000);
 
-  it.each(Object.keys(ATTACKS))("the helper's export %s: not a CANDIDATE", async (attack) => {
+  it.each(r.attacks)("the helper's export %s: not a CANDIDATE", async (attack) => {
     const repo = repository();
     repo.branch("attack");
     const [code, named] = ATTACKS[attack]!;

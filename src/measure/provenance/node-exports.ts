@@ -16,9 +16,10 @@
 // that `load` made. Node's own loading functions are compared the same way (a `Module._load` of the
 // code's own serves any module it likes). Findings are `exports` events, judged against the base run:
 // a spy the owner's tests leave in place happens there too (./judge.ts); a module the change modified
-// is its own to rewrite.
+// is its own to rewrite. jest's registry is its own (a Runtime per test file): its `requireModule` is
+// wrapped the same way once Node loads jest-runtime (below).
 //
-// Not watched: jest (its module registry is its own, not Node's), ES modules (their exports cannot be
+// Not watched: vitest (it runs the tree through vite), ES modules (their exports cannot be
 // assigned from outside; an exported object's properties can, and are not compared), an accessor on
 // the exports (babel's re-exports: compared at exit only), an object held deeper than one level.
 
@@ -81,6 +82,7 @@ export function nodeExportsSource(): string {
         made.add(this);
         const result = Reflect.apply(load, this, arguments);
         try {
+          if (typeof filename === "string" && filename.endsWith("/node_modules/jest-runtime/build/index.js")) watchJest(this.exports);
           if (typeof filename === "string" && filename.startsWith(TREE) && !filename.includes("/node_modules/")) {
             // What earlier modules export must still be theirs as this one (a frozen test file) has taken it.
             look();
@@ -92,6 +94,84 @@ export function nodeExportsSource(): string {
         } catch {}
         return result;
       },
+    };
+    // jest loads the tree through a registry of its own (jest-runtime's Runtime, one per test file), so
+    // its \`requireModule\` (what a module's require, jest.requireActual and the test file's own load go
+    // through) is wrapped as Node's load is: an exports object of the tree is taken the first time it
+    // comes back (its body has run), and what was taken is compared after every module a file of the
+    // tree loads or takes (a test file takes its helpers as it loads) and when the test file's runtime
+    // is torn down, where it is said at once (a jest worker may be killed, not exited).
+    const jestStates = new WeakMap();
+    const treeFile = (from, name) => {
+      let path;
+      if (name === undefined || name === null) path = from;
+      else if (typeof name !== "string") return null;
+      else if (name.charCodeAt(0) === 47) path = name;
+      else if (name.startsWith("./") || name.startsWith("../")) path = require("node:path").resolve(from, "..", name);
+      else return null;
+      if (!path.startsWith(TREE) || path.includes("/node_modules/")) return null;
+      const fs = require("node:fs");
+      for (const candidate of [path, path + ".js", path + ".ts", path + ".cjs", path + ".jsx", path + ".tsx", path + "/index.js", path + "/index.ts"]) {
+        try { if (fs.statSync(candidate).isFile()) return candidate; } catch {}
+      }
+      return null;
+    };
+    const watchJest = (exported) => {
+      const Runtime = exported != null ? exported.default : undefined;
+      const proto = Runtime != null ? Runtime.prototype : undefined;
+      if (proto == null || typeof proto.requireModule !== "function" || typeof proto.teardown !== "function") return;
+      const requireModule = proto.requireModule;
+      const teardown = proto.teardown;
+      const stateOf = (runtime) => {
+        let state = jestStates.get(runtime);
+        if (state === undefined) {
+          state = { seen: new WeakSet(), slots: [], found: new Map() };
+          jestStates.set(runtime, state);
+        }
+        return state;
+      };
+      const compare = (state, exact) => {
+        const slotsOf = state.slots;
+        for (let i = 0; i < slotsOf.length; i += 5) {
+          const now = exact ? getOne(slotsOf[i], slotsOf[i + 1])?.value : slotsOf[i][slotsOf[i + 1]];
+          if (now !== slotsOf[i + 2] && !state.found.has(slotsOf[i + 3]) && state.found.size < 200) state.found.set(slotsOf[i + 3], slotsOf[i + 4]);
+        }
+      };
+      const jest = {
+        requireModule(from, moduleName, options) {
+          const result = Reflect.apply(requireModule, this, arguments);
+          try {
+            if (typeof from === "string" && from.startsWith(TREE) && !from.includes("/node_modules/") && !(options != null && options.isInternalModule)) {
+              const state = stateOf(this);
+              compare(state, false);
+              if (result !== null && (typeof result === "object" || typeof result === "function") && !state.seen.has(result)) {
+                state.seen.add(result);
+                const path = treeFile(from, moduleName);
+                if (path !== null) {
+                  const before = slots.length;
+                  take(result, "exports.", path.slice(TREE.length), path, true);
+                  // Kept per runtime: a test file's registry is its own.
+                  state.slots.push(...slots.splice(before));
+                }
+              }
+            }
+          } catch {}
+          return result;
+        },
+        teardown() {
+          try {
+            const state = jestStates.get(this);
+            if (state !== undefined) {
+              compare(state, true);
+              for (const [label, path] of state.found) emit({ k: "tamper", ev: "exports", what: label, by: path, line: 0 });
+              jestStates.delete(this);
+            }
+          } catch {}
+          return Reflect.apply(teardown, this, arguments);
+        },
+      };
+      proto.requireModule = jest.requireModule;
+      proto.teardown = jest.teardown;
     };
     Module.prototype.load = wrapped.load;
     loaderSlots = loader.map(([owner, key, label]) => [owner, key, label, owner[key]]);
