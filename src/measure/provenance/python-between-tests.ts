@@ -389,6 +389,7 @@ export function pythonBetweenSource(watched: readonly string[]): string {
                 between_choose(patched if type(patched) is tuple else ())
             between_report(between_changed(), {}, '', ())
             unloaded_scan()
+            tree_swapped_scan()
         elif phase == 'before':
             before_call[0] = between_before()
         elif phase == 'lying' and type(test) is str and type(patched) is tuple and len(patched) == 2:
@@ -404,5 +405,6 @@ export function pythonBetweenSource(watched: readonly string[]): string {
             before_call[0] = None
             compare()  # the watched modules' functions and their classes', by identity in C
             unloaded_scan(True)
+            tree_swapped_scan()  # the tree's own modules (./python-swapped.ts)
 `;
 }

@@ -33,6 +33,7 @@ export function pythonSwappedSource(): string {
     # The tree's own modules, kept apart: a finding there names the module's file, which the judgment
     # holds to the diff (a module the change modified is its own to rewrite; ./judge.ts).
     tree_spaces = []
+    tree_said = set()
     NOT_KEPT = frozenset(('__main__', '__mp_main__', 'sitecustomize', 'usercustomize'))
     kept_names = set()
     absent = ([],)
@@ -134,7 +135,8 @@ export function pythonSwappedSource(): string {
         # test that a frozen test imports before it takes the helper was a CANDIDATE (the test then
         # binds the replacement). What the module does to its own names (its own function back under
         # its own name) is left out, as above.
-        left = ${SWAPPED_PER_PROCESS}
+        # Also when the tests start and after each test's call (./python-between-tests.ts): a swap put
+        # back from atexit once the frozen test had bound it. Each slot is said once.
         for name, space, copy, path in tree_spaces:
             if all(map(is_, map(space.get, copy), copy.values())):
                 continue
@@ -144,10 +146,13 @@ export function pythonSwappedSource(): string {
                 # fills later itself (\`_parser = None\`, set on first use) is its own.
                 if new is old or not code_like(old) or own_definition(name, space, key, new):
                     continue
-                if left <= 0:
+                what = name + '.' + str(key) + ' (was ' + describe(old) + ', now ' + describe(new) + ')'
+                if what in tree_said:
+                    continue
+                if len(tree_said) >= ${SWAPPED_PER_PROCESS}:
                     return
-                left -= 1
-                emit('tamper', 'ev', 'exports', 'what', name + '.' + str(key) + ' (was ' + describe(old) + ', now ' + describe(new) + ')', 'by', path, 'line', 0)
+                tree_said.add(what)
+                emit('tamper', 'ev', 'exports', 'what', what, 'by', path, 'line', 0)
 
     # Where a module loaded later is kept: importlib says "import {!r} # {!r}" right after the
     # module's body ran and before its importer gets it back. Python's -v is the only reader of that
