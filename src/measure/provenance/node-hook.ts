@@ -1,7 +1,7 @@
 // The Node half of the provenance record: a preload (`--require` on NODE_OPTIONS, from the gate's
 // read-only folder) that runs before any code of the tree in every Node process of the run. It
-// records each CommonJS module of the tree that is resolved (and which tree file required it), and whether node:assert's functions are
-// still the ones the process started with when it ends. ES modules are not followed: Node 20's
+// records each CommonJS module of the tree that is resolved (and which tree file required it), what the tree's CommonJS modules
+// export (./node-exports.ts), and whether node:assert's functions are still the ones the process started with when it ends. ES modules are not followed: Node 20's
 // module.register runs its hooks in a thread of their own, which cost about 0.3 s of every process
 // (measured on the bench's node:test suite), far past the record's budget. Lines go into the record's
 // FIFO (./pipe.ts), which code under test can add to but never take back from.
