@@ -18,6 +18,8 @@
 //     file the change added or modified (./python-lying.ts);
 //   - a function a CommonJS module the change left alone exported, or the module require() returns for
 //     it, was replaced, which the base run's record does not show (./node-exports.ts);
+//   - node:assert's loose equal or deepEqual met an object or a function where a frozen test expected a
+//     primitive, which the base run's record does not show (./node-loose.ts);
 //   - a function, class or object of the tree was found at exit in a module that is not the tree's,
 //     or tree code wrote the report or started a process after it was written (./python-planted.ts);
 //   - a runtime the gate placed its hook in left no record, or its first process no end;
@@ -142,7 +144,7 @@ export function provenanceFindings(run: SuiteRun, context: ProvenanceContext, ba
 }
 
 /** The record's findings about slots (not blamed on a file): the base run doing the same is the runner's, or the owner's. */
-const SLOT_EVENTS: ReadonlySet<string> = new Set(["swapped", "between", "unloaded", "lying", "exports"]);
+const SLOT_EVENTS: ReadonlySet<string> = new Set(["swapped", "between", "unloaded", "lying", "exports", "loose"]);
 
 function eventFinding(label: string, event: RecordedEvent, context: ProvenanceContext): { message: string; owner: boolean } | null {
   const where = event.by === "" ? "code the gate cannot place" : `${event.by}${event.line > 0 ? `:${event.line}` : ""}`;
@@ -161,6 +163,10 @@ function eventFinding(label: string, event: RecordedEvent, context: ProvenanceCo
       message: `during the ${label} run ${event.what} was replaced, which the base run did not do: a function of a module the change left alone (a helper or an oracle the frozen tests take from it) is not the one its own code exported`,
       owner: context.changed.has(event.by),
     };
+  }
+  if (event.event === "loose") {
+    // ./node-loose.ts: the owner's own loose comparison of an object (a URL with its text) is on the base too.
+    return { message: `during the ${label} run ${event.what}, which the base run did not do: a value that converts itself to what a loose assertion expects passes it whatever it holds`, owner: false };
   }
   if (event.event === "between" && event.what.endsWith(" before the first test ran") && !event.what.includes(" (was ")) {
     // A test module's own name rebound before any test (./python-between-tests.ts, test_module_bindings).

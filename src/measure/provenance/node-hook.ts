@@ -14,6 +14,7 @@
 // dropped, and what it resolves or finds replaced is kept, since it ran in the run's process.
 
 import { nodeExportsSource } from "./node-exports.js";
+import { nodeLooseSource } from "./node-loose.js";
 import { nodeParentSource } from "./node-parent.js";
 import { nodePlantedSource } from "./node-planted.js";
 import { nodeRanSource } from "./node-ran.js";
@@ -193,7 +194,10 @@ ${nodePlantedSource()}
 ${nodeExportsSource()}
   exportsWatch = watchExports(emit, Module);
   const replaced = watchReplaced(emit);
+${nodeLooseSource()}
   const assert = require("node:assert");
+  // Before the originals are taken: the wrappers are what must stay in place.
+  watchLoose(assert, emit);
   const names = ${q(NODE_ASSERT_FUNCTIONS)};
   const originals = [];
   for (const [owner, label] of [[assert, "node:assert"], [assert.strict, "node:assert.strict"]]) {
