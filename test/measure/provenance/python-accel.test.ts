@@ -104,7 +104,8 @@ describe("the Python record's accelerator", () => {
     // The exit walk asks the accelerator which entries of a namespace are worth its look (suspects()):
     // each kind it could leave out wrongly is planted once, at module level and on a class, and two
     // wrappers that statistics.NormalDist already holds are changed in place (no dict is written).
-    const plant = `import functools, statistics, string
+    // The watched functions (read in C by watch()): a module's function and a class's class method.
+    const plant = `import functools, statistics, string, unittest.case
 
 def tree_fn(*args, **kwargs):
     return 0
@@ -126,6 +127,8 @@ string.Formatter.p_setter = property(None, tree_fn)
 string.Formatter.p_static = staticmethod(tree_fn)
 statistics.NormalDist.__dict__['mean'].__init__(tree_fn)
 statistics.NormalDist.__dict__['from_samples'].__init__(tree_fn)
+unittest.case.skip = tree_fn
+unittest.case.TestCase.setUpClass = classmethod(tree_fn)
 `;
     const files = { ...CALC, "src/plant.py": plant, "tests/test_plant.py": "import src.plant\n\ndef test_plant():\n    assert src.plant.tree_fn() == 0\n" };
     const fast = await recorded(files);
@@ -138,6 +141,7 @@ statistics.NormalDist.__dict__['from_samples'].__init__(tree_fn)
     for (const run of [fast, plain]) {
       expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
       expect(events(run)).toEqual(expect.arrayContaining(slots.map((slot) => `planted ${slot} src/plant.py`)));
+      expect(events(run)).toEqual(expect.arrayContaining(["replaced unittest.case.skip src/plant.py", "replaced unittest.case.TestCase.setUpClass "]));
     }
     expect(events(fast)).toEqual(events(plain));
   });
