@@ -389,7 +389,8 @@ ${pythonLyingSource()}
     if accel is not None:
         # The same walk in C: each step read through the C API, which raises no audit event (in Python
         # every f_code and f_back is one, a call of this hook: pytest formatting a failure's traceback
-        # walks its whole stack, about 3.7 M instructions on python-calc).
+        # walks its whole stack, about 3.7 M instructions on python-calc). It keeps the clean frames
+        # as the walk above does (about 2.5 M instructions on python-calc without them).
         HELPER_ENDS = ('/unittest/mock.py', '/inspect.py')
 
         def blamed(frame):
@@ -519,6 +520,8 @@ ${pythonLyingSource()}
         busy[0] = True
         clean[0] = []
         clean[1] = {}
+        if accel is not None:
+            accel.forget()
         try:
             snapshot()
             compare()

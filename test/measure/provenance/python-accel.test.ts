@@ -149,8 +149,10 @@ unittest.case.TestCase.setUpClass = classmethod(tree_fn)
   it("refuses a second install, from the tree's code, and the record still sees what the tree does after it", async () => {
     // Attack: load the gate's own accelerator by its path (PYTHONPATH names the folder) and hand its
     // C hook a callable that ignores everything, with empty lists; then load a copy of the file (a
-    // second library, statics of its own) and install there; then try to import it by name.
-    const attack = `import _imp, importlib, os, shutil, sys, tempfile
+    // second library, statics of its own) and install there; then try to import it by name; then ask
+    // the gate's blame walk about the test's own frame with a folder of its own (a walk that finds no
+    // tree code, which the record's walks remember: the test's frame must not be taken for seen).
+    const attack = `import _imp, gc, importlib, os, shutil, sys, tempfile
 
 def test_reinstall():
     folder = [p for p in os.environ['PYTHONPATH'].split(':') if p.endswith('/py')][0]
@@ -163,6 +165,7 @@ def test_reinstall():
     except RuntimeError:
         refused = True
     assert refused
+    assert gate.blame(sys._getframe(0), '/nowhere/', (), ()) is None
     copy = tempfile.mkdtemp() + '/copy' + _imp.extension_suffixes()[0]
     shutil.copy(file, copy)
     own = _imp.create_dynamic(type(sys.implementation)(name='_ranex_accel', origin=copy))
@@ -182,10 +185,12 @@ def test_reinstall():
     # The event CPython raises when the interpreter clears itself, when the C hook lets the record's go.
     sys.audit('cpython.PyInterpreterState_Clear')
     sys._getframe(0)
+    gc.get_referrers()
 `;
     const run = await recorded({ ...CALC, "tests/test_attack.py": attack });
     expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
     expect(run.provenance?.record.processes).toEqual([expect.objectContaining({ accel: true, ended: true })]);
     expect(events(run)).toContainEqual("sys._getframe sys._getframe tests/test_attack.py");
+    expect(events(run)).toContainEqual("gc.get_referrers gc.get_referrers tests/test_attack.py");
   });
 });
