@@ -66,7 +66,7 @@ def _ranex_provenance():
             name=${JSON.stringify(ACCEL_MODULE)}, origin=FIFO.rpartition('/')[0] + '/py/${ACCEL_FILE_STEM}' + extension_suffixes()[0]))
         accel_differ, accel_where, accel_moved = accel.differ, accel.where, accel.moved
         accel_versions, accel_changed = accel.versions, accel.changed
-        accel_blame, accel_suspects, accel_watch = accel.blame, accel.suspects, accel.watch
+        accel_blame, accel_suspects, accel_watch, accel_keep = accel.blame, accel.suspects, accel.watch, accel.keep
     except Exception:
         accel = None
     nonce = posix.urandom(8).hex()

@@ -143,6 +143,16 @@ export function pythonSwappedSource(): string {
     def swapped_start():
         if verbose_original is not None:
             wrap_loader_message()
+        if accel is not None:
+            # The same keep() for every module at once, in C; what it cannot decide comes back.
+            try:
+                left = accel_keep(modules, imported, kept_names, NOT_KEPT, kept_spaces)
+            except Exception:
+                left = None
+            if left is not None:
+                for name in left:
+                    keep(name, modules.get(name))
+                return
         for name, module in list(modules.items()):
             keep(name, module)
 

@@ -105,6 +105,7 @@ describe("the Python record's accelerator", () => {
     // each kind it could leave out wrongly is planted once, at module level and on a class, and two
     // wrappers that statistics.NormalDist already holds are changed in place (no dict is written).
     // The watched functions (read in C by watch()): a module's function and a class's class method.
+    // A slot of a module loaded before the tree's first file swapped (its copy taken in C by keep()).
     const plant = `import functools, statistics, string, unittest.case
 
 def tree_fn(*args, **kwargs):
@@ -129,6 +130,7 @@ statistics.NormalDist.__dict__['mean'].__init__(tree_fn)
 statistics.NormalDist.__dict__['from_samples'].__init__(tree_fn)
 unittest.case.skip = tree_fn
 unittest.case.TestCase.setUpClass = classmethod(tree_fn)
+functools.reduce = max
 `;
     const files = { ...CALC, "src/plant.py": plant, "tests/test_plant.py": "import src.plant\n\ndef test_plant():\n    assert src.plant.tree_fn() == 0\n" };
     const fast = await recorded(files);
@@ -142,6 +144,7 @@ unittest.case.TestCase.setUpClass = classmethod(tree_fn)
       expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
       expect(events(run)).toEqual(expect.arrayContaining(slots.map((slot) => `planted ${slot} src/plant.py`)));
       expect(events(run)).toEqual(expect.arrayContaining(["replaced unittest.case.skip src/plant.py", "replaced unittest.case.TestCase.setUpClass "]));
+      expect(events(run)).toContainEqual(expect.stringMatching(/^swapped functools\.reduce \(was _?functools\.reduce, now builtins\.max\) $/));
     }
     expect(events(fast)).toEqual(events(plain));
   });
