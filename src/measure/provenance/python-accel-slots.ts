@@ -114,7 +114,7 @@ wrapper_may_be_tree(PyObject *value)
 static int
 owner_may_be_tree(PyObject *owner)
 {
-    PyObject *module, *path;
+    PyObject *module, *space, *path;
     if (!PyUnicode_CheckExact(owner))
         return 1;
     module = PyDict_GetItemWithError(PyImport_GetModuleDict(), owner);
@@ -126,7 +126,11 @@ owner_may_be_tree(PyObject *owner)
     }
     if (!PyModule_CheckExact(module))
         return 0;
-    path = PyDict_GetItemWithError(PyModule_GetDict(module), file_attr);
+    if ((space = PyModule_GetDict(module)) == NULL || !PyDict_CheckExact(space)) {
+        PyErr_Clear();
+        return 1;
+    }
+    path = PyDict_GetItemWithError(space, file_attr);
     if (path == NULL) {
         if (!PyErr_Occurred())
             return 0;
