@@ -70,43 +70,48 @@ inner_may_be_tree(PyObject *value)
     return PyFunction_Check(value) ? function_may_be_tree(value) : 1;
 }
 
+/* inner_may_be_tree() of what value holds under attr, read as object.__getattribute__ reads it; 1 when
+   it cannot be read. */
+static int
+held_may_be_tree(PyObject *value, PyObject *attr)
+{
+    PyObject *inner = PyObject_GenericGetAttr(value, attr);
+    int may;
+    if (inner == NULL) {
+        PyErr_Clear();
+        return 1;
+    }
+    may = inner_may_be_tree(inner);
+    Py_DECREF(inner);
+    return may;
+}
+
 /* 0 only when the walk's origin(value, 0) of a property, static or class method or bound method says
-   None for sure (what it wraps, read as object.__getattribute__ reads it, is None or a function from
-   outside the tree); 1 for anything else. */
+   None for sure (what it wraps is None or a function from outside the tree); 1 for anything else. */
 static int
 wrapper_may_be_tree(PyObject *value)
 {
-    PyObject *inner;
-    int may;
     if (Py_IS_TYPE(value, &PyMethod_Type))
         return inner_may_be_tree(PyMethod_GET_FUNCTION(value));
-    if (Py_IS_TYPE(value, &PyStaticMethod_Type) || Py_IS_TYPE(value, &PyClassMethod_Type)) {
-        if ((inner = PyObject_GenericGetAttr(value, func_attr)) == NULL) {
-            PyErr_Clear();
-            return 1;
-        }
-        may = inner_may_be_tree(inner);
-        Py_DECREF(inner);
-        return may;
-    }
-    if (Py_IS_TYPE(value, &PyProperty_Type)) {
-        if ((inner = PyObject_GenericGetAttr(value, fget_attr)) == NULL) {
-            PyErr_Clear();
-            return 1;
-        }
-        may = inner_may_be_tree(inner);
-        Py_DECREF(inner);
-        if (may)
-            return 1;
-        if ((inner = PyObject_GenericGetAttr(value, fset_attr)) == NULL) {
-            PyErr_Clear();
-            return 1;
-        }
-        may = inner_may_be_tree(inner);
-        Py_DECREF(inner);
-        return may;
-    }
+    if (Py_IS_TYPE(value, &PyStaticMethod_Type) || Py_IS_TYPE(value, &PyClassMethod_Type))
+        return held_may_be_tree(value, func_attr);
+    if (Py_IS_TYPE(value, &PyProperty_Type))
+        return held_may_be_tree(value, fget_attr) || held_may_be_tree(value, fset_attr);
     return 1;
+}
+
+/* For a function, a property, a static or class method, and a bound method when bound: 0 when the
+   walk would find nothing in it for sure (a function of space's own globals, or code from outside the
+   tree), 1 when it must look; -1 for any other kind. */
+static int
+code_may_be_tree(PyObject *value, PyObject *space, int bound)
+{
+    if (PyFunction_Check(value))
+        return PyFunction_GET_GLOBALS(value) != space && function_may_be_tree(value);
+    if (Py_IS_TYPE(value, &PyProperty_Type) || Py_IS_TYPE(value, &PyStaticMethod_Type)
+        || Py_IS_TYPE(value, &PyClassMethod_Type) || (bound && Py_IS_TYPE(value, &PyMethod_Type)))
+        return wrapper_may_be_tree(value);
+    return -1;
 }
 
 /* 0 only when the walk's tree_file_of(owner) says None for sure: the module loaded under that name is
@@ -168,16 +173,8 @@ class_suspects(PyTypeObject *klass, PyObject *space)
     for (i = 0; out != NULL && i < PyList_GET_SIZE(items); i++) {
         item = PyList_GET_ITEM(items, i);
         member = PyTuple_GET_ITEM(item, 1);
-        if (PyFunction_Check(member)) {
-            if (PyFunction_GET_GLOBALS(member) == space || !function_may_be_tree(member))
-                continue;
-        } else if (Py_IS_TYPE(member, &PyProperty_Type) || Py_IS_TYPE(member, &PyStaticMethod_Type)
-                   || Py_IS_TYPE(member, &PyClassMethod_Type)) {
-            if (!wrapper_may_be_tree(member))
-                continue;
-        } else {
+        if (code_may_be_tree(member, space, 0) <= 0)
             continue;  /* planted_member() looks at nothing else */
-        }
         if (PyList_Append(out, item) < 0)
             Py_CLEAR(out);
     }
@@ -229,14 +226,10 @@ suspects(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
         }
         if (known)
             continue;
-        if (PyFunction_Check(value)) {
-            if (PyFunction_GET_GLOBALS(value) == space || !function_may_be_tree(value))
-                continue;
-        } else if (Py_IS_TYPE(value, &PyProperty_Type) || Py_IS_TYPE(value, &PyStaticMethod_Type)
-                   || Py_IS_TYPE(value, &PyClassMethod_Type) || Py_IS_TYPE(value, &PyMethod_Type)) {
-            if (!wrapper_may_be_tree(value))
-                continue;
-        } else if (PyType_Check(value)) {
+        may = code_may_be_tree(value, space, 1);
+        if (may == 0)
+            continue;
+        if (may < 0 && PyType_Check(value)) {
             owner = PyType_Type.tp_getattro(value, module_attr);
             if (owner == NULL) {
                 PyErr_Clear();  /* the walk reads it again, and its error is the walk's */
