@@ -13,8 +13,10 @@
 // (the machine's load moves time, not instructions; RANEX_BENCH_INSTRUCTIONS=0 skips them; a suite
 // `node` runs is counted once each way under V8's --predictable, which holds its count still; other
 // Node commands RANEX_BENCH_COUNTS times each way, default 3, since Node's own threads move it).
-// Last count (node-calc@honest, issue 19): 536.5 M without the record, 580.6 M with it, +8.2 %: missed;
-// node --test's own process is at its `--require` floor, the rest is each test file's (docs/measurement.md).
+// Last counts (issue 19, docs/measurement.md): python-calc@honest-task 784.5 M without the record,
+// 815.9 M with it, +4.0 %, @honest 801.1 M and 833.7 M, +4.1 %, python-long@task +4.1 %: met;
+// node-calc@honest 536.4 M and 577.5 M, +7.7 %: missed (node --test's own process is at its
+// `--require` floor, the rest is each test file's).
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

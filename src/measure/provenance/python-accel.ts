@@ -16,9 +16,17 @@
 //   and changed(spaces, versions): the same question from the dicts' versions (PEP 509), without
 //   reading a slot, for the per-test check (3.11 to 3.13; an interpreter without them uses differ).
 // - where(space, keys) and moved(groups): the watched functions' slots by their place in the dict's
-//   entries, so that comparing them is an identity check per slot, in C, with no lookup.
+//   entries, so that comparing them is an identity check per slot, in C, with no lookup; watch(name,
+//   space) takes those groups of a watched module (its functions and its classes' methods) at once.
+// - keep(modules, ...): the swapped-slot check's copies of every module's namespace when the tree's
+//   first code file is opened. suspects(name, space, classes, plain): the entries of a namespace the
+//   exit's planted walk must look at, leaving out only what it would find nothing in for sure.
+// - blame(frame, ...): the blame walk up the stack, with the frames its last clean walk passed
+//   (forget() drops them at exit).
 // Anything the C side cannot vouch for (not a dict, a slot that moved) says "changed", and the Python
 // code then does what it did without the accelerator: the findings are the same either way.
+
+import { ACCEL_SLOTS_SOURCE } from "./python-accel-slots.js";
 
 /** The module's name (PyInit__ranex_accel); its file is `ranex-accel` + EXT_SUFFIX, which no import statement names. */
 export const ACCEL_MODULE = "_ranex_accel";
@@ -52,6 +60,7 @@ static PyObject *getattr_event;
 static int running;
 /* The tree's folder ("/…/"), and whether a file of it may have been read: until then no code of the
    tree has run, and the record's hook leaves every event but an "open" and its own at once. */
+static PyObject *tree_obj;
 static const char *tree_c;
 static Py_ssize_t tree_len;
 static int tree_read;
@@ -228,7 +237,7 @@ install(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
         PyErr_SetString(PyExc_TypeError, "install(hook, relevant, restricted, tree folder)");
         return NULL;
     }
-    Py_INCREF(argv[3]);  /* kept for good: tree_c points into it */
+    tree_obj = Py_NewRef(argv[3]);  /* kept for good: tree_c points into it, and blame() knows the record's walks by it */
     if (take_names(argv[1], relevant, relevant_c, &n_relevant) < 0
         || take_names(argv[2], restricted, restricted_c, &n_restricted) < 0)
         return NULL;
@@ -511,6 +520,48 @@ tail(PyObject *name, PyObject *part, int direction)
     return found == 1;
 }
 
+/* The frames of the last record's walk that found no tree code, bottom up, each held (a reference)
+   until the next such walk replaces them: from each of them up, the first frame that is not a
+   helper's is not the tree's. A frame that is not a generator's or a coroutine's runs once, without a
+   pause, so while it is on the stack (a walk reaches it) every frame above it is the one that walk
+   saw, and the walk stops there: pytest reads tracebacks all the time from deep in the same stack.
+   Only the record's own walks (tree is the folder install() was given, an object code under test
+   never holds) read or change them: a walk of code under test that loaded this file must not mark a
+   frame of its own as seen. */
+#define CLEAN_MAX 256
+#define RESUMABLE (CO_GENERATOR | CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR)
+static PyObject *clean[CLEAN_MAX];
+static int n_clean;
+
+/* Drops the frames held (the record's exit: held to the interpreter's end, their locals would be too). */
+static PyObject *
+forget(PyObject *self, PyObject *unused)
+{
+    int i, n = n_clean;
+    (void)self;
+    (void)unused;
+    n_clean = 0;
+    for (i = 0; i < n; i++)
+        Py_CLEAR(clean[i]);
+    Py_RETURN_NONE;
+}
+
+/* The new list of clean frames: walked (references handed over), then the old list from index at on. */
+static void
+remember(PyObject **walked, int n_walked, int at)
+{
+    PyObject *next[CLEAN_MAX];
+    int i, n = 0;
+    for (i = 0; i < n_walked; i++)
+        next[n++] = walked[i];
+    for (i = at; at >= 0 && i < n_clean && n < CLEAN_MAX; i++)
+        next[n++] = Py_NewRef(clean[i]);
+    forget(NULL, NULL);
+    for (i = 0; i < n; i++)
+        clean[i] = next[i];
+    n_clean = n;
+}
+
 /* blame(frame, tree, helper_dirs, helper_ends) -> (file, line) or None: the record's blamed() walk in C.
    From frame up, past the frames of helpers that act for their caller (files under helper_dirs, or
    ending in one of helper_ends, never a file of the tree), the first frame: the tree's file and line when
@@ -521,9 +572,9 @@ blame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     PyFrameObject *frame, *back;
     PyCodeObject *code;
-    PyObject *name, *tree, *dirs, *ends, *found = NULL;
+    PyObject *name, *tree, *dirs, *ends, *found = NULL, *walked[CLEAN_MAX];
     Py_ssize_t i;
-    int helper;
+    int helper, n_walked = 0, at = -1, mine, k;
     (void)self;
     if (nargs != 4 || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) || !PyTuple_Check(args[3])) {
         PyErr_SetString(PyExc_TypeError, "blame(frame, tree, helper_dirs, helper_ends)");
@@ -538,15 +589,26 @@ blame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     tree = args[1];
     dirs = args[2];
     ends = args[3];
+    mine = tree_obj != NULL && tree == tree_obj;
     frame = (PyFrameObject *)args[0];
     Py_INCREF(frame);
     while (frame != NULL) {
+        for (k = 0; mine && k < n_clean; k++) {
+            if (clean[k] == (PyObject *)frame) {
+                at = k;
+                break;
+            }
+        }
+        if (at >= 0)
+            break;
         code = PyFrame_GetCode(frame);
         name = code->co_filename;
         if (PyUnicode_Check(name) && tail(name, tree, -1)) {
             found = Py_BuildValue("(Oi)", name, PyFrame_GetLineNumber(frame));
             Py_DECREF(code);
             Py_DECREF(frame);
+            for (k = 0; k < n_walked; k++)
+                Py_DECREF(walked[k]);
             return found;
         }
         helper = 0;
@@ -556,6 +618,8 @@ blame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             for (i = 0; !helper && i < PyTuple_GET_SIZE(ends); i++)
                 helper = tail(name, PyTuple_GET_ITEM(ends, i), 1);
         }
+        if (mine && !(code->co_flags & RESUMABLE) && n_walked < CLEAN_MAX)
+            walked[n_walked++] = Py_NewRef(frame);
         Py_DECREF(code);
         if (!helper)
             break;
@@ -564,11 +628,15 @@ blame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         frame = back;
     }
     Py_XDECREF(frame);
+    if (mine)
+        remember(walked, n_walked, at);
     Py_RETURN_NONE;
 }
 
+${ACCEL_SLOTS_SOURCE}
 static PyMethodDef methods[] = {
     {"blame", (PyCFunction)(void (*)(void))blame, METH_FASTCALL, "blame(frame, tree, helper_dirs, helper_ends) -> (file, line) or None"},
+    {"forget", forget, METH_NOARGS, "forget(): drops the frames the record's blame walks hold"},
     {"install", (PyCFunction)(void (*)(void))install, METH_FASTCALL, "install(hook, relevant, restricted, tree folder): once"},
     {"tree_read", mark_tree_read, METH_NOARGS, "tree_read(): a module of the tree was loaded before the hook"},
     {"differ", (PyCFunction)(void (*)(void))differ, METH_FASTCALL, "differ(spaces, copies) -> [index]"},
@@ -576,6 +644,9 @@ static PyMethodDef methods[] = {
     {"versions", versions, METH_O, "versions(spaces) -> (version or None, ...), or None"},
     {"changed", (PyCFunction)(void (*)(void))changed, METH_FASTCALL, "changed(spaces, versions) -> [index]"},
     {"moved", moved, METH_O, "moved([[space, keys, values, places, version], ...]) -> [index]"},
+    {"keep", (PyCFunction)(void (*)(void))keep, METH_FASTCALL, "keep(modules, imported, kept_names, not_kept, kept) -> [name] or None"},
+    {"watch", (PyCFunction)(void (*)(void))watch, METH_FASTCALL, "watch(name, space) -> [(namespace, keys, values, places, prefix)] or None"},
+    {"suspects", (PyCFunction)(void (*)(void))suspects, METH_FASTCALL, "suspects(name, space, classes, plain) -> [(key, value) or (key, class, members)] or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -66,7 +66,7 @@ def _ranex_provenance():
             name=${JSON.stringify(ACCEL_MODULE)}, origin=FIFO.rpartition('/')[0] + '/py/${ACCEL_FILE_STEM}' + extension_suffixes()[0]))
         accel_differ, accel_where, accel_moved = accel.differ, accel.where, accel.moved
         accel_versions, accel_changed = accel.versions, accel.changed
-        accel_blame = accel.blame
+        accel_blame, accel_suspects, accel_watch, accel_keep = accel.blame, accel.suspects, accel.watch, accel.keep
     except Exception:
         accel = None
     nonce = posix.urandom(8).hex()
@@ -249,6 +249,8 @@ ${pythonLyingSource()}
     # says in one C call which groups have a slot whose key object is not at its place holding its
     # function (read only when the dict's version moved since they last all were).
     watched_at = []
+    # What each of those groups names a slot by in a finding (module, class and a dot), by index.
+    watched_prefix = []
 
     def snapshot():
         for name in tuple(pending):
@@ -260,6 +262,18 @@ ${pythonLyingSource()}
             if spec is None or object_getattr(spec, '__dict__').get('_initializing', False):
                 continue  # still running its own body: taken when it is done
             pending.remove(name)
+            if accel is not None:
+                # The same groups read in C (one call a module): a loop in Python over about 2,000
+                # slots cost about 4 M instructions on python-calc's run.
+                try:
+                    groups = accel_watch(name, space)
+                except Exception:
+                    groups = None
+                if groups is not None:
+                    for namespace, keys, functions, places, prefix in groups:
+                        watched_prefix.append(prefix)
+                        watched_at.append([namespace, keys, functions, places, None])
+                    continue
             group = ([], [])
             for attr, value in list(space.items()):
                 if type(value) is function_type:
@@ -275,55 +289,59 @@ ${pythonLyingSource()}
                             originals.append((members, key, qual + key, member))
                             kept[0].append(key)
                             kept[1].append(member)
-                    watch_group(members, kept)
-            watch_group(space, group)
+                    watch_group(members, kept, qual)
+            watch_group(space, group, name + '.')
 
-    def watch_group(space, group):
+    def watch_group(space, group, prefix):
         names, functions = group
         if not names:
             return
         if accel is not None:
             keys = tupled(names)
+            watched_prefix.append(prefix)
             watched_at.append([space, keys, tupled(functions), accel_where(space, keys), None])
         if len(names) == 1:
             names, functions = names * 2, functions * 2  # itemgetter of one name returns no tuple
         watched_groups.append((space, itemgetter(*names), tupled(functions)))
 
+    def replaced(space, attr, what, original):
+        now = space.get(attr)
+        if now is original:
+            return
+        by = ''
+        if type(now) is function_type:
+            by = code_of(now).co_filename
+        key = ('replaced', what)
+        if key not in seen:
+            seen.add(key)
+            emit('tamper', 'ev', 'replaced', 'what', what, 'by', str(by), 'line', 0)
+
     def compare():
         if accel is not None:
-            moved = accel_moved(watched_at)
-            if not moved:
-                return
-            # A slot may have moved without changing (the dict grew): the loop below says what changed,
-            # and the places are taken again so that the next comparison is fast.
-            for index in moved:
+            # A slot may have moved without changing (the dict grew): each slot of a moved group is
+            # looked up, and the places are taken again so that the next comparison is fast. By index:
+            # a thread's snapshot may append while this runs, and a list allows that.
+            for index in accel_moved(watched_at):
                 group = watched_at[index]
                 group[3] = accel_where(group[0], group[1])
                 group[4] = None
-        else:
-            state = watched_fast[0]
-            if state is None or state[0] != len(watched_groups):
-                groups = watched_groups[:]
-                state = (len(groups), tupled(g[0] for g in groups), tupled(g[1] for g in groups),
-                         tupled(chain_all(g[2] for g in groups)))
-                watched_fast[0] = state
-            try:
-                if all(map(is_, chain_all(map(getter_call, state[2], state[1])), state[3])):
-                    return
-            except Exception:
-                pass  # a watched function deleted (KeyError): the loop below says which
-        # By index: a thread's snapshot may append while this runs, and a list allows that.
+                prefix = watched_prefix[index]
+                for attr, original in zip(group[1], group[2]):
+                    replaced(group[0], attr, prefix + str(attr), original)
+            return
+        state = watched_fast[0]
+        if state is None or state[0] != len(watched_groups):
+            groups = watched_groups[:]
+            state = (len(groups), tupled(g[0] for g in groups), tupled(g[1] for g in groups),
+                     tupled(chain_all(g[2] for g in groups)))
+            watched_fast[0] = state
+        try:
+            if all(map(is_, chain_all(map(getter_call, state[2], state[1])), state[3])):
+                return
+        except Exception:
+            pass  # a watched function deleted (KeyError): the loop below says which
         for space, attr, what, original in originals:
-            now = space.get(attr)
-            if now is original:
-                continue
-            by = ''
-            if type(now) is function_type:
-                by = code_of(now).co_filename
-            key = ('replaced', what)
-            if key not in seen:
-                seen.add(key)
-                emit('tamper', 'ev', 'replaced', 'what', what, 'by', str(by), 'line', 0)
+            replaced(space, attr, what, original)
 
     counter = [0]
 
@@ -371,7 +389,8 @@ ${pythonLyingSource()}
     if accel is not None:
         # The same walk in C: each step read through the C API, which raises no audit event (in Python
         # every f_code and f_back is one, a call of this hook: pytest formatting a failure's traceback
-        # walks its whole stack, about 3.7 M instructions on python-calc).
+        # walks its whole stack, about 3.7 M instructions on python-calc). It keeps the clean frames
+        # as the walk above does (about 2.5 M instructions on python-calc without them).
         HELPER_ENDS = ('/unittest/mock.py', '/inspect.py')
 
         def blamed(frame):
@@ -501,6 +520,8 @@ ${pythonLyingSource()}
         busy[0] = True
         clean[0] = []
         clean[1] = {}
+        if accel is not None:
+            accel.forget()
         try:
             snapshot()
             compare()
@@ -529,6 +550,7 @@ ${pythonLyingSource()}
             del watched_now[:]
             del watched_groups[:]
             del watched_at[:]
+            del watched_prefix[:]
             watched_fast[0] = None
             busy[0] = False
 

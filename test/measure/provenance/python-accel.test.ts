@@ -100,11 +100,62 @@ describe("the Python record's accelerator", () => {
     expect(events(fast)).toEqual(events(unbuilt));
   });
 
+  it("finds the tree's code planted in every kind of slot the same with the exit walk's C filter and without it", async () => {
+    // The exit walk asks the accelerator which entries of a namespace are worth its look (suspects()):
+    // each kind it could leave out wrongly is planted once, at module level and on a class, and two
+    // wrappers that statistics.NormalDist already holds are changed in place (no dict is written).
+    // The watched functions (read in C by watch()): a module's function and a class's class method.
+    // A slot of a module loaded before the tree's first file swapped (its copy taken in C by keep()).
+    const plant = `import functools, statistics, string, unittest.case
+
+def tree_fn(*args, **kwargs):
+    return 0
+
+class TreeKind:
+    def method(self):
+        return 0
+
+statistics.p_function = tree_fn
+statistics.p_static = staticmethod(tree_fn)
+statistics.p_classmethod = classmethod(tree_fn)
+statistics.p_property = property(tree_fn)
+statistics.p_bound = TreeKind().method
+statistics.p_partial = functools.partial(tree_fn)
+statistics.p_kind = TreeKind
+statistics.p_object = TreeKind()
+statistics.NormalDist.p_member = tree_fn
+string.Formatter.p_setter = property(None, tree_fn)
+string.Formatter.p_static = staticmethod(tree_fn)
+statistics.NormalDist.__dict__['mean'].__init__(tree_fn)
+statistics.NormalDist.__dict__['from_samples'].__init__(tree_fn)
+unittest.case.skip = tree_fn
+unittest.case.TestCase.setUpClass = classmethod(tree_fn)
+functools.reduce = max
+`;
+    const files = { ...CALC, "src/plant.py": plant, "tests/test_plant.py": "import src.plant\n\ndef test_plant():\n    assert src.plant.tree_fn() == 0\n" };
+    const fast = await recorded(files);
+    process.env.RANEX_PY_ACCEL = "0";
+    const plain = await recorded(files);
+    expect(fast.provenance?.record.processes).toEqual([expect.objectContaining({ accel: true, ended: true })]);
+    const slots = ["statistics.p_function", "statistics.p_static", "statistics.p_classmethod", "statistics.p_property", "statistics.p_bound",
+      "statistics.p_partial", "statistics.p_kind", "statistics.p_object", "statistics.NormalDist.p_member", "string.Formatter.p_setter",
+      "string.Formatter.p_static", "statistics.NormalDist.mean", "statistics.NormalDist.from_samples"];
+    for (const run of [fast, plain]) {
+      expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
+      expect(events(run)).toEqual(expect.arrayContaining(slots.map((slot) => `planted ${slot} src/plant.py`)));
+      expect(events(run)).toEqual(expect.arrayContaining(["replaced unittest.case.skip src/plant.py", "replaced unittest.case.TestCase.setUpClass "]));
+      expect(events(run)).toContainEqual(expect.stringMatching(/^swapped functools\.reduce \(was _?functools\.reduce, now builtins\.max\) $/));
+    }
+    expect(events(fast)).toEqual(events(plain));
+  });
+
   it("refuses a second install, from the tree's code, and the record still sees what the tree does after it", async () => {
     // Attack: load the gate's own accelerator by its path (PYTHONPATH names the folder) and hand its
     // C hook a callable that ignores everything, with empty lists; then load a copy of the file (a
-    // second library, statics of its own) and install there; then try to import it by name.
-    const attack = `import _imp, importlib, os, shutil, sys, tempfile
+    // second library, statics of its own) and install there; then try to import it by name; then ask
+    // the gate's blame walk about the test's own frame with a folder of its own (a walk that finds no
+    // tree code, which the record's walks remember: the test's frame must not be taken for seen).
+    const attack = `import _imp, gc, importlib, os, shutil, sys, tempfile
 
 def test_reinstall():
     folder = [p for p in os.environ['PYTHONPATH'].split(':') if p.endswith('/py')][0]
@@ -117,6 +168,7 @@ def test_reinstall():
     except RuntimeError:
         refused = True
     assert refused
+    assert gate.blame(sys._getframe(0), '/nowhere/', (), ()) is None
     copy = tempfile.mkdtemp() + '/copy' + _imp.extension_suffixes()[0]
     shutil.copy(file, copy)
     own = _imp.create_dynamic(type(sys.implementation)(name='_ranex_accel', origin=copy))
@@ -136,10 +188,12 @@ def test_reinstall():
     # The event CPython raises when the interpreter clears itself, when the C hook lets the record's go.
     sys.audit('cpython.PyInterpreterState_Clear')
     sys._getframe(0)
+    gc.get_referrers()
 `;
     const run = await recorded({ ...CALC, "tests/test_attack.py": attack });
     expect(run.report?.cases.map((c) => c.result)).toEqual(["passed"]);
     expect(run.provenance?.record.processes).toEqual([expect.objectContaining({ accel: true, ended: true })]);
     expect(events(run)).toContainEqual("sys._getframe sys._getframe tests/test_attack.py");
+    expect(events(run)).toContainEqual("gc.get_referrers gc.get_referrers tests/test_attack.py");
   });
 });
