@@ -546,7 +546,7 @@ ${pythonLyingSource()}
             # cost its finalization about 1 % of python-calc's pytest run (issue 19, measured).
             del originals[:]
             del kept_spaces[:]
-            del tree_spaces[:]
+            tree_kept.clear()
             del watched_now[:]
             del watched_groups[:]
             del watched_at[:]

@@ -32,7 +32,7 @@ export function pythonSwappedSource(): string {
     kept_spaces = []
     # The tree's own modules, kept apart: a finding there names the module's file, which the judgment
     # holds to the diff (a module the change modified is its own to rewrite; ./judge.ts).
-    tree_spaces = []
+    tree_kept = {}
     tree_said = set()
     NOT_KEPT = frozenset(('__main__', '__mp_main__', 'sitecustomize', 'usercustomize'))
     kept_names = set()
@@ -61,10 +61,12 @@ export function pythonSwappedSource(): string {
             return
         space = object_getattr(module, '__dict__')
         path = space.get('__file__')
-        kept_names.add(name)
         if type(path) is str and path.startswith(TREE):
-            tree_spaces.append((name, space, space.copy(), path))
+            # Taken again when its body has run (the import system's message below): the first tree
+            # module is in sys.modules, still empty, when its file is opened and the copies start.
+            tree_kept[name] = (space, space.copy(), path)
             return
+        kept_names.add(name)
         kept_spaces.append((name, module, space, space.copy()))
 
     def text(value):
@@ -144,7 +146,7 @@ export function pythonSwappedSource(): string {
         # its own name) is left out, as above.
         # Also when the tests start and after each test's call (./python-between-tests.ts): a swap put
         # back from atexit once the frozen test had bound it. Each slot is said once.
-        for name, space, copy, path in tree_spaces:
+        for name, (space, copy, path) in list(tree_kept.items()):
             if all(map(is_, map(space.get, copy), copy.values())):
                 continue
             for key, old in list(copy.items()):
