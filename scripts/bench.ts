@@ -204,10 +204,13 @@ function countedInstructions(reportDir: string): number | null {
   let found = false;
   for (const name of existsSync(reportDir) ? readdirSync(reportDir) : []) {
     if (!name.includes(".callgrind.")) continue;
-    const collected = /Collected : (\d+)/.exec(readFileSync(join(reportDir, name), "utf8"));
+    const log = readFileSync(join(reportDir, name), "utf8");
+    const collected = /Collected : (\d+)/.exec(log);
     if (collected !== null) {
       total += Number(collected[1]);
       found = true;
+      // RANEX_BENCH_PROCESSES=1: each process's count and command line, to see where a difference goes.
+      if (process.env.RANEX_BENCH_PROCESSES === "1") console.log(`  ${(Number(collected[1]) / 1e6).toFixed(2).padStart(8)} M  ${/Command: (.*)/.exec(log)?.[1] ?? name}`);
     }
   }
   return found ? total : null;

@@ -55,7 +55,7 @@ export function nodePlantedSource(): string {
   return `
   // What code under test may replace (./node-planted.ts): own properties, taken now, compared at exit.
   const watchReplaced = (emit) => {
-    const getOwn = Object.getOwnPropertyDescriptors;
+    const ownKeys = Reflect.ownKeys;
     const getOne = Reflect.getOwnPropertyDescriptor;
     // One flat list of the properties that hold a function, getter or setter, taken now: the exit check
     // then reads only those (data properties are never compared), one descriptor each.
@@ -74,9 +74,8 @@ export function nodePlantedSource(): string {
         let owner;
         try { owner = find(); } catch { continue; }
         if (owner == null) continue;
-        const then = getOwn(owner);
-        for (const key of Reflect.ownKeys(then)) {
-          const a = then[key];
+        for (const key of ownKeys(owner)) {
+          const a = getOne(owner, key);
           if (typeof a.value === "function" || a.get !== undefined || a.set !== undefined) watched.push(owner, key, a.value, a.get, a.set, label, intrinsic);
         }
       }
