@@ -45,7 +45,7 @@ fs.writeFileSync(tree + "/a.txt", "a\\n");
 const script = new vm.Script(${JSON.stringify(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${JSON.stringify(NODE_REST_WRAP[1])}, { filename: file });
 const mod = { exports: {} };
 script.runInThisContext()(mod.exports, require, mod, file, out);
-mod.exports({ fs, emit: () => {}, nonce: "0", testFile: tree + "/a.js", TREE: tree + "/", budgetLeft: () => 5000 });
+mod.exports({ fs, emit: () => {}, nonce: "0", testFile: tree + "/a.js", TREE: tree + "/", budgetLeft: () => 5000, Module: module.constructor });
 require(tree + "/a.js");
 fs.readFileSync(tree + "/a.txt");
 fs.readFile(tree + "/a.txt", () => {});

@@ -66,7 +66,7 @@ ${nodeParentSource(gateDir, gateReporter)}
     process.on("exit", () => emit({ k: "end", nonce }));
     return;
   }
-  loadRest()({ fs, emit, nonce, testFile, TREE, budgetLeft: () => budget });
+  loadRest()({ fs, emit, nonce, testFile, TREE, budgetLeft: () => budget, Module: module.constructor });
 
   // The rest, from the V8 code cache the gate made for this node's V8 beside it (./node-cache.ts),
   // wrapped as require() wraps it; V8 compiles the text when the cache is not for its flags. No cache
@@ -114,14 +114,16 @@ export function nodePreloadRestSource(): string {
   return `"use strict";
 // Added by Ranex Gate for this run only: the rest of the provenance record's preload (./record.cjs).
 // In parentheses: V8 then compiles it at once instead of parsing it twice (ahead, then when called).
-module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft }) {
+module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft, Module: loader }) {
   const seen = new Set();
   const code = (path) => {
     if (typeof path !== "string" || !path.startsWith(TREE) || seen.has(path)) return;
     seen.add(path);
     emit({ k: "code", p: path, kind: "module" });
   };
-  const Module = require("node:module");
+  // The CommonJS loader's Module: the preload's own module's constructor (node:module is the same
+  // class, but loading it loads Node's source map parser too: about 1 M instructions a process).
+  const Module = typeof loader === "function" && typeof loader._resolveFilename === "function" ? loader : require("node:module");
   const resolve = Module._resolveFilename;
   // Which tree file asked for which (once per pair): the frozen tests' helpers are read from it.
   const asked = new Set();
