@@ -30,27 +30,25 @@ export const NODE_PRELOAD_REST = "record-rest.cjs";
 export const NODE_REST_WRAP: readonly [string, string] = ["(function (exports, require, module, __filename, __dirname) { ", "\n})"];
 
 /**
- * The preload's text. `gateDir` is the run's gate folder as the run sees it (its preloads live in
- * `node/`), `gateReporter` the gate's node:test reporter there: both let node --test's own process
- * tell that no code of the tree can run in it (./node-parent.ts). Wherever code of the tree can run,
- * it requires the rest (`nodePreloadRestSource`, from `NODE_PRELOAD_REST` beside it) before any.
+ * JavaScript that opens the record's FIFO (the expression `fifo`; without it the preload does
+ * nothing: \`return\`), takes the process's nonce, defines \`emit\` (bounded) and \`testFile\` and writes
+ * the start line. Both the preload's quiet path and its rest start with it.
  */
-export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: string, gateReporter: string | null): string {
-  const q = JSON.stringify;
-  return `"use strict";
-// Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
-(() => {
-  const fs = require("node:fs");
+function startSource(fifo: string): string {
+  return `
   const stringify = JSON.stringify;
   const writeSync = fs.writeSync;
-  const TREE = ${q(`${treeRoot.replace(/\/+$/, "")}/`)};
   let fd;
   try {
-    fd = fs.openSync(${q(fifo)}, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+    fd = fs.openSync(${fifo}, fs.constants.O_WRONLY | fs.constants.O_APPEND);
   } catch {
     return;
   }
-  const nonce = randomHex(fs);
+  // The nonce: the kernel's random UUID (122 random bits, new at each read; fs.readSync of /dev/urandom
+  // cost 1.5 M instructions more); node:crypto's (5 ms of CPU to load) only where /proc is not there.
+  let nonce = "";
+  try { nonce = fs.readFileSync("/proc/sys/kernel/random/uuid", "utf8").slice(0, 36); } catch {}
+  if (nonce.length !== 36) nonce = require("node:crypto").randomUUID();
   let budget = 5000;
   const emit = (entry) => {
     if (budget <= 0) return;
@@ -60,46 +58,48 @@ export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: strin
   };
   // node:test's child (its stdout is the report channel): the test file it runs, read before any tree code.
   const testFile = process.env.NODE_TEST_CONTEXT === "child-v8" && typeof process.argv[1] === "string" ? process.argv[1] : undefined;
-  emit({ k: "start", lang: "node", nonce, ppid: process.ppid, argv: process.argv.slice(0, 8).join(" "), ...(testFile === undefined ? {} : { tf: testFile }) });
+  emit({ k: "start", lang: "node", nonce, ppid: process.ppid, argv: process.argv.slice(0, 8).join(" "), ...(testFile === undefined ? {} : { tf: testFile }) });`;
+}
+
+/**
+ * The preload's text. `gateDir` is the run's gate folder as the run sees it (its preloads live in
+ * `node/`), `gateReporter` the gate's node:test reporter there: both let node --test's own process
+ * tell that no code of the tree can run in it (./node-parent.ts); it only says that it started and
+ * ended. Every other process loads the rest (`nodePreloadRestSource`, from `NODE_PRELOAD_REST` beside
+ * it, compiled ahead: ./node-cache.ts), which starts the record, before any code of the tree.
+ */
+export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: string, gateReporter: string | null): string {
+  const q = JSON.stringify;
+  // Short on purpose (issue 19's cost): every process compiles this file, and a test file's process
+  // only needs it to load the rest, which comes compiled; node --test's own compiles the quiet path too.
+  return `"use strict";
+// Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
+(() => {
+  const fs = require("node:fs");
 ${nodeParentSource(gateDir, gateReporter)}
-  if (quietParent()) {
-    process.on("exit", () => emit({ k: "end", nonce }));
+  if (process.env.NODE_TEST_CONTEXT === undefined && quietParent()) {
+    startAndEnd();
     return;
   }
-  loadRest()({ fs, emit, nonce, testFile, TREE, budgetLeft: () => budget, Module: module.constructor });
-
   // The rest, from the V8 code cache the gate made for this node's V8 beside it (./node-cache.ts),
   // wrapped as require() wraps it; V8 compiles the text when the cache is not for its flags. No cache
   // for this V8: require() as it is.
-  function loadRest() {
-    const file = __dirname + ${q(`/${NODE_PRELOAD_REST}`)};
-    let cachedData;
-    try { cachedData = fs.readFileSync(__dirname + "/record-rest." + process.versions.v8 + ".cache"); } catch { return require(file); }
-    const vm = require("node:vm");
-    const script = new vm.Script(${q(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${q(NODE_REST_WRAP[1])}, { filename: file, cachedData });
-    const module = { exports: {} };
-    script.runInThisContext()(module.exports, require, module, file, __dirname);
-    return module.exports;
+  const file = __dirname + ${q(`/${NODE_PRELOAD_REST}`)};
+  let rest;
+  let cachedData;
+  try { cachedData = fs.readFileSync(__dirname + "/record-rest." + process.versions.v8 + ".cache"); } catch {}
+  if (cachedData === undefined) rest = require(file);
+  else {
+    const loaded = { exports: {} };
+    new (require("node:vm").Script)(${q(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${q(NODE_REST_WRAP[1])}, { filename: file, cachedData })
+      .runInThisContext()(loaded.exports, require, loaded, file, __dirname);
+    rest = loaded.exports;
   }
+  rest({ fs, fifo: ${q(fifo)}, tree: ${q(`${treeRoot.replace(/\/+$/, "")}/`)}, Module: module.constructor });
 
-  function randomHex(fs) {
-    // The kernel's random UUID (122 random bits, a new one each read): read as require() reads a
-    // module, code every process has compiled already; /dev/urandom through fs.readSync cost 1.5 M
-    // instructions more (issue 19's cost). Where /proc is not there, /dev/urandom.
-    try {
-      const id = fs.readFileSync("/proc/sys/kernel/random/uuid", "utf8");
-      if (id.length === 37) return id.slice(0, 36);
-    } catch {}
-    const bytes = Buffer.alloc(8);
-    try {
-      const random = fs.openSync("/dev/urandom", fs.constants.O_RDONLY);
-      try {
-        if (fs.readSync(random, bytes, 0, 8, null) === 8) return bytes.toString("hex");
-      } finally {
-        fs.closeSync(random);
-      }
-    } catch {}
-    return require("node:crypto").randomBytes(8).toString("hex");
+  // A function, so that V8 compiles it only where it runs (the arrow around it is compiled at once).
+  function startAndEnd() {${startSource(q(fifo))}
+    process.on("exit", () => emit({ k: "end", nonce }));
   }
 })();
 `;
@@ -114,7 +114,9 @@ export function nodePreloadRestSource(): string {
   return `"use strict";
 // Added by Ranex Gate for this run only: the rest of the provenance record's preload (./record.cjs).
 // In parentheses: V8 then compiles it at once instead of parsing it twice (ahead, then when called).
-module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft, Module: loader }) {
+// The record's FIFO and the tree come as arguments: the text, and so its code cache, is the same for every run.
+module.exports = (function ({ fs, fifo, tree: TREE, Module: loader }) {${startSource("fifo")}
+  const budgetLeft = () => budget;
   const seen = new Set();
   const code = (path) => {
     if (typeof path !== "string" || !path.startsWith(TREE) || seen.has(path)) return;
