@@ -13,8 +13,10 @@
 // (the machine's load moves time, not instructions; RANEX_BENCH_INSTRUCTIONS=0 skips them; a suite
 // `node` runs is counted once each way under V8's --predictable, which holds its count still; other
 // Node commands RANEX_BENCH_COUNTS times each way, default 3, since Node's own threads move it).
-// Last count (node-calc@honest, issue 19): 536.5 M without the record, 580.6 M with it, +8.2 %: missed;
-// node --test's own process is at its `--require` floor, the rest is each test file's (docs/measurement.md).
+// Last count (node-calc@honest, issue 19): 536.2 M without the record, 562.3 M and 564.2 M with it in two
+// benches (+4.9 %, +5.2 %): node --test's own process moves by about 1 M between runs; its `--require`
+// floor is most of its share, the rest is each test file's (docs/measurement.md). RANEX_BENCH_PROCESSES=1
+// prints each process's count.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -8,7 +8,7 @@
 //
 // Every Node process of the run pays for the preload before its own code starts (node --test starts
 // one per test file), so it loads nothing it can do without: its nonce is the kernel's random UUID
-// (or /dev/urandom's), not node:crypto's (about 5 ms of CPU to load), and it asks no module whether it runs in a worker thread
+// (node:crypto's, about 5 ms of CPU to load, only where /proc is missing), and it asks no module whether it runs in a worker thread
 // (node:worker_threads, as much again). In a worker it runs again, with a nonce of its own under the
 // process's pid: the record keeps the first start line a pid sends, so the worker's start and end are
 // dropped, and what it resolves or finds replaced is kept, since it ran in the run's process.
