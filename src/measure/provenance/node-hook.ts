@@ -147,7 +147,14 @@ module.exports = (function ({ fs, fifo, tree: TREE, Module: loader }) {${startSo
   // through), with the tree file whose code read it. Each file once; bounded apart from the budget.
   const { resolve: absolute } = require("node:path");
   const { fileURLToPath } = require("node:url");
-  const NOT_DATA = /\\.(?:[cm]?[jt]sx?|node|map)$|\\/node_modules\\//;
+  // Code, not data: [cm]?[jt]sx?, .node, .map, or under node_modules. String tests, not a pattern: V8
+  // compiles a pattern in every process at its first use (issue 19's cost).
+  const CODE = new Set(["js", "jsx", "ts", "tsx", "cjs", "cjsx", "cts", "ctsx", "mjs", "mjsx", "mts", "mtsx", "node", "map"]);
+  const notData = (path) => {
+    if (path.includes("/node_modules/")) return true;
+    const dot = path.lastIndexOf(".");
+    return dot > path.lastIndexOf("/") && CODE.has(path.slice(dot + 1));
+  };
   const dataSeen = new Set();
   let dataLeft = 1000;
   const opener = () => {
@@ -175,7 +182,7 @@ module.exports = (function ({ fs, fifo, tree: TREE, Module: loader }) {${startSo
       let path = typeof target === "string" ? target : target instanceof URL && target.protocol === "file:" ? fileURLToPath(target) : null;
       if (path === null || dataLeft <= 0) return;
       if (path.charCodeAt(0) !== 47 || path.includes("/.")) path = absolute(path);
-      if (!path.startsWith(TREE) || NOT_DATA.test(path) || dataSeen.has(path) || budgetLeft() <= 1000) return;
+      if (!path.startsWith(TREE) || notData(path) || dataSeen.has(path) || budgetLeft() <= 1000) return;
       dataSeen.add(path);
       dataLeft -= 1;
       emit({ k: "data", p: path, by: opener() });
