@@ -13,8 +13,8 @@
 // (the machine's load moves time, not instructions; RANEX_BENCH_INSTRUCTIONS=0 skips them; a suite
 // `node` runs is counted once each way under V8's --predictable, which holds its count still; other
 // Node commands RANEX_BENCH_COUNTS times each way, default 3, since Node's own threads move it).
-// Last count (node-calc@honest, issue 19): 536.2 M without the record, 562.3 M and 564.2 M with it in two
-// benches (+4.9 %, +5.2 %): node --test's own process moves by about 1 M between runs; its `--require`
+// Last count (node-calc@honest, issue 19): 536.2 M without the record, 562.6 M with it (+4.9 %: met),
+// again 536.4 M and 562.8 M; node --test's own process moves by 1 to 2 M between runs, its `--require`
 // floor is most of its share, the rest is each test file's (docs/measurement.md). RANEX_BENCH_PROCESSES=1
 // prints each process's count.
 import { execFileSync } from "node:child_process";
