@@ -15,8 +15,9 @@
 // Node commands RANEX_BENCH_COUNTS times each way, default 3, since Node's own threads move it).
 // Last counts (issue 19, docs/measurement.md): python-calc@honest-task 784.5 M without the record,
 // 815.9 M with it, +4.0 %, @honest 801.1 M and 833.7 M, +4.1 %, python-long@task +4.1 %: met;
-// node-calc@honest 536.4 M and 577.5 M, +7.7 %: missed (node --test's own process is at its
-// `--require` floor, the rest is each test file's).
+// node-calc@honest 536.2 M and 562.6 M, +4.9 %: met (node --test's own process moves by 1 to 2 M
+// between runs, its `--require` floor is most of its share, the rest is each test file's).
+// RANEX_BENCH_PROCESSES=1 prints each process's count.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -206,10 +207,13 @@ function countedInstructions(reportDir: string): number | null {
   let found = false;
   for (const name of existsSync(reportDir) ? readdirSync(reportDir) : []) {
     if (!name.includes(".callgrind.")) continue;
-    const collected = /Collected : (\d+)/.exec(readFileSync(join(reportDir, name), "utf8"));
+    const log = readFileSync(join(reportDir, name), "utf8");
+    const collected = /Collected : (\d+)/.exec(log);
     if (collected !== null) {
       total += Number(collected[1]);
       found = true;
+      // RANEX_BENCH_PROCESSES=1: each process's count and command line, to see where a difference goes.
+      if (process.env.RANEX_BENCH_PROCESSES === "1") console.log(`  ${(Number(collected[1]) / 1e6).toFixed(2).padStart(8)} M  ${/Command: (.*)/.exec(log)?.[1] ?? name}`);
     }
   }
   return found ? total : null;

@@ -47,13 +47,15 @@ fs.writeFileSync(tree + "/a.txt", "a\\n");
 const script = new vm.Script(${JSON.stringify(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${JSON.stringify(NODE_REST_WRAP[1])}, { filename: seenAs });
 const mod = { exports: {} };
 script.runInThisContext()(mod.exports, require, mod, file, out);
-mod.exports({ fs, emit: () => {}, nonce: "0", testFile: tree + "/a.js", TREE: tree + "/", budgetLeft: () => 5000 });
+fs.writeFileSync(tree + "/record", "");
+mod.exports({ fs, fifo: tree + "/record", tree: tree + "/", Module: module.constructor });
 require(tree + "/a.js");
 fs.readFileSync(tree + "/a.txt");
 fs.readFile(tree + "/a.txt", () => {});
 fs.createReadStream(tree + "/a.txt").destroy();
 fs.promises.readFile(tree + "/a.txt").catch(() => {});
 new (require("node:v8").Serializer)().writeValue({ type: "test:pass", data: { name: "a" } });
+process[Symbol.for("ranex.lookReplaced")]();
 process.on("exit", () => {
   fs.rmSync(tree, { recursive: true, force: true });
   const name = "record-rest." + process.versions.v8 + ".cache";

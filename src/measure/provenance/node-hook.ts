@@ -8,7 +8,7 @@
 //
 // Every Node process of the run pays for the preload before its own code starts (node --test starts
 // one per test file), so it loads nothing it can do without: its nonce is the kernel's random UUID
-// (or /dev/urandom's), not node:crypto's (about 5 ms of CPU to load), and it asks no module whether it runs in a worker thread
+// (node:crypto's, about 5 ms of CPU to load, only where /proc is missing), and it asks no module whether it runs in a worker thread
 // (node:worker_threads, as much again). In a worker it runs again, with a nonce of its own under the
 // process's pid: the record keeps the first start line a pid sends, so the worker's start and end are
 // dropped, and what it resolves or finds replaced is kept, since it ran in the run's process.
@@ -32,27 +32,25 @@ export const NODE_PRELOAD_REST = "record-rest.cjs";
 export const NODE_REST_WRAP: readonly [string, string] = ["(function (exports, require, module, __filename, __dirname) { ", "\n})"];
 
 /**
- * The preload's text. `gateDir` is the run's gate folder as the run sees it (its preloads live in
- * `node/`), `gateReporter` the gate's node:test reporter there: both let node --test's own process
- * tell that no code of the tree can run in it (./node-parent.ts). Wherever code of the tree can run,
- * it requires the rest (`nodePreloadRestSource`, from `NODE_PRELOAD_REST` beside it) before any.
+ * JavaScript that opens the record's FIFO (the expression `fifo`; without it the preload does
+ * nothing: \`return\`), takes the process's nonce, defines \`emit\` (bounded) and \`testFile\` and writes
+ * the start line. Both the preload's quiet path and its rest start with it.
  */
-export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: string, gateReporter: string | null): string {
-  const q = JSON.stringify;
-  return `"use strict";
-// Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
-(() => {
-  const fs = require("node:fs");
+function startSource(fifo: string): string {
+  return `
   const stringify = JSON.stringify;
   const writeSync = fs.writeSync;
-  const TREE = ${q(`${treeRoot.replace(/\/+$/, "")}/`)};
   let fd;
   try {
-    fd = fs.openSync(${q(fifo)}, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+    fd = fs.openSync(${fifo}, fs.constants.O_WRONLY | fs.constants.O_APPEND);
   } catch {
     return;
   }
-  const nonce = randomHex(fs);
+  // The nonce: the kernel's random UUID (122 random bits, new at each read; fs.readSync of /dev/urandom
+  // cost 1.5 M instructions more); node:crypto's (5 ms of CPU to load) only where /proc is not there.
+  let nonce = "";
+  try { nonce = fs.readFileSync("/proc/sys/kernel/random/uuid", "utf8").slice(0, 36); } catch {}
+  if (nonce.length !== 36) nonce = require("node:crypto").randomUUID();
   let budget = 5000;
   const emit = (entry) => {
     if (budget <= 0) return;
@@ -62,46 +60,48 @@ export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: strin
   };
   // node:test's child (its stdout is the report channel): the test file it runs, read before any tree code.
   const testFile = process.env.NODE_TEST_CONTEXT === "child-v8" && typeof process.argv[1] === "string" ? process.argv[1] : undefined;
-  emit({ k: "start", lang: "node", nonce, ppid: process.ppid, argv: process.argv.slice(0, 8).join(" "), ...(testFile === undefined ? {} : { tf: testFile }) });
+  emit({ k: "start", lang: "node", nonce, ppid: process.ppid, argv: process.argv.slice(0, 8).join(" "), ...(testFile === undefined ? {} : { tf: testFile }) });`;
+}
+
+/**
+ * The preload's text. `gateDir` is the run's gate folder as the run sees it (its preloads live in
+ * `node/`), `gateReporter` the gate's node:test reporter there: both let node --test's own process
+ * tell that no code of the tree can run in it (./node-parent.ts); it only says that it started and
+ * ended. Every other process loads the rest (`nodePreloadRestSource`, from `NODE_PRELOAD_REST` beside
+ * it, compiled ahead: ./node-cache.ts), which starts the record, before any code of the tree.
+ */
+export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: string, gateReporter: string | null): string {
+  const q = JSON.stringify;
+  // Short on purpose (issue 19's cost): every process compiles this file, and a test file's process
+  // only needs it to load the rest, which comes compiled; node --test's own compiles the quiet path too.
+  return `"use strict";
+// Added by Ranex Gate for this run only: the provenance record (what ran, and from where).
+(() => {
+  const fs = require("node:fs");
 ${nodeParentSource(gateDir, gateReporter)}
-  if (quietParent()) {
-    process.on("exit", () => emit({ k: "end", nonce }));
+  if (process.env.NODE_TEST_CONTEXT === undefined && quietParent()) {
+    startAndEnd();
     return;
   }
-  loadRest()({ fs, emit, nonce, testFile, TREE, budgetLeft: () => budget });
-
   // The rest, from the V8 code cache the gate made for this node's V8 beside it (./node-cache.ts),
   // wrapped as require() wraps it; V8 compiles the text when the cache is not for its flags. No cache
   // for this V8: require() as it is.
-  function loadRest() {
-    const file = __dirname + ${q(`/${NODE_PRELOAD_REST}`)};
-    let cachedData;
-    try { cachedData = fs.readFileSync(__dirname + "/record-rest." + process.versions.v8 + ".cache"); } catch { return require(file); }
-    const vm = require("node:vm");
-    const script = new vm.Script(${q(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${q(NODE_REST_WRAP[1])}, { filename: file, cachedData });
-    const module = { exports: {} };
-    script.runInThisContext()(module.exports, require, module, file, __dirname);
-    return module.exports;
+  const file = __dirname + ${q(`/${NODE_PRELOAD_REST}`)};
+  let rest;
+  let cachedData;
+  try { cachedData = fs.readFileSync(__dirname + "/record-rest." + process.versions.v8 + ".cache"); } catch {}
+  if (cachedData === undefined) rest = require(file);
+  else {
+    const loaded = { exports: {} };
+    new (require("node:vm").Script)(${q(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${q(NODE_REST_WRAP[1])}, { filename: file, cachedData })
+      .runInThisContext()(loaded.exports, require, loaded, file, __dirname);
+    rest = loaded.exports;
   }
+  rest({ fs, fifo: ${q(fifo)}, tree: ${q(`${treeRoot.replace(/\/+$/, "")}/`)}, Module: module.constructor });
 
-  function randomHex(fs) {
-    // The kernel's random UUID (122 random bits, a new one each read): read as require() reads a
-    // module, code every process has compiled already; /dev/urandom through fs.readSync cost 1.5 M
-    // instructions more (issue 19's cost). Where /proc is not there, /dev/urandom.
-    try {
-      const id = fs.readFileSync("/proc/sys/kernel/random/uuid", "utf8");
-      if (id.length === 37) return id.slice(0, 36);
-    } catch {}
-    const bytes = Buffer.alloc(8);
-    try {
-      const random = fs.openSync("/dev/urandom", fs.constants.O_RDONLY);
-      try {
-        if (fs.readSync(random, bytes, 0, 8, null) === 8) return bytes.toString("hex");
-      } finally {
-        fs.closeSync(random);
-      }
-    } catch {}
-    return require("node:crypto").randomBytes(8).toString("hex");
+  // A function, so that V8 compiles it only where it runs (the arrow around it is compiled at once).
+  function startAndEnd() {${startSource(q(fifo))}
+    process.on("exit", () => emit({ k: "end", nonce }));
   }
 })();
 `;
@@ -116,14 +116,18 @@ export function nodePreloadRestSource(): string {
   return `"use strict";
 // Added by Ranex Gate for this run only: the rest of the provenance record's preload (./record.cjs).
 // In parentheses: V8 then compiles it at once instead of parsing it twice (ahead, then when called).
-module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft }) {
+// The record's FIFO and the tree come as arguments: the text, and so its code cache, is the same for every run.
+module.exports = (function ({ fs, fifo, tree: TREE, Module: loader }) {${startSource("fifo")}
+  const budgetLeft = () => budget;
   const seen = new Set();
   const code = (path) => {
     if (typeof path !== "string" || !path.startsWith(TREE) || seen.has(path)) return;
     seen.add(path);
     emit({ k: "code", p: path, kind: "module" });
   };
-  const Module = require("node:module");
+  // The CommonJS loader's Module: the preload's own module's constructor (node:module is the same
+  // class, but loading it loads Node's source map parser too: about 1 M instructions a process).
+  const Module = typeof loader === "function" && typeof loader._resolveFilename === "function" ? loader : require("node:module");
   const resolve = Module._resolveFilename;
   // Set below, once the exports watch (./node-exports.ts) has wrapped the loader.
   let exportsWatch;
@@ -148,7 +152,14 @@ module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft }) {
   // through), with the tree file whose code read it. Each file once; bounded apart from the budget.
   const { resolve: absolute } = require("node:path");
   const { fileURLToPath } = require("node:url");
-  const NOT_DATA = /\\.(?:[cm]?[jt]sx?|node|map)$|\\/node_modules\\//;
+  // Code, not data: [cm]?[jt]sx?, .node, .map, or under node_modules. String tests, not a pattern: V8
+  // compiles a pattern in every process at its first use (issue 19's cost).
+  const CODE = new Set(["js", "jsx", "ts", "tsx", "cjs", "cjsx", "cts", "ctsx", "mjs", "mjsx", "mts", "mtsx", "node", "map"]);
+  const notData = (path) => {
+    if (path.includes("/node_modules/")) return true;
+    const dot = path.lastIndexOf(".");
+    return dot > path.lastIndexOf("/") && CODE.has(path.slice(dot + 1));
+  };
   const dataSeen = new Set();
   let dataLeft = 1000;
   const opener = () => {
@@ -176,13 +187,35 @@ module.exports = (function ({ fs, emit, nonce, testFile, TREE, budgetLeft }) {
       let path = typeof target === "string" ? target : target instanceof URL && target.protocol === "file:" ? fileURLToPath(target) : null;
       if (path === null || dataLeft <= 0) return;
       if (path.charCodeAt(0) !== 47 || path.includes("/.")) path = absolute(path);
-      if (!path.startsWith(TREE) || NOT_DATA.test(path) || dataSeen.has(path) || budgetLeft() <= 1000) return;
+      if (!path.startsWith(TREE) || notData(path) || dataSeen.has(path) || budgetLeft() <= 1000) return;
       dataSeen.add(path);
       dataLeft -= 1;
       emit({ k: "data", p: path, by: opener() });
     } catch {}
   };
-  for (const [owner, name] of [[fs, "readFileSync"], [fs, "readFile"], [fs, "createReadStream"], [fs.promises, "readFile"]]) {
+  // fs.promises.readFile opens through the fs binding's \`openFileHandle\` (Node 20's
+  // internal/fs/promises reads it off the binding at each call), so on Node 20 that is wrapped instead:
+  // \`fs.promises\` loads internal/fs/promises, which a CommonJS test file's process never loads
+  // otherwise (2.3 M instructions a process, issue 19's cost), and an ES module's
+  // \`import { readFile } from "node:fs/promises"\` reaches the binding all the same. Every open there
+  // that can read and does not truncate counts (FileHandle's readFile, an \`open(path, "r")\` too).
+  // Elsewhere, or where \`process.binding\` is the deprecation wrapper (--pending-deprecation: it
+  // would print a warning), fs.promises.readFile is wrapped as before.
+  const wrapped = [[fs, "readFileSync"], [fs, "readFile"], [fs, "createReadStream"]];
+  let binding = null;
+  try {
+    if (process.version.startsWith("v20.") && process.binding.name === "binding") binding = process.binding("fs");
+  } catch {}
+  const openFileHandle = binding === null ? undefined : binding.openFileHandle;
+  if (typeof openFileHandle === "function") {
+    const { O_WRONLY, O_RDWR, O_TRUNC } = fs.constants;
+    const apply = Reflect.apply;
+    binding.openFileHandle = function (target, flags) {
+      if (typeof flags === "number" && (flags & (O_WRONLY | O_RDWR)) !== O_WRONLY && (flags & O_TRUNC) === 0) dataRead(target);
+      return apply(openFileHandle, this, arguments);
+    };
+  } else wrapped.push([fs.promises, "readFile"]);
+  for (const [owner, name] of wrapped) {
     const original = owner[name];
     owner[name] = function (target, ...rest) {
       dataRead(target);
@@ -199,14 +232,15 @@ ${nodeLooseSource()}
   // Before the originals are taken: the wrappers are what must stay in place.
   watchLoose(assert, emit);
   const names = ${q(NODE_ASSERT_FUNCTIONS)};
+  // One flat list (owner, name, label, function): no destructuring in the loops, whose bytecode V8 also
+  // compiles again with Sparkplug as the look runs (issue 19's cost).
   const originals = [];
-  for (const [owner, label] of [[assert, "node:assert"], [assert.strict, "node:assert.strict"]]) {
-    for (const name of names) originals.push([owner, name, label + "." + name, owner[name]]);
-  }
+  for (const name of names) originals.push(assert, name, "node:assert." + name, assert[name]);
+  for (const name of names) originals.push(assert.strict, name, "node:assert.strict." + name, assert.strict[name]);
   // Looked at as each test ends too (node:test's reporter, mocha's guard): a swap put back before exit.
   const assertReplaced = new Set();
   const lookAssert = () => {
-    for (const [owner, name, what, original] of originals) if (owner[name] !== original) assertReplaced.add(what);
+    for (let i = 0; i < originals.length; i += 4) if (originals[i][originals[i + 1]] !== originals[i + 3]) assertReplaced.add(originals[i + 2]);
   };
   lookReplaced = () => {
     replaced.look();

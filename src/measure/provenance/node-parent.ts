@@ -39,35 +39,35 @@ export function nodeParentSource(gateDir: string, gateReporter: string | null): 
   const flags = NODE_PARENT_OPTIONS.filter((o) => !o.endsWith("="));
   const valued = NODE_PARENT_OPTIONS.filter((o) => o.endsWith("=")).map((o) => o.slice(0, -1));
   const reporters = [...NODE_BUILTIN_REPORTERS, ...gateReporter === null ? [] : [gateReporter]];
-  // A gate preload: a file right in the gate folder's node/ folder, its name without dots or slashes.
-  const preload = `^${gateDir.replace(/\/+$/, "").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\/node\\/[A-Za-z0-9_-]+\\.cjs$`;
+  // Arrays and a short pattern, not sets and the folder's whole path in a pattern: every Node process
+  // parses this, node --test's own runs it (issue 19's cost). Called only where NODE_TEST_CONTEXT is unset.
   return `
   // --- node --test's own process, when no code of the tree can run there (./node-parent.ts) ---
   const quietParent = () => {
-    if (process.env.NODE_TEST_CONTEXT !== undefined || !/^v20\\./.test(process.version)) return false;
-    const flags = new Set(${q(flags)});
-    const valued = new Set(${q(valued)});
-    const reporters = new Set(${q(reporters)});
+    if (!process.version.startsWith("v20.")) return false;
+    const flags = ${q(flags)};
+    const valued = ${q(valued)};
     const args = process.execArgv;
     let test = false;
     for (let i = 0; i < args.length; i++) {
       const arg = args[i];
-      if (flags.has(arg)) {
+      if (flags.includes(arg)) {
         if (arg === "--test") test = true;
         continue;
       }
       const eq = arg.indexOf("=");
       const name = eq < 0 ? arg : arg.slice(0, eq);
-      if (!valued.has(name)) return false;
-      let value = eq < 0 ? args[++i] : arg.slice(eq + 1);
-      if (typeof value !== "string") return false;
-      if (name === "--test-reporter" && !reporters.has(value)) return false;
+      if (!valued.includes(name)) return false;
+      const value = eq < 0 ? args[++i] : arg.slice(eq + 1);
+      if (typeof value !== "string" || name === "--test-reporter" && !${q(reporters)}.includes(value)) return false;
     }
     if (!test) return false;
+    // A gate preload: a file right in the gate folder's node/ folder, its name without dots or slashes.
     const options = String(process.env.NODE_OPTIONS ?? "").split(" ").filter((word) => word !== "");
-    const preload = new RegExp(${q(preload)});
+    const folder = ${q(`${gateDir.replace(/\/+$/, "")}/node/`)};
     for (let i = 0; i < options.length; i += 2) {
-      if (options[i] !== "--require" || !preload.test(options[i + 1] ?? "")) return false;
+      const path = options[i + 1] ?? "";
+      if (options[i] !== "--require" || !path.startsWith(folder) || !/^[A-Za-z0-9_-]+\\.cjs$/.test(path.slice(folder.length))) return false;
     }
     return true;
   };

@@ -39,14 +39,16 @@ export const NODE_INTRINSIC_OBJECTS: readonly (readonly [string, string])[] = [
 ];
 
 /** The report channel of node:test's child: watched there only (loading them costs about 2 ms of CPU elsewhere). */
+// The expressions name the modules as \`v8\`, \`stream\` and \`net\`, each required once (a require() per
+// object made Node's require path hot enough for V8 to compile it again: issue 19's cost).
 export const NODE_CHILD_WATCHED_OBJECTS: readonly (readonly [string, string])[] = [
-  ["node:v8", 'require("node:v8")'],
-  ["node:v8.Serializer.prototype", 'require("node:v8").Serializer.prototype'],
-  ["node:v8.DefaultSerializer.prototype", 'require("node:v8").DefaultSerializer.prototype'],
-  ["node:v8.Deserializer.prototype", 'require("node:v8").Deserializer.prototype'],
-  ["node:stream.Writable.prototype", 'require("node:stream").Writable.prototype'],
-  ["node:stream.Duplex.prototype", 'require("node:stream").Duplex.prototype'],
-  ["node:net.Socket.prototype", 'require("node:net").Socket.prototype'],
+  ["node:v8", "v8"],
+  ["node:v8.Serializer.prototype", "v8.Serializer.prototype"],
+  ["node:v8.DefaultSerializer.prototype", "v8.DefaultSerializer.prototype"],
+  ["node:v8.Deserializer.prototype", "v8.Deserializer.prototype"],
+  ["node:stream.Writable.prototype", "stream.Writable.prototype"],
+  ["node:stream.Duplex.prototype", "stream.Duplex.prototype"],
+  ["node:net.Socket.prototype", "net.Socket.prototype"],
 ];
 
 /** JavaScript for the preload's closure: `watchReplaced(emit)` takes the snapshot and returns `look` (compare now, keep what changed) and `atExit` (look, then say it). */
@@ -55,7 +57,7 @@ export function nodePlantedSource(): string {
   return `
   // What code under test may replace (./node-planted.ts): own properties, taken now, compared at exit.
   const watchReplaced = (emit) => {
-    const getOwn = Object.getOwnPropertyDescriptors;
+    const ownKeys = Reflect.ownKeys;
     const getOne = Reflect.getOwnPropertyDescriptor;
     // One flat list of the properties that hold a function, getter or setter, taken now: the exit check
     // then reads only those (data properties are never compared), one descriptor each.
@@ -63,27 +65,35 @@ export function nodePlantedSource(): string {
     // node:test's child process (NODE_TEST_CONTEXT=child-v8, read now, before any tree code) reports
     // to the runner through v8's serializer on its stdout: there, and only there, that is the report.
     const reportsOnStdout = process.env.NODE_TEST_CONTEXT === "child-v8";
-    const child = [
-    ${list(NODE_CHILD_WATCHED_OBJECTS)},
-    ];
+    const child = () => {
+      const v8 = require("node:v8");
+      const stream = require("node:stream");
+      const net = require("node:net");
+      return [
+      ${list(NODE_CHILD_WATCHED_OBJECTS)},
+      ];
+    };
     const intrinsics = [
     ${list(NODE_INTRINSIC_OBJECTS)},
     ];
+    // Indexed loops, no destructuring: less bytecode to run and for Sparkplug to compile again.
     const take = (objects, intrinsic) => {
-      for (const [label, find] of objects) {
+      for (let o = 0; o < objects.length; o++) {
+        const label = objects[o][0];
         let owner;
-        try { owner = find(); } catch { continue; }
+        try { owner = objects[o][1](); } catch { continue; }
         if (owner == null) continue;
-        const then = getOwn(owner);
-        for (const key of Reflect.ownKeys(then)) {
-          const a = then[key];
+        const keys = ownKeys(owner);
+        for (let k = 0; k < keys.length; k++) {
+          const key = keys[k];
+          const a = getOne(owner, key);
           if (typeof a.value === "function" || a.get !== undefined || a.set !== undefined) watched.push(owner, key, a.value, a.get, a.set, label, intrinsic);
         }
       }
     };
     take([
     ${list(NODE_WATCHED_OBJECTS)},
-    ...(reportsOnStdout ? child : []),
+    ...(reportsOnStdout ? child() : []),
     ], false);
     take(intrinsics, true);
     const getProto = Object.getPrototypeOf;

@@ -24,7 +24,9 @@ beforeAll(() => {
   writeFileSync(join(tree, "reporter.mjs"), "Array.prototype.sort = function () { return this; };\nexport default async function* (source) { for await (const _ of source) yield ''; }\n");
   // The rest of the preload, marked: every process that loads it says so in the record.
   writeFileSync(join(gate, "node", "rest-real.cjs"), nodePreloadRestSource());
-  writeFileSync(join(gate, "node", NODE_PRELOAD_REST), 'const real = require("./rest-real.cjs");\nmodule.exports = (ctx) => { ctx.emit({ k: "rest" }); return real(ctx); };\n');
+  // The rest writes the start line itself: the mark follows it.
+  writeFileSync(join(gate, "node", NODE_PRELOAD_REST), 'const real = require("./rest-real.cjs");\n'
+    + 'module.exports = (ctx) => { real(ctx); ctx.fs.appendFileSync(ctx.fifo, JSON.stringify({ k: "rest", pid: process.pid }) + "\\n"); };\n');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
