@@ -34,15 +34,16 @@ const CACHE_NAME = /^record-rest\.[0-9A-Za-z.-]+\.cache$/;
  * keeps the name a script was compiled under in its cache: a stack frame of the rest read from the
  * cache names that, whatever name the run's compile gives). Prints the cache
  * file's name. It loads the rest as the preload does, with a scratch folder as the tree, calls what a
- * node:test child calls (a module resolved, data read every way, a test:pass serialized, the exit
- * check), and writes the cache after the rest's exit handler ran.
+ * node:test child calls (a module resolved and its exports taken, data read every way, a test:pass
+ * serialized, node:assert's loose comparisons, the exit check), and writes the cache after the rest's
+ * exit handler ran.
  */
 const GENERATE = `"use strict";
 const fs = require("node:fs");
 const vm = require("node:vm");
 const [, file, out, seenAs] = process.argv;
 const tree = fs.mkdtempSync(require("node:os").tmpdir() + "/ranex-node-cache-tree-");
-fs.writeFileSync(tree + "/a.js", "module.exports = 1;\\n");
+fs.writeFileSync(tree + "/a.js", "module.exports = { a() {}, b: { c() {} } };\\n");
 fs.writeFileSync(tree + "/a.txt", "a\\n");
 const script = new vm.Script(${JSON.stringify(NODE_REST_WRAP[0])} + fs.readFileSync(file, "utf8") + ${JSON.stringify(NODE_REST_WRAP[1])}, { filename: seenAs });
 const mod = { exports: {} };
@@ -56,6 +57,12 @@ fs.createReadStream(tree + "/a.txt").destroy();
 fs.promises.readFile(tree + "/a.txt").catch(() => {});
 new (require("node:v8").Serializer)().writeValue({ type: "test:pass", data: { name: "a" } });
 process[Symbol.for("ranex.lookReplaced")]();
+// node:assert's loose comparisons, as a test calls them (./node-loose.ts).
+const assert = require("node:assert");
+assert.equal(1, 1);
+assert.notEqual(1, 2);
+assert.deepEqual({ a: [1] }, { a: [1] });
+assert.notDeepEqual({ a: 1 }, { a: 2 });
 process.on("exit", () => {
   fs.rmSync(tree, { recursive: true, force: true });
   const name = "record-rest." + process.versions.v8 + ".cache";

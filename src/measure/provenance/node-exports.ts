@@ -61,18 +61,19 @@ export function nodeExportsSource(): string {
       }
     };
     // Node's own loading: a replacement serves any module it likes under any path.
+    // Flat: owner, key, label (then, once the loader is wrapped, the value it holds).
     const loader = [
-      [Module, "_load", "node:module.Module._load"], [Module, "_resolveFilename", "node:module.Module._resolveFilename"],
-      [Module.prototype, "require", "node:module.Module.prototype.require"], [Module.prototype, "load", "node:module.Module.prototype.load"],
-      [Module.prototype, "_compile", "node:module.Module.prototype._compile"],
-      [Module._extensions, ".js", "node:module.Module._extensions['.js']"], [Module._extensions, ".json", "node:module.Module._extensions['.json']"],
+      Module, "_load", "node:module.Module._load", Module, "_resolveFilename", "node:module.Module._resolveFilename",
+      Module.prototype, "require", "node:module.Module.prototype.require", Module.prototype, "load", "node:module.Module.prototype.load",
+      Module.prototype, "_compile", "node:module.Module.prototype._compile",
+      Module._extensions, ".js", "node:module.Module._extensions['.js']", Module._extensions, ".json", "node:module.Module._extensions['.json']",
     ];
     const loaderFound = new Set();
-    let loaderSlots = [];
+    const loaderSlots = [];
     const look = () => {
       for (let i = 0; i < slots.length; i += 5) if (slots[i][slots[i + 1]] !== slots[i + 2]) note(slots[i + 3], slots[i + 4]);
       for (let i = 0; i < modules.length; i += 4) if (modules[i].exports !== modules[i + 1]) note(modules[i + 2], modules[i + 3]);
-      for (const [owner, key, label, value] of loaderSlots) if (owner[key] !== value) loaderFound.add(label);
+      for (let i = 0; i < loaderSlots.length; i += 4) if (loaderSlots[i][loaderSlots[i + 1]] !== loaderSlots[i + 3]) loaderFound.add(loaderSlots[i + 2]);
       if (Module._cache !== cache) loaderFound.add("node:module.Module._cache");
     };
     const load = Module.prototype.load;
@@ -174,7 +175,7 @@ export function nodeExportsSource(): string {
       proto.teardown = jest.teardown;
     };
     Module.prototype.load = wrapped.load;
-    loaderSlots = loader.map(([owner, key, label]) => [owner, key, label, owner[key]]);
+    for (let i = 0; i < loader.length; i += 3) loaderSlots.push(loader[i], loader[i + 1], loader[i + 2], loader[i][loader[i + 1]]);
     // As require resolves a file of the tree: a cached module that load never made is planted.
     const resolved = (filename) => {
       if (typeof filename !== "string" || !filename.startsWith(TREE) || filename.includes("/node_modules/")) return;

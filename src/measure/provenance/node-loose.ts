@@ -89,7 +89,10 @@ export function nodeLooseSource(): string {
         }
       }
     };
-    for (const [fn, deep] of ${JSON.stringify(NODE_LOOSE_FUNCTIONS)}) {
+    const list = ${JSON.stringify(NODE_LOOSE_FUNCTIONS)};
+    for (let i = 0; i < list.length; i++) {
+      const fn = list[i][0];
+      const deep = list[i][1];
       const original = assert[fn];
       if (typeof original !== "function") continue;
       const wrapped = {
@@ -114,7 +117,7 @@ export function nodeLooseSource(): string {
           }
         },
       }[fn];
-      Object.defineProperty(assert, fn, { ...getOne(assert, fn), value: wrapped });
+      assert[fn] = wrapped;
     }
   };
 `;
