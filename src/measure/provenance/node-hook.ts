@@ -34,7 +34,7 @@ export const NODE_REST_WRAP: readonly [string, string] = ["(function (exports, r
 /**
  * JavaScript that opens the record's FIFO (the expression `fifo`; without it the preload does
  * nothing: \`return\`), takes the process's nonce, defines \`emit\` (bounded) and \`testFile\` and writes
- * the start line. Both the preload's quiet path and its rest start with it.
+ * the start line. The rest starts with it.
  */
 function startSource(fifo: string): string {
   return `
@@ -66,8 +66,7 @@ function startSource(fifo: string): string {
 /**
  * The preload's text. `gateDir` is the run's gate folder as the run sees it (its preloads live in
  * `node/`), `gateReporter` the gate's node:test reporter there: both let node --test's own process
- * tell that no code of the tree can run in it (./node-parent.ts); it only says that it started and
- * ended. Every other process loads the rest (`nodePreloadRestSource`, from `NODE_PRELOAD_REST` beside
+ * tell that no code of the tree can run in it (./node-parent.ts); it says nothing there. Every other process loads the rest (`nodePreloadRestSource`, from `NODE_PRELOAD_REST` beside
  * it, compiled ahead: ./node-cache.ts), which starts the record, before any code of the tree.
  */
 export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: string, gateReporter: string | null): string {
@@ -79,10 +78,8 @@ export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: strin
 (() => {
   const fs = require("node:fs");
 ${nodeParentSource(gateDir, gateReporter)}
-  if (process.env.NODE_TEST_CONTEXT === undefined && quietParent()) {
-    startAndEnd();
-    return;
-  }
+  // node --test's own process, where no code of the tree can run: nothing to watch, nothing to say.
+  if (process.env.NODE_TEST_CONTEXT === undefined && quietParent()) return;
   // The rest, from the V8 code cache the gate made for this node's V8 beside it (./node-cache.ts),
   // wrapped as require() wraps it; V8 compiles the text when the cache is not for its flags. No cache
   // for this V8: require() as it is.
@@ -98,11 +95,6 @@ ${nodeParentSource(gateDir, gateReporter)}
     rest = loaded.exports;
   }
   rest({ fs, fifo: ${q(fifo)}, tree: ${q(`${treeRoot.replace(/\/+$/, "")}/`)}, Module: module.constructor });
-
-  // A function, so that V8 compiles it only where it runs (the arrow around it is compiled at once).
-  function startAndEnd() {${startSource(q(fifo))}
-    process.on("exit", () => emit({ k: "end", nonce }));
-  }
 })();
 `;
 }
