@@ -16,8 +16,9 @@
 // Last counts (issue 19, docs/measurement.md): python-calc@honest-task 784.5 M without the record,
 // 815.9 M with it, +4.0 %, @honest 801.1 M and 833.7 M, +4.1 %, python-long@task +4.1 %: met;
 // node-calc@honest, with stop 32's exports and loose-comparison checks, 536.4 M and 563.0 to 563.4 M,
-// then (the quiet parent silent) 535.1 M and 562.0 M: +5.0 %, at the line (node --test's own process
-// moves by 1 to 2 M between runs, both ways; its `--require` floor is most of its share).
+// then (the quiet parent silent) 535.1 M and 562.0 M (+5.0 %), 536.3 M and 562.0 M (+4.8 %): at the
+// line (node --test's own process moves by 1 to 2 M between runs, both ways; its `--require` floor is
+// most of its share).
 // RANEX_BENCH_PROCESSES=1 prints each process's count.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
