@@ -28,7 +28,8 @@ export const NODE_EXPORT_SLOTS_LIMIT = 20000;
 
 /**
  * JavaScript for the preload's rest: `watchExports(emit, Module)` wraps the loader and returns `look`
- * (compare now) and `atExit` (compare by descriptor, then say what changed). Needs `TREE` in scope.
+ * (compare now) and `atExit` (compare by descriptor, then say what changed). Needs `TREE`, `fs` and
+ * `absolute` (path.resolve, taken at the rest's start) in scope.
  */
 export function nodeExportsSource(): string {
   return `
@@ -103,17 +104,19 @@ export function nodeExportsSource(): string {
     // tree loads or takes (a test file takes its helpers as it loads) and when the test file's runtime
     // is torn down, where it is said at once (a jest worker may be killed, not exited).
     const jestStates = new WeakMap();
+    // Taken now, before any code of the tree runs (a jest configuration is the tree's, and runs before
+    // jest-runtime loads): a statSync replaced by then would leave every export untaken.
+    const statSync = fs.statSync;
     const treeFile = (from, name) => {
       let path;
       if (name === undefined || name === null) path = from;
       else if (typeof name !== "string") return null;
       else if (name.charCodeAt(0) === 47) path = name;
-      else if (name.startsWith("./") || name.startsWith("../")) path = require("node:path").resolve(from, "..", name);
+      else if (name.startsWith("./") || name.startsWith("../")) path = absolute(from, "..", name);
       else return null;
       if (!path.startsWith(TREE) || path.includes("/node_modules/")) return null;
-      const fs = require("node:fs");
       for (const candidate of [path, path + ".js", path + ".ts", path + ".cjs", path + ".jsx", path + ".tsx", path + "/index.js", path + "/index.ts"]) {
-        try { if (fs.statSync(candidate).isFile()) return candidate; } catch {}
+        try { if (statSync(candidate).isFile()) return candidate; } catch {}
       }
       return null;
     };
