@@ -16,11 +16,11 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
-import { copyFile, mkdtemp, readdir, realpath, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, realpath, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { NODE_REST_WRAP, nodePreloadRestSource } from "./node-hook.js";
+import { NODE_REST_WRAP, nodePreloadRestSource, type FastRead } from "./node-hook.js";
 
 const run = promisify(execFile);
 
@@ -71,11 +71,37 @@ process.on("exit", () => {
 });
 `;
 
+/**
+ * Reading the cache by the fs binding (what the preload's loader does where it can): `fs.readFileSync`
+ * without an encoding is the first binary read of a test file's process, and Node compiles its whole
+ * general read path for it (open, stat, buffer, `readSync`'s checks): about 0.95 M instructions a
+ * process under callgrind, against 0.27 M for the binding's open, read and close (the utf8 reads
+ * Node's loader uses have a fast path of their own). The binding's calls changed shape within Node 20
+ * (an older one aborts the process on a call of the newer shape), so the preload takes that path
+ * only on a Node whose exact version read a cache this way here, in a process of its own, first.
+ * argv: the cache file. Prints the Node version when the read held.
+ */
+const VERIFY_FAST_READ = `"use strict";
+const fs = require("node:fs");
+const expected = fs.readFileSync(process.argv[1]);
+if (process.binding.name === "binding") {
+  const binding = process.binding("fs");
+  const fd = binding.open(process.argv[1], 0, 0);
+  const bytes = new Uint8Array(expected.length + 1);
+  let read;
+  try { read = binding.read(fd, bytes, 0, bytes.length, -1); } finally { binding.close(fd); }
+  if (read === expected.length && expected.equals(bytes.subarray(0, read))) process.stdout.write(process.version);
+}
+`;
+
 interface Compiled {
   dir: string;
   /** Cache file names in `dir`: one per V8 that compiled the text. */
   files: string[];
+  /** The preload's fast read of its cache (VERIFY_FAST_READ): the Node versions it held on, and the largest cache's size. */
+  fastRead: FastRead;
 }
+
 
 /** By the text's digest and the rest's path as the runs see it: one compile per text, path and measuring process. */
 const compiled = new Map<string, Promise<Compiled>>();
@@ -108,7 +134,7 @@ export function compileNodeRest(seenAs: string): Promise<Compiled> {
   const key = createHash("sha256").update(source).update("\u0000").update(seenAs).digest("hex");
   let entry = compiled.get(key);
   if (entry === undefined) {
-    entry = build(source, seenAs).catch(() => ({ dir: "", files: [] }));
+    entry = build(source, seenAs).catch(() => ({ dir: "", files: [], fastRead: { versions: [], bytes: 0 } }));
     compiled.set(key, entry);
   }
   return entry;
@@ -121,18 +147,29 @@ async function build(source: string, seenAs: string): Promise<Compiled> {
   const file = join(dir, "record-rest.cjs");
   await writeFile(file, source);
   const files = new Set<string>();
+  const versions: string[] = [];
+  let bytes = 0;
   await Promise.all((await findNodes()).map(async (node) => {
     // An environment of its own: no NODE_OPTIONS (the flags a run has by default), a node:test child's context.
     const env = { PATH: "/usr/bin:/bin", NODE_TEST_CONTEXT: "child-v8" };
     const name = await run(node, ["-e", GENERATE, file, dir, seenAs], { timeout: 30_000, env, cwd: dir }).then((r) => r.stdout.trim(), () => "");
-    if (CACHE_NAME.test(name)) files.add(name);
+    if (!CACHE_NAME.test(name)) return;
+    files.add(name);
+    const cache = join(dir, name);
+    // A process of its own: where the binding's calls have another shape, it is this one that aborts.
+    const version = await run(node, ["-e", VERIFY_FAST_READ, cache], { timeout: 30_000, env: { PATH: env.PATH }, cwd: dir }).then((r) => r.stdout.trim(), () => "");
+    if (/^v\d+\.\d+\.\d+$/.test(version)) {
+      versions.push(version);
+      bytes = Math.max(bytes, (await stat(cache)).size);
+    }
   }));
-  return { dir, files: [...files] };
+  return { dir, files: [...files], fastRead: { versions, bytes } };
 }
 
 /** Writes the caches of the preload's rest into a run's `node` folder, beside the rest, which the run sees as `seenAs`. */
-export async function placeNodeRestCache(nodeDir: string, seenAs: string): Promise<void> {
-  const { dir, files } = await compileNodeRest(seenAs);
+export async function placeNodeRestCache(nodeDir: string, seenAs: string): Promise<FastRead> {
+  const { dir, files, fastRead } = await compileNodeRest(seenAs);
   // A file that cannot be copied leaves that node to compile the text: slower, never less recorded.
   await Promise.all(files.map((name) => copyFile(join(dir, name), join(nodeDir, name)).catch(() => undefined)));
+  return fastRead;
 }

@@ -28,6 +28,12 @@ export const NODE_ASSERT_FUNCTIONS: readonly string[] = [
 /** The file beside the preload that holds the rest of it: node --test's quiet process never parses it. */
 export const NODE_PRELOAD_REST = "record-rest.cjs";
 
+/** Where the preload may read its code cache by the fs binding (./node-cache.ts): those Node versions, a cache of at most that size. */
+export interface FastRead {
+  versions: readonly string[];
+  bytes: number;
+}
+
 /** The rest's text is wrapped in these when it is compiled with its code cache: as require() wraps a module. */
 export const NODE_REST_WRAP: readonly [string, string] = ["(function (exports, require, module, __filename, __dirname) { ", "\n})"];
 
@@ -69,7 +75,7 @@ function startSource(fifo: string): string {
  * tell that no code of the tree can run in it (./node-parent.ts); it says nothing there. Every other process loads the rest (`nodePreloadRestSource`, from `NODE_PRELOAD_REST` beside
  * it, compiled ahead: ./node-cache.ts), which starts the record, before any code of the tree.
  */
-export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: string, gateReporter: string | null): string {
+export function nodePreloadSource(fifo: string, treeRoot: string, gateDir: string, gateReporter: string | null, fastRead: FastRead = { versions: [], bytes: 0 }): string {
   const q = JSON.stringify;
   // Short on purpose (issue 19's cost): every process compiles this file, and a test file's process
   // only needs it to load the rest, which comes compiled; node --test's own compiles the quiet path too.
@@ -86,7 +92,22 @@ ${nodeParentSource(gateDir, gateReporter)}
   const file = __dirname + ${q(`/${NODE_PRELOAD_REST}`)};
   let rest;
   let cachedData;
-  try { cachedData = fs.readFileSync(__dirname + "/record-rest." + process.versions.v8 + ".cache"); } catch {}
+  const cache = __dirname + "/record-rest." + process.versions.v8 + ".cache";
+  // Read by the fs binding where the gate saw that work on this very Node version (./node-cache.ts:
+  // a first binary readFileSync makes Node compile its whole read path, three times the cost).
+  if (${q(fastRead.versions)}.includes(process.version) && process.binding.name === "binding") {
+    try {
+      const binding = process.binding("fs");
+      const fd = binding.open(cache, 0, 0);
+      try {
+        const bytes = new Uint8Array(${fastRead.bytes + 1});
+        const read = binding.read(fd, bytes, 0, bytes.length, -1);
+        if (read <= ${fastRead.bytes}) cachedData = bytes.subarray(0, read);
+      } finally {
+        binding.close(fd);
+      }
+    } catch {}
+  } else try { cachedData = fs.readFileSync(cache); } catch {}
   if (cachedData === undefined) rest = require(file);
   else {
     const loaded = { exports: {} };

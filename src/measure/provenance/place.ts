@@ -67,9 +67,10 @@ export async function placeProvenance(command: string, hostDir: string, seenAs: 
       placed.notes.push("the command sets NODE_OPTIONS itself, so Node's preload was not added");
     } else {
       await mkdir(join(hostDir, "node"), { recursive: true });
-      await writeFile(join(hostDir, "node", "record.cjs"), nodePreloadSource(fifo, treeRoot, seenAs, nodeReporter));
       await writeFile(join(hostDir, "node", NODE_PRELOAD_REST), nodePreloadRestSource());
-      await placeNodeRestCache(join(hostDir, "node"), `${seenAs}/node/${NODE_PRELOAD_REST}`);
+      // The caches first: the preload says which Node versions may read them by the fs binding.
+      const fastRead = await placeNodeRestCache(join(hostDir, "node"), `${seenAs}/node/${NODE_PRELOAD_REST}`);
+      await writeFile(join(hostDir, "node", "record.cjs"), nodePreloadSource(fifo, treeRoot, seenAs, nodeReporter, fastRead));
       placed.nodeOptions = `--require ${seenAs}/node/record.cjs`;
       placed.placed.push("node");
     }

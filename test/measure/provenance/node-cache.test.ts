@@ -58,6 +58,23 @@ describe("Node's preload compiled ahead", () => {
     expect(stack).not.toMatch(/ranex-node-cache-[A-Za-z0-9]{6}\//);
   });
 
+  it("reads the cache by the fs binding only on a Node version the gate saw do it, and records the same either way", async () => {
+    let preload = "";
+    const fast = await recorded((dir) => { preload = readFileSync(join(dir, "record.cjs"), "utf8"); });
+    // This very node read a cache that way when the gate made it: its version is named.
+    expect(preload).toContain(`${JSON.stringify([process.version])}.includes(process.version)`);
+    expect(fast).toEqual([expect.objectContaining({ lang: "node", ...child })]);
+    // A version the gate did not see: readFileSync, as before.
+    const other = await recorded((dir) => {
+      const file = join(dir, "record.cjs");
+      writeFileSync(file, readFileSync(file, "utf8").replace(JSON.stringify([process.version]), '["v0.0.0"]'));
+    });
+    expect(other).toEqual([expect.objectContaining({ lang: "node", ...child })]);
+    // A cache larger than the one the preload was written for is not half read: the text is compiled.
+    const grown = await recorded((dir) => writeFileSync(join(dir, CACHE), Buffer.concat([readFileSync(join(dir, CACHE)), Buffer.alloc(4096)])));
+    expect(grown).toEqual([expect.objectContaining({ lang: "node", ...child })]);
+  });
+
   it("records the same when V8 rejects the cache (damaged, or made under other flags) or there is none", async () => {
     const damaged = await recorded((dir) => {
       const bytes = readFileSync(join(dir, CACHE));
