@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { WorkspaceError } from "./errors.js";
 import { lastLine, runGit } from "./git.js";
 
@@ -43,14 +43,29 @@ export function withMirrorLock<T>(mirrorDir: string, fn: () => Promise<T>): Prom
   return run;
 }
 
+/**
+ * Creates the bare mirror if it is missing. Judges in other processes may share the data dir, and
+ * `git init` writes HEAD before the rest of the repository: a second process that saw HEAD and fetched
+ * at once met "not a git repository". So the mirror is built in a folder of its own and renamed into
+ * place whole; whoever renames second finds the place taken and uses the winner's.
+ */
 export async function ensureMirror(mirrorDir: string): Promise<void> {
   if (existsSync(join(mirrorDir, "HEAD"))) return;
-  await mkdir(join(mirrorDir, ".."), { recursive: true });
-  // Two processes may race to create it; `git init` on an existing repository is harmless, so retry once.
-  for (let attempt = 0; ; attempt++) {
-    const result = await runGit(mirrorDir, ["init", "--bare", "--quiet", mirrorDir]);
-    if (result.code === 0) return;
-    if (attempt >= 1) throw new WorkspaceError(`cannot create the mirror ${mirrorDir}: ${lastLine(result.stderr)}`);
+  await mkdir(dirname(mirrorDir), { recursive: true });
+  const building = await mkdtemp(`${mirrorDir}.new-`);
+  try {
+    const result = await runGit(building, ["init", "--bare", "--quiet", building]);
+    if (result.code !== 0) throw new WorkspaceError(`cannot create the mirror ${mirrorDir}: ${lastLine(result.stderr)}`);
+    try {
+      await rename(building, mirrorDir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== "ENOTEMPTY" && code !== "EEXIST") || !existsSync(join(mirrorDir, "HEAD"))) {
+        throw new WorkspaceError(`cannot create the mirror ${mirrorDir}: ${(err as Error).message}`);
+      }
+    }
+  } finally {
+    await rm(building, { recursive: true, force: true });
   }
 }
 

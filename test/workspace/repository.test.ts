@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { mirrorDirFor, openRepository, WorkspaceError } from "../../src/workspace/index.js";
 import { git, tempDir, TestRepo } from "../helpers/git-repo.js";
 import { startGitHttpServer } from "./http-server.js";
+import { ensureMirror, fetchInto } from "../../src/workspace/mirror.js";
 
 function grepTree(dir: string, needle: string): string[] {
   const hits: string[] = [];
@@ -117,6 +118,26 @@ describe("openRepository", () => {
     const opened = await Promise.all(Array.from({ length: 6 }, () => openRepository(repo.dir, dataDir)));
     for (const o of opened) expect(await o.resolveCommit("main")).toBe(head);
     expect(git(opened[0]!.mirrorDir, "fsck", "--no-dangling")).toBe("");
+  });
+
+  it("survives opens from separate processes sharing the data dir (no in-process lock between them)", async () => {
+    // Each ensureMirror + fetchInto below is what another judge process does: the in-process lock
+    // does not reach it. `git init` writes HEAD before the rest, so a half-built mirror once looked
+    // ready and the fetch into it failed with "not a git repository".
+    const repo = TestRepo.init();
+    const head = repo.commit({ "a.txt": "one\n" });
+    const dataDir = tempDir();
+    for (let round = 0; round < 12; round++) {
+      const mirrorDir = mirrorDirFor(repo.dir, join(dataDir, String(round)));
+      // Staggered, as processes start: a late one must not find the early one's mirror half built.
+      await Promise.all(Array.from({ length: 4 }, async (_, i) => {
+        await new Promise((r) => setTimeout(r, i * (round % 4)));
+        await ensureMirror(mirrorDir);
+        await fetchInto(mirrorDir, repo.dir, ["+refs/heads/*:refs/heads/*"]);
+      }));
+      expect(git(mirrorDir, "rev-parse", "main")).toBe(head);
+      expect(readdirSync(dirname(mirrorDir))).toEqual([basename(mirrorDir)]);
+    }
   });
 
   it("never writes a credential given as fetch config into the mirror", async () => {
