@@ -85,7 +85,8 @@ const provenanceOnly = process.env.RANEX_BENCH_SECTION === "provenance";
  * red target for task `mul`. Head `task` implements mul (no new test files); head `honest` adds sub
  * with a test file of its own.
  */
-function buildSlowRepo(dir: string, strict: boolean, waiting: number): void {
+/** A new repository at `dir` (branch main, nothing committed) and two hands to build it with. */
+function scratchRepo(dir: string): { git: (...args: string[]) => Buffer; write: (path: string, text: string) => void } {
   const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], {
     env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com", GIT_CONFIG_GLOBAL: "/dev/null" },
   });
@@ -95,6 +96,11 @@ function buildSlowRepo(dir: string, strict: boolean, waiting: number): void {
   };
   mkdirSync(dir, { recursive: true });
   git("init", "-q", "-b", "main");
+  return { git, write };
+}
+
+function buildSlowRepo(dir: string, strict: boolean, waiting: number): void {
+  const { git, write } = scratchRepo(dir);
   write(".github/ranex.yml", `version: 1\ntests:\n  command: python3 -m pytest --junitxml="$RANEX_JUNIT" tests\nscope: { allow: ["src/**"] }\n${strict ? "require: [diff.frozen, diff.scope, diff.safety, secrets, tests.regression, tests.red_green, tests.stable, diff.needed]\n" : ""}`);
   write(".ranex/tasks/mul.yml", `id: mul\ntitle: mul\nscope: ["src/**"]\ntargets: ["tests/test_mul.py::test_mul"]\n`);
   write("src/__init__.py", "");
@@ -117,15 +123,7 @@ function buildSlowRepo(dir: string, strict: boolean, waiting: number): void {
 
 /** A node:test suite of `files` files of `each` quick tests; head `honest` adds `sub` and a test file for it. */
 function buildNodeLongRepo(dir: string, files: number, each: number): void {
-  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], {
-    env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com", GIT_CONFIG_GLOBAL: "/dev/null" },
-  });
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
-  mkdirSync(dir, { recursive: true });
-  git("init", "-q", "-b", "main");
+  const { git, write } = scratchRepo(dir);
   write(".github/ranex.yml", 'version: 1\ntests:\n  command: node --test --test-reporter=junit --test-reporter-destination="$RANEX_JUNIT" test/\nscope: { allow: ["src/**"] }\n');
   write("src/calc.js", '"use strict";\nexports.add = (a, b) => a + b;\n');
   for (let f = 0; f < files; f++) {
