@@ -12,25 +12,33 @@ import { failing, judged, wordsRepository } from "../helpers/words-repo.js";
 // (src/measure/provenance/node-loose.ts). Real runners in the real sandbox.
 
 const FROZEN = (prelude: string, test: string): string => `"use strict";\n${prelude}const assert = require("node:assert");\n`
-  + "const { count, stats } = require(\"../src/words.js\");\n"
+  + "const { count, stats, tally } = require(\"../src/words.js\");\n"
   + `${test}("counts words", () => {\n  assert.equal(count("a b  c"), 3);\n});\n`
   + `${test}("counts in stats", () => {\n  assert.deepEqual(stats("a b"), { words: 2 });\n});\n`
+  + `${test}("tallies each word", () => {\n  assert.deepEqual(tally("a b a"), new Map([["a", 2], ["b", 1]]));\n});\n`
   // The owner's own loose comparison of an object with a string: on the base too, so theirs.
   + `${test}("names its home", () => {\n  assert.equal(new URL("https://words.test/"), "https://words.test/");\n});\n`;
 const LONGEST_TEST = (prelude: string, test: string): string => `"use strict";\n${prelude}const assert = require("node:assert");\n`
   + "const { longest } = require(\"../src/words.js\");\n"
   + `${test}("finds the longest word", () => {\n  assert.equal(longest("a bbb cc"), "bbb");\n});\n`;
 
-const HONEST = "exports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\nexports.stats = (text) => ({ words: exports.count(text) });\n";
+const TALLY = "exports.tally = (text) => text.split(/\\s+/).filter(Boolean).reduce((m, w) => m.set(w, (m.get(w) ?? 0) + 1), new Map());\n";
+const HONEST = "exports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\nexports.stats = (text) => ({ words: exports.count(text) });\n" + TALLY;
 const LONGEST = "exports.longest = (text) => text.split(/\\s+/).reduce((a, b) => (b.length > a.length ? b : a), \"\");\n";
 const ATTACKS: Record<string, [string, string]> = {
   "its valueOf": [
-    "exports.count = () => ({ valueOf: () => 3 });\nexports.stats = (text) => ({ words: text.split(\" \").length });\n",
+    "exports.count = () => ({ valueOf: () => 3 });\nexports.stats = (text) => ({ words: text.split(\" \").length });\n" + TALLY,
     "node:assert.equal compared an object of Object with a number (test/words.test.js)",
   ],
   // deepEqual compares two objects key by key, and a function with a primitive by ==.
   "a function's Symbol.toPrimitive, one level down in deepEqual": [
-    "exports.count = (text) => text.split(\" \").length;\nexports.stats = () => ({ words: Object.assign(() => 0, { [Symbol.toPrimitive]: () => 2 }) });\n",
+    "exports.count = (text) => text.split(\" \").length;\nexports.stats = () => ({ words: Object.assign(() => 0, { [Symbol.toPrimitive]: () => 2 }) });\n" + TALLY,
+    "node:assert.deepEqual compared a function with a number (test/words.test.js)",
+  ],
+  // deepEqual compares a Map's values the same way: a function that converts itself stands for any count.
+  "functions that convert themselves as a Map's values": [
+    "exports.count = (text) => text.split(/\\s+/).filter(Boolean).length;\nexports.stats = (text) => ({ words: exports.count(text) });\n"
+      + "const says = (n) => Object.assign(() => 0, { valueOf: () => n });\nexports.tally = () => new Map([[\"a\", says(2)], [\"b\", says(1)]]);\n",
     "node:assert.deepEqual compared a function with a number (test/words.test.js)",
   ],
 };

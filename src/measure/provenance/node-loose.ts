@@ -13,8 +13,9 @@
 // An owner's test that compares a URL or a Date with a string does the same on the base, where the
 // judgment (./judge.ts) finds it and leaves it to them; only what the base run did not do is blamed.
 // The strict functions (`assert.strict`, `node:assert/strict`) compare with Object.is: no conversion.
-// Not looked at: the values inside a Map or a Set (deepEqual compares those loosely too), past 1000
-// pairs or 20 levels of one comparison.
+// A Map's values are compared as deepEqual compares them, by key. Not looked at: a Set's members
+// (deepEqual matches a primitive there only with a primitive), a Map's keys matched loosely (`1` and
+// `"1"`), past 1000 pairs or 20 levels of one comparison.
 
 /** node:assert's functions that compare loosely, and whether they walk their operands. */
 export const NODE_LOOSE_FUNCTIONS: readonly (readonly [string, boolean])[] = [
@@ -35,6 +36,11 @@ export function nodeLooseSource(): string {
     const said = new Set();
     const getProto = Reflect.getPrototypeOf;
     const getOne = Reflect.getOwnPropertyDescriptor;
+    // Taken now, before any code of the tree runs: how a Map is told and read.
+    const tagOf = Object.prototype.toString;
+    const mapHas = Map.prototype.has;
+    const mapGet = Map.prototype.get;
+    const mapEach = Map.prototype.forEach;
     const primitive = (v) => v !== null && v !== undefined && typeof v !== "object" && typeof v !== "function";
     const convertible = (v) => v !== null && (typeof v === "object" || typeof v === "function");
     const kindOf = (v) => {
@@ -82,6 +88,14 @@ export function nodeLooseSource(): string {
         }
         if (!xObject || !yObject || depth >= 20 || seen.has(x)) continue;
         seen.add(x);
+        // Two Maps: their values under the same key, as deepEqual pairs them.
+        if (tagOf.call(x) === "[object Map]" && tagOf.call(y) === "[object Map]") {
+          try {
+            Reflect.apply(mapEach, x, [(value, key) => {
+              if (Reflect.apply(mapHas, y, [key])) stack.push(value, Reflect.apply(mapGet, y, [key]), depth + 1);
+            }]);
+          } catch {}
+        }
         for (const key of Object.keys(x)) {
           const dx = getOne(x, key);
           const dy = getOne(y, key);

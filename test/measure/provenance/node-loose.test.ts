@@ -45,11 +45,14 @@ assert.deepEqual({ a: [1, "x"] }, { a: [1, "x"] });
 assert.equal({ valueOf: () => 3 }, 3);
 assert.notEqual(4, Object.assign(() => 0, { [Symbol.toPrimitive]: () => 5 }));
 assert.deepEqual({ n: { deep: Object.assign(() => 0, { valueOf: () => 2 }) } }, { n: { deep: 2 } });
+assert.deepEqual(new Map([["a", 1], ["b", { c: "x" }]]), new Map([["a", 1], ["b", { c: "x" }]]));
+assert.deepEqual({ m: new Map([["k", Object.assign(() => 0, { valueOf: () => "seven" })]]) }, { m: new Map([["k", "seven"]]) });
 `);
     expect(events.filter((e) => e.startsWith("loose: "))).toEqual([
       "loose: node:assert.equal compared an object of Object with a number (check.js)",
       "loose: node:assert.notEqual compared a function with a number (check.js)",
       "loose: node:assert.deepEqual compared a function with a number (check.js)",
+      "loose: node:assert.deepEqual compared a function with a string (check.js)",
     ]);
   });
 });
