@@ -19,7 +19,9 @@
 // then (the quiet parent silent) 535.1 M and 562.0 M (+5.0 %), 536.3 M and 562.0 M (+4.8 %): at the
 // line (node --test's own process moves by 1 to 2 M between runs, both ways; its `--require` floor is
 // most of its share). Stop 33 (the code cache read by the fs binding, slots that can never change not
-// watched): node-calc 536.5 M and 560.6 M, +4.5 %; node-long (200 tests) 2476.1 M and 2574.8 M, +4.0 %.
+// watched): node-calc 536.5 M and 560.6 M, +4.5 %; node-long (200 tests) 2476.1 M and 2574.8 M, +4.0 %;
+// then with Object's, RegExp's, Date's and Promise's prototypes watched again: node-calc 535.3 M and
+// 560.2 M, +4.6 %; node-long 2475.6 M and 2580.0 M, +4.2 %.
 // RANEX_BENCH_PROCESSES=1 prints each process's count.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
