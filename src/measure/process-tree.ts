@@ -66,3 +66,36 @@ export function killEach(pids: readonly number[]): void {
     } catch { /* gone */ }
   }
 }
+
+/** SIGSTOP to each: a stopped process cannot fork, and SIGKILL still ends it. */
+function stopEach(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGSTOP");
+    } catch { /* gone */ }
+  }
+}
+
+/**
+ * Ends `root`, its process group and every descendant, and returns them. Frozen first, then killed: a
+ * tree read while its processes still run misses what one of them forks after the read, and a child
+ * in a group of its own (the sandbox's launcher) forked then outlived the kill, reparented where no
+ * later read finds it. So each process found is stopped and the tree read again until a read finds
+ * nothing new; only then does SIGKILL go out.
+ */
+export function killTree(root: number): number[] {
+  const found = new Set<number>();
+  for (let round = 0; round < 20; round++) {
+    const tree = processTree(root).filter((pid) => !found.has(pid));
+    if (tree.length === 0 && round > 0) break;
+    if (round === 0) stopEach([root]);
+    stopEach(tree);
+    for (const pid of tree) found.add(pid);
+  }
+  try {
+    process.kill(-root, "SIGKILL");
+  } catch { /* no such group */ }
+  killEach([...found]);
+  return [...found];
+}
+

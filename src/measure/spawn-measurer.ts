@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { MeasurePlan, MeasureResult } from "./plan.js";
 import { KEY_PIPE_FD } from "./key-pipe.js";
-import { groupMembers, killEach, processTree, stillLive } from "./process-tree.js";
+import { groupMembers, killEach, killTree, stillLive } from "./process-tree.js";
 
 export class MeasureError extends Error {
   override readonly name = "MeasureError";
@@ -65,17 +65,11 @@ export function startMeasurer(): Measurer {
   });
   // Superseded or unused: end the measuring process at once. Its sandboxes go with it (bwrap runs
   // with --die-with-parent, and each sandbox is a pid namespace whose init dies with bwrap).
-  // The tree is read before the kill: once the measuring process is gone, its sandboxes are
-  // reparented and no longer found under it.
+  // The tree is frozen and read before the kill (./process-tree.ts, killTree): once the measuring
+  // process is gone, its sandboxes are reparented and no longer found under it.
   let doomed: number[] = [];
   const kill = (): void => {
-    if (child.pid !== undefined) {
-      doomed = [...new Set([...doomed, ...processTree(child.pid)])];
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch { /* already gone */ }
-      killEach(doomed);
-    }
+    if (child.pid !== undefined) doomed = [...new Set([...doomed, ...killTree(child.pid)])];
   };
   let used = false;
   return {
