@@ -20,7 +20,7 @@ import { copyFile, mkdtemp, readdir, realpath, stat, writeFile } from "node:fs/p
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { NODE_REST_WRAP, nodePreloadRestSource, type FastRead } from "./node-hook.js";
+import { NODE_BINDING_READ, NODE_REST_WRAP, nodePreloadRestSource, type FastRead } from "./node-hook.js";
 
 const run = promisify(execFile);
 
@@ -79,18 +79,14 @@ process.on("exit", () => {
  * Node's loader uses have a fast path of their own). The binding's calls changed shape within Node 20
  * (an older one aborts the process on a call of the newer shape), so the preload takes that path
  * only on a Node whose exact version read a cache this way here, in a process of its own, first.
- * argv: the cache file. Prints the Node version when the read held.
+ * argv: the cache file. Prints the Node version when the read (the preload's own text) held.
  */
 const VERIFY_FAST_READ = `"use strict";
-const fs = require("node:fs");
-const expected = fs.readFileSync(process.argv[1]);
+const expected = require("node:fs").readFileSync(process.argv[1]);
 if (process.binding.name === "binding") {
-  const binding = process.binding("fs");
-  const fd = binding.open(process.argv[1], 0, 0);
-  const bytes = new Uint8Array(expected.length + 1);
-  let read;
-  try { read = binding.read(fd, bytes, 0, bytes.length, -1); } finally { binding.close(fd); }
-  if (read === expected.length && expected.equals(bytes.subarray(0, read))) process.stdout.write(process.version);
+  ${NODE_BINDING_READ}
+  const read = readByBinding(process.argv[1], expected.length);
+  if (read !== undefined && expected.equals(read)) process.stdout.write(process.version);
 }
 `;
 
@@ -101,7 +97,6 @@ interface Compiled {
   /** The preload's fast read of its cache (VERIFY_FAST_READ): the Node versions it held on, and the largest cache's size. */
   fastRead: FastRead;
 }
-
 
 /** By the text's digest and the rest's path as the runs see it: one compile per text, path and measuring process. */
 const compiled = new Map<string, Promise<Compiled>>();

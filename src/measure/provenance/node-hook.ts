@@ -34,6 +34,23 @@ export interface FastRead {
   bytes: number;
 }
 
+/**
+ * JavaScript defining `readByBinding(path, max)`: the file's bytes read by the fs binding's open, read
+ * and close, or undefined when it holds more than `max`. The preload reads its cache with it, and the
+ * gate tries this very text with each Node first (./node-cache.ts): a call of another shape aborts.
+ */
+export const NODE_BINDING_READ = `const readByBinding = (path, max) => {
+    const binding = process.binding("fs");
+    const fd = binding.open(path, 0, 0);
+    try {
+      const bytes = new Uint8Array(max + 1);
+      const read = binding.read(fd, bytes, 0, bytes.length, -1);
+      return read <= max ? bytes.subarray(0, read) : undefined;
+    } finally {
+      binding.close(fd);
+    }
+  };`;
+
 /** The rest's text is wrapped in these when it is compiled with its code cache: as require() wraps a module. */
 export const NODE_REST_WRAP: readonly [string, string] = ["(function (exports, require, module, __filename, __dirname) { ", "\n})"];
 
@@ -96,17 +113,8 @@ ${nodeParentSource(gateDir, gateReporter)}
   // Read by the fs binding where the gate saw that work on this very Node version (./node-cache.ts:
   // a first binary readFileSync makes Node compile its whole read path, three times the cost).
   if (${q(fastRead.versions)}.includes(process.version) && process.binding.name === "binding") {
-    try {
-      const binding = process.binding("fs");
-      const fd = binding.open(cache, 0, 0);
-      try {
-        const bytes = new Uint8Array(${fastRead.bytes + 1});
-        const read = binding.read(fd, bytes, 0, bytes.length, -1);
-        if (read <= ${fastRead.bytes}) cachedData = bytes.subarray(0, read);
-      } finally {
-        binding.close(fd);
-      }
-    } catch {}
+    ${NODE_BINDING_READ}
+    try { cachedData = readByBinding(cache, ${fastRead.bytes}); } catch {}
   } else try { cachedData = fs.readFileSync(cache); } catch {}
   if (cachedData === undefined) rest = require(file);
   else {
